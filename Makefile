@@ -1,0 +1,133 @@
+# PTO-AS toolchain - GNU Make build.
+#   make              build build/pto-as and build/pto-run
+#   make test         unit tests (Criterion) + golden, verifier, round-trip and error tests
+#   make demo         build and run a sample against its expected output
+#   make check-asan   the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make install PREFIX=/usr/local DESTDIR=
+#   make clean
+# Generated sources, objects and binaries all go to $(BUILD); nothing generated is committed.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+RE2C    ?= re2c
+BISON   ?= bison
+PYTHON  ?= /usr/bin/python3
+
+OPT      ?= -O2
+WARN     := -Wall -Wextra -Werror
+# No contraction or reassociation: every seed op is a sequence of single IEEE operations.
+FPFLAGS  := -ffp-contract=off -fno-fast-math
+CFLAGS   ?=
+CPPFLAGS += -Iir -Ilexer -Iparser -Iverifier -Iinterp -I$(BUILD)/gen
+ALL_CFLAGS = -std=c17 $(WARN) $(OPT) -g $(FPFLAGS) $(SANFLAGS) $(CFLAGS)
+LDLIBS  += -lm
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+CPPFLAGS += -DPTO_VERSION='"$(VERSION)"'
+
+# ---- sources --------------------------------------------------------------------------------
+IR_SRCS     := $(wildcard ir/*.c)
+FRONT_SRCS  := $(wildcard lexer/*.c parser/*.c)
+VERIFY_SRCS := $(wildcard verifier/*.c)
+INTERP_SRCS := $(wildcard interp/*.c)
+GEN_SRCS    := $(if $(wildcard lexer/lexer.re),$(BUILD)/gen/lexer.c) $(if $(wildcard parser/parser.y),$(BUILD)/gen/parser.c)
+UNIT_SRCS   := $(wildcard tests/unit/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+IR_OBJS     := $(call obj,$(IR_SRCS))
+FRONT_OBJS  := $(call obj,$(FRONT_SRCS)) $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
+VERIFY_OBJS := $(call obj,$(VERIFY_SRCS))
+INTERP_OBJS := $(call obj,$(INTERP_SRCS))
+LIB_OBJS    := $(IR_OBJS) $(FRONT_OBJS) $(VERIFY_OBJS) $(INTERP_OBJS)
+LIB         := $(BUILD)/libpto.a
+
+TOOLS := $(BUILD)/pto-as $(BUILD)/pto-run
+UNIT  := $(BUILD)/unit-tests
+
+.PHONY: all deps test unit check demo check-asan check-valgrind install uninstall clean bench fuzz
+all: $(TOOLS)
+
+# ---- dependencies (installs re2c, bison, criterion through apt-get when missing) -------------
+DEPS_STAMP := $(BUILD)/.deps-ok
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): tools/ensure-deps.sh
+	@sh tools/ensure-deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+# ---- generated front end ---------------------------------------------------------------------
+$(BUILD)/gen/lexer.c: lexer/lexer.re | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(RE2C) -W -Werror --no-generation-date -o $@ $<
+
+$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: parser/parser.y | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(BISON) -Wall -Werror --defines=$(BUILD)/gen/parser.h -o $(BUILD)/gen/parser.c $<
+
+# Everything that may include the generated parser header waits for it.
+$(LIB_OBJS) $(BUILD)/obj/tools/%.o: | $(if $(wildcard parser/parser.y),$(BUILD)/gen/parser.h)
+
+# ---- compile ---------------------------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Wno-unused-function -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/pto-as: $(BUILD)/obj/tools/pto-as.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/pto-run: $(BUILD)/obj/tools/pto-run.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(UNIT): $(call obj,$(UNIT_SRCS)) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
+
+# ---- tests -------------------------------------------------------------------------------------
+# `make test`: Criterion prints its own summary; tests/run.sh runs the file-based suites
+# (golden outputs, verifier annotations, round trips, error cases) and ends with "N passed, N failed".
+unit: $(UNIT)
+	$(UNIT) --jobs=2
+
+test: all $(UNIT)
+	@status=0; \
+	$(UNIT) --jobs=2 || status=1; \
+	sh tests/run.sh $(BUILD) || status=1; \
+	exit $$status
+
+check: test
+
+demo: all
+	$(BUILD)/pto-run samples/tmuls_f32.pto --in arg0=samples/data/tmuls_f32.in.bin \
+	    --expect arg1=samples/data/tmuls_f32.expect.bin
+
+# The whole suite again, built with sanitizers into a separate tree.
+check-asan:
+	$(MAKE) BUILD=$(BUILD)/asan OPT=-O1 \
+	    SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
+
+check-valgrind: all
+	sh tests/valgrind.sh $(BUILD)
+
+bench: all
+	@if [ -f bench/Makefile.inc ]; then $(MAKE) -f bench/Makefile.inc BUILD=$(BUILD) run; \
+	else echo "bench: no benchmark harness yet (bench/)"; exit 1; fi
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/pto-as $(BUILD)/pto-run $(DESTDIR)$(PREFIX)/bin/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pto-as $(DESTDIR)$(PREFIX)/bin/pto-run
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

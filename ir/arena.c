@@ -1,0 +1,116 @@
+/* arena.c - bump allocator: one per compilation, freed in one call. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Chunk {
+    struct Chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+} Chunk;
+
+struct Arena {
+    Chunk *head;
+    size_t bytes_used;
+};
+
+static _Noreturn void out_of_memory(size_t size) {
+    fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
+    exit(2);
+}
+
+Arena *arena_new(void) {
+    Arena *a = calloc(1, sizeof *a);
+    if (!a) out_of_memory(sizeof *a);
+    return a;
+}
+
+void arena_free(Arena *arena) {
+    if (!arena) return;
+    Chunk *c = arena->head;
+    while (c) {
+        Chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    free(arena);
+}
+
+void *arena_alloc(Arena *arena, size_t size) {
+    size_t rounded = (size + 15) & ~(size_t)15;
+    if (rounded < size) out_of_memory(size);
+    Chunk *c = arena->head;
+    if (!c || c->size - c->used < rounded) {
+        size_t chunk_size = rounded > 65536 ? rounded : 65536;
+        if (chunk_size > SIZE_MAX - sizeof(Chunk)) out_of_memory(size);
+        c = malloc(sizeof(Chunk) + chunk_size);
+        if (!c) out_of_memory(size);
+        c->size = chunk_size;
+        c->used = 0;
+        /* Big blocks go behind the head so the head's free space is kept for small ones. */
+        if (arena->head && rounded > 65536) {
+            c->next = arena->head->next;
+            arena->head->next = c;
+        } else {
+            c->next = arena->head;
+            arena->head = c;
+        }
+    }
+    void *p = c->data + c->used;
+    c->used += rounded;
+    arena->bytes_used += rounded;
+    memset(p, 0, size);
+    return p;
+}
+
+void *arena_alloc_array(Arena *arena, size_t count, size_t elem_size) {
+    size_t total;
+    if (__builtin_mul_overflow(count, elem_size, &total)) out_of_memory(SIZE_MAX);
+    return arena_alloc(arena, total ? total : 1);
+}
+
+char *arena_strndup(Arena *arena, const char *s, size_t len) {
+    char *p = arena_alloc(arena, len + 1);
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *arena_strdup(Arena *arena, const char *s) {
+    return arena_strndup(arena, s, strlen(s));
+}
+
+char *arena_vprintf(Arena *arena, const char *fmt, va_list ap) {
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0) n = 0;
+    char *p = arena_alloc(arena, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+char *arena_printf(Arena *arena, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = arena_vprintf(arena, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+size_t arena_bytes_used(const Arena *arena) {
+    return arena->bytes_used;
+}
+
+void ptrvec_push(Arena *arena, PtrVec *vec, void *item) {
+    if (vec->count == vec->cap) {
+        size_t cap = vec->cap ? vec->cap * 2 : 8;
+        void **items = arena_alloc_array(arena, cap, sizeof *items);
+        if (vec->count) memcpy(items, vec->items, vec->count * sizeof *items);
+        vec->items = items;
+        vec->cap = cap;
+    }
+    vec->items[vec->count++] = item;
+}

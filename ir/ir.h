@@ -1,0 +1,447 @@
+/* ir.h - the PTO-AS intermediate representation: arena, diagnostics, types, values, ops and the
+ * op table. Every later stage (parser, verifier, interpreter, tools) works on these structures.
+ *
+ * Data flows one way: text -> tokens (lexer/) -> IR (parser/) -> diagnostics (verifier/) ->
+ * execution (interp/). This header is the one contract between the stages. */
+#ifndef PTO_IR_H
+#define PTO_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* Arena: every allocation of one compilation lives in one arena, freed at once.               */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct Arena Arena;
+
+/* Creates an empty arena. */
+Arena *arena_new(void);
+/* Frees the arena and everything allocated from it (NULL is allowed). */
+void arena_free(Arena *arena);
+/* Returns `size` zeroed bytes aligned to 16; aborts with a message if the host is out of memory. */
+void *arena_alloc(Arena *arena, size_t size);
+/* Returns zeroed storage for `count` elements of `elem_size` bytes, with an overflow check. */
+void *arena_alloc_array(Arena *arena, size_t count, size_t elem_size);
+/* Copies `len` bytes of `s` into the arena as a NUL-terminated string. */
+char *arena_strndup(Arena *arena, const char *s, size_t len);
+/* Copies a NUL-terminated string into the arena. */
+char *arena_strdup(Arena *arena, const char *s);
+/* printf into a fresh arena string. */
+char *arena_printf(Arena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* vprintf into a fresh arena string. */
+char *arena_vprintf(Arena *arena, const char *fmt, va_list ap);
+/* Total bytes handed out so far (for memory figures). */
+size_t arena_bytes_used(const Arena *arena);
+
+/* Growable array of pointers kept in an arena (amortised doubling). */
+typedef struct PtrVec {
+    void **items;
+    size_t count, cap;
+} PtrVec;
+/* Appends `item`, growing the storage from `arena`. */
+void ptrvec_push(Arena *arena, PtrVec *vec, void *item);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checked 64-bit arithmetic: sizes and addresses come from untrusted text.                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* *out = a + b; returns false on signed overflow. */
+static inline bool checked_add_i64(int64_t a, int64_t b, int64_t *out) { return !__builtin_add_overflow(a, b, out); }
+/* *out = a * b; returns false on signed overflow. */
+static inline bool checked_mul_i64(int64_t a, int64_t b, int64_t *out) { return !__builtin_mul_overflow(a, b, out); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Source files, locations and diagnostics                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct SourceFile {
+    const char *path;   /* as given on the command line; "<stdin>" for standard input */
+    const char *text;   /* file contents, NUL-terminated (embedded NULs are reported by the lexer) */
+    size_t len;         /* bytes in text, excluding the terminating NUL */
+} SourceFile;
+
+/* A position in a source file: 1-based line and column (column counts bytes), byte offset and
+ * length of the token or construct it points at (len 0 = a point). */
+typedef struct SrcLoc {
+    uint32_t line, col;
+    uint32_t offset, len;
+} SrcLoc;
+
+typedef enum Severity { SEV_ERROR, SEV_WARNING, SEV_NOTE } Severity;
+
+typedef struct Diag {
+    Severity severity;
+    const SourceFile *file;
+    SrcLoc loc;
+    const char *rule;     /* stable rule ID such as "TROWPROD.dst-valid-cols", or NULL */
+    const char *message;  /* full message, e.g. "'pto.tmuls' op expects ..." */
+    uint64_t seq;         /* report order, to keep sorting stable */
+} Diag;
+
+typedef struct DiagList {
+    Arena *arena;         /* where messages are stored */
+    Diag *items;
+    size_t count, cap;
+    size_t errors, warnings;
+    bool warnings_as_errors; /* -Werror: warnings are recorded as errors */
+    size_t max_errors;    /* stop recording after this many errors (0 = unlimited) */
+} DiagList;
+
+/* Initialises an empty list whose messages live in `arena`. */
+void diag_init(DiagList *list, Arena *arena);
+/* Records one diagnostic; `rule` may be NULL. */
+void diag_report(DiagList *list, const SourceFile *file, Severity sev, SrcLoc loc, const char *rule,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* va_list flavour of diag_report. */
+void diag_vreport(DiagList *list, const SourceFile *file, Severity sev, SrcLoc loc, const char *rule,
+                  const char *fmt, va_list ap);
+/* Sorts diagnostics by file, then source position, keeping report order for ties. */
+void diag_sort(DiagList *list);
+/* Prints "FILE:LINE:COL: error: MESSAGE [RULE]", the source line and a caret, for each entry. */
+void diag_print_text(FILE *out, const DiagList *list);
+/* Prints the diagnostics as a JSON array of {file,line,column,severity,rule,message} objects. */
+void diag_print_json(FILE *out, const DiagList *list);
+/* Name of a severity ("error", "warning", "note"). */
+const char *severity_name(Severity sev);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Targets                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum Target { TARGET_A2A3, TARGET_A5 } Target;
+
+/* Parses "a2a3", "a2", "a3" or "a5" (case-insensitive); false if unknown. */
+bool target_from_name(const char *name, Target *out);
+/* "a2a3" or "a5". */
+const char *target_name(Target target);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Element types                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum DType {
+    DT_NONE = 0,
+    DT_F16, DT_BF16, DT_F32,
+    DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64,
+    DT_I1,     /* scalar booleans (arith.cmpi results, scf.if conditions) */
+    DT_INDEX,  /* scalar index (64-bit signed at run time) */
+    DT_COUNT
+} DType;
+
+/* Size in bytes of one element (i1 and index: 1 and 8). */
+size_t dtype_size(DType dt);
+/* Canonical spelling: "f16", "bf16", "f32", "i8", "ui8", ... as printed in PTOAS (ui* for unsigned). */
+const char *dtype_name(DType dt);
+/* Parses a dtype spelling including the aliases of SPEC 1.4 (u8/ui8/si8, half, float, int32, ...). */
+bool dtype_from_name(const char *s, size_t len, DType *out);
+/* True for f16, bf16, f32. */
+bool dtype_is_float(DType dt);
+/* True for the signed and unsigned integer element types (not i1 or index). */
+bool dtype_is_int(DType dt);
+/* True for the unsigned integer element types. */
+bool dtype_is_unsigned(DType dt);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Types                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum TileLoc { LOC_VEC, LOC_MAT, LOC_LEFT, LOC_RIGHT, LOC_ACC, LOC_BIAS, LOC_SCALING, LOC_COUNT } TileLoc;
+typedef enum BLayout { BL_ROW_MAJOR, BL_COL_MAJOR } BLayout;
+typedef enum SLayout { SL_NONE_BOX, SL_ROW_MAJOR, SL_COL_MAJOR } SLayout;
+
+/* "vec", "mat", ... */
+const char *tile_loc_name(TileLoc loc);
+/* "row_major" / "col_major". */
+const char *blayout_name(BLayout b);
+/* "none_box" / "row_major" / "col_major". */
+const char *slayout_name(SLayout s);
+
+#define DIM_DYNAMIC ((int64_t)-1) /* a `?` (or -1) dimension */
+
+/* One normalised tile type, whatever spelling it was written in (SPEC 1.4). */
+typedef struct TileType {
+    TileLoc loc;
+    DType dtype;
+    int64_t rows, cols;             /* physical shape (static, may be 0 or huge: verifier checks) */
+    int64_t valid_rows, valid_cols; /* DIM_DYNAMIC when `?` */
+    BLayout blayout;
+    SLayout slayout;
+    int64_t fractal;                /* 512 by default */
+    int pad;                        /* 0 null, 1 zero, 2 max, 3 min */
+    int compact;                    /* 0 null, 1 normal, 2 row_plus_one */
+} TileType;
+
+/* Fills a tile type with the SPEC 1.4 defaults for loc vec and the given dtype and shape. */
+void tile_type_init(TileType *t, DType dtype, int64_t rows, int64_t cols);
+/* Footprint rows * cols * sizeof(dtype) in bytes; false on overflow or negative dims. */
+bool tile_footprint_bytes(const TileType *t, int64_t *out);
+/* True when every field is equal. */
+bool tile_type_equal(const TileType *a, const TileType *b);
+
+typedef enum TypeKind {
+    TY_INVALID = 0,
+    TY_SCALAR,          /* f32, i32, index, i1, ... (dtype) */
+    TY_TILE,            /* !pto.tile<...> or !pto.tile_buf<...> (tile) */
+    TY_PTR,             /* !pto.ptr<T> (dtype) */
+    TY_TENSOR_VIEW,     /* !pto.tensor_view<d0x...xT> (rank, dims, dtype) */
+    TY_PARTITION_VIEW,  /* !pto.partition_tensor_view<d0x...xT> (rank, dims, dtype) */
+    TY_OTHER            /* any other type we only carry through (text) */
+} TypeKind;
+
+typedef struct Type {
+    TypeKind kind;
+    DType dtype;          /* element / scalar type */
+    TileType tile;        /* TY_TILE */
+    bool tile_buf;        /* TY_TILE: spelled !pto.tile_buf (else !pto.tile) */
+    int rank;             /* views */
+    int64_t *dims;        /* views: rank entries, DIM_DYNAMIC for `?` */
+    const char *text;     /* TY_OTHER: the spelling as written */
+    SrcLoc loc;           /* where this type was written (for carets) */
+} Type;
+
+/* Structural equality (ignores loc and the tile/tile_buf spelling). */
+bool type_equal(const Type *a, const Type *b);
+/* Canonical text of a type: compact `!pto.tile_buf<vec, 16x16xf32, valid=16x1>` for tiles
+ * (or `!pto.tile<...>` when `tile_buf` is false and `as_tile_buf` is false). */
+char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf);
+/* Makes a scalar type. */
+Type *type_new_scalar(Arena *arena, DType dt);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Values, operands, attributes                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+struct Op;
+struct Block;
+
+typedef struct Value {
+    const char *name;     /* as written without `%`, e.g. "arg0", "c32", "0"; group results "r#1" */
+    uint32_t id;          /* dense index within its function (frame slot) */
+    Type *type;
+    struct Op *def;       /* defining op; NULL for function and block arguments */
+    int result_index;     /* index among def's results */
+    struct Block *owner;  /* block argument: its block */
+    SrcLoc loc;           /* where it is defined */
+} Value;
+
+typedef enum OperandKind {
+    OPD_VALUE,      /* %name: `value` */
+    OPD_INT,        /* integer literal (decimal or 0x hex): `ival`; `text` as written */
+    OPD_FLOAT,      /* float literal: `fval`; `text` as written (convert from text for exactness) */
+    OPD_BOOL,       /* true / false: `ival` 1 or 0 */
+    OPD_TILE_ADDR   /* @tile(0x1000) (seed tassign form): `ival` = byte address */
+} OperandKind;
+
+typedef struct Operand {
+    OperandKind kind;
+    Value *value;       /* OPD_VALUE, resolved by the parser (never NULL after a clean parse) */
+    int64_t ival;
+    double fval;
+    const char *text;   /* literal or value name as written */
+    bool hex;           /* integer literal written in 0x form (a float bit pattern where a float is expected) */
+    Type *type;         /* type written for this operand at this use (ins/outs lists, SSA signature); may be NULL */
+    SrcLoc loc;
+} Operand;
+
+typedef struct OperandList {
+    Operand *items;
+    int count;
+} OperandList;
+
+/* A keyword operand group: `addr = %a`, `shape = [%a, %b]`, `offsets = [...]`. */
+typedef struct KeywordArg {
+    const char *key;
+    OperandList list;
+    bool bracketed;     /* written as [ ... ] */
+    SrcLoc loc;         /* location of the key */
+} KeywordArg;
+
+typedef enum AttrKind { ATTR_UNIT, ATTR_INT, ATTR_FLOAT, ATTR_BOOL, ATTR_STRING, ATTR_TYPE, ATTR_RAW } AttrKind;
+
+typedef struct Attr {
+    const char *key;
+    AttrKind kind;
+    int64_t ival;
+    double fval;
+    const char *text;   /* string contents (ATTR_STRING), spelling (ATTR_RAW: `#pto.layout<nd>`), literal text */
+    Type *type;         /* ATTR_TYPE, or the `: type` of a typed literal */
+    SrcLoc loc;
+} Attr;
+
+typedef struct AttrList {
+    Attr *items;
+    int count;
+} AttrList;
+
+/* Finds an attribute by key, or NULL. */
+const Attr *attr_find(const AttrList *attrs, const char *key);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The op table (rows in ir/ops.def)                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum OpCode {
+#define OP(id, ...) OP_##id,
+#include "ops.def"
+#undef OP
+    OP_COUNT
+} OpCode;
+
+/* What an operand position accepts (bit set). */
+enum {
+    K_TILE   = 1u << 0,  /* tile value */
+    K_SCALAR = 1u << 1,  /* int/float scalar value or numeric immediate */
+    K_INDEX  = 1u << 2,  /* index or integer value, or integer immediate */
+    K_BOOL   = 1u << 3,  /* i1 value or true/false */
+    K_PTR    = 1u << 4,  /* !pto.ptr value */
+    K_TVIEW  = 1u << 5,  /* !pto.tensor_view value */
+    K_PVIEW  = 1u << 6,  /* !pto.partition_tensor_view value */
+    K_ADDR   = 1u << 7,  /* @tile(0x...) immediate */
+    K_ANY    = 0xffu
+};
+
+/* Flags of an operand position. */
+enum {
+    SPEC_OPTIONAL = 1u << 0,  /* may be absent (only trailing positions) */
+    SPEC_VARIADIC = 1u << 1,  /* zero or more (last position only) */
+    SPEC_FORWARD  = 1u << 2   /* may name a value defined later in the function (seed tassign) */
+};
+
+typedef struct OperandSpec {
+    const char *name;   /* "src0", "scalar", ... ; NULL ends a list */
+    unsigned kinds;     /* K_* bits */
+    unsigned flags;     /* SPEC_* bits */
+} OperandSpec;
+
+#define OPSPEC_MAX 6
+
+typedef enum OpClass {
+    CLS_TILE,       /* tile compute instruction (seed ops and the vector ISA) */
+    CLS_TILE_MEM,   /* alloc_tile, tassign, tload, tstore, tprint, set_validshape */
+    CLS_GM,         /* make_tensor_view, partition_view */
+    CLS_SCALAR,     /* arith.* */
+    CLS_CONTROL,    /* scf.*, func.call, return */
+    CLS_SYNC        /* synchronisation: parsed, no run-time effect */
+} OpClass;
+
+/* Op flags. */
+enum {
+    OPF_DPS        = 1u << 0,  /* written `ins(...) outs(...)`; the SSA form's result becomes outs[0] */
+    OPF_TERMINATOR = 1u << 1,  /* ends a block (scf.yield, return) */
+    OPF_REGIONS    = 1u << 2,  /* carries regions (scf.for, scf.if) */
+    OPF_PURE_SYNC  = 1u << 3,  /* no effect at run time */
+    OPF_VARIADIC_RESULTS = 1u << 4, /* any number of results (scf.if, scf.for, func.call) */
+    OPF_OPTIONAL_RESULT  = 1u << 5  /* zero or one result (seed `pto.tassign %t, @tile(..)` vs PTOAS form) */
+};
+
+typedef struct OpInfo {
+    const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */
+    const char *asm_name;    /* assembly-form mnemonic without `pto.` ("tmuls"), or NULL */
+    OpClass cls;
+    OperandSpec ins[OPSPEC_MAX];   /* positional operands (for DPS ops: the ins(...) list) */
+    OperandSpec outs[2];           /* DPS outs(...) list */
+    OperandSpec kw[4];             /* keyword operand groups; name is the key */
+    int n_results;                 /* results of the non-DPS form (DPS: 0; SSA form: 1 = outs[0]) */
+    unsigned flags;
+} OpInfo;
+
+/* The row for an opcode. */
+const OpInfo *op_info(OpCode code);
+/* Looks up an op by full name ("pto.tmuls") or assembly mnemonic ("tmuls"); false if unknown. */
+bool op_lookup(const char *name, size_t len, OpCode *out);
+/* Number of entries before the NULL terminator of a spec list. */
+int opspec_count(const OperandSpec *specs, int max);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ops, blocks, regions, functions, modules                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum OpSpelling {
+    SPELL_DPS,      /* pto.OP ins(...) outs(...) */
+    SPELL_SSA,      /* %d = pto.OP a, b : SIG */
+    SPELL_ASM,      /* %d = OP a, b : SIG (no `pto.`) */
+    SPELL_CUSTOM    /* the op's own syntax (alloc_tile, arith, scf, ...) */
+} OpSpelling;
+
+typedef struct Region Region;
+typedef struct Block Block;
+
+typedef struct Op {
+    OpCode code;
+    OpSpelling spelling;
+    OperandList ins;          /* positional operands, in table order */
+    OperandList outs;         /* DPS outs; for an SSA-form DPS op, outs[0].value == results[0] */
+    KeywordArg *kwargs;
+    int n_kwargs;
+    Value **results;
+    int n_results;
+    AttrList attrs;           /* {key = value} dictionary */
+    AttrList attr_args;       /* positional attribute arguments: pto.set_flag[<A>, <B>], pto.barrier <PIPE_ALL> */
+    bool attr_args_bracketed; /* attr_args were written inside [ ] */
+    const char *predicate;    /* arith.cmpi predicate ("slt", ...) or NULL */
+    Type **result_types;      /* declared result types (scf.if -> (T), scf.for iter_args, func.call) */
+    int n_result_types;
+    const char *callee;       /* func.call @callee (without @) */
+    Region *regions;
+    int n_regions;
+    SrcLoc loc;               /* location of the op name */
+    SrcLoc sig_loc;           /* location of the `: SIG` part, if any */
+    struct Op *next;
+    struct Op *prev;
+    Block *parent;
+} Op;
+
+struct Block {
+    Value **args;             /* block arguments (scf.for induction variable + iter_args, ^bb args) */
+    int n_args;
+    Op *first, *last;
+    Region *parent;
+};
+
+struct Region {
+    Block *block;             /* regions here hold exactly one block */
+    Op *parent;
+};
+
+/* Finds a keyword operand group by key, or NULL. */
+const KeywordArg *op_kwarg(const Op *op, const char *key);
+/* Appends `op` to the end of `block`. */
+void block_append(Block *block, Op *op);
+
+typedef struct Func {
+    const char *name;         /* without @ */
+    Value **args;
+    int n_args;
+    Type **result_types;
+    int n_results;
+    AttrList attrs;
+    bool is_private;
+    bool is_entry;            /* has the pto.entry (or hacc.entry) attribute */
+    bool is_declaration;      /* no body */
+    Region body;
+    uint32_t n_values;        /* values numbered 0..n_values-1 (Value.id) */
+    SrcLoc loc;               /* location of the function name */
+} Func;
+
+typedef struct Module {
+    Arena *arena;
+    const SourceFile *file;
+    Func **funcs;
+    int n_funcs;
+    AttrList attrs;           /* module attributes {pto.target_arch = "a5", ...} */
+    bool implicit;            /* bare statements formed an implicit @main */
+    bool has_module_keyword;  /* written `module { ... }` */
+    bool has_target_attr;     /* pto.target_arch given */
+    Target file_target;       /* from pto.target_arch (A2A3 when absent) */
+} Module;
+
+/* Finds a function by name, or NULL. */
+Func *module_find_func(const Module *m, const char *name);
+/* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */
+Func *module_entry(const Module *m, const char *name);
+
+#endif

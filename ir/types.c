@@ -1,0 +1,204 @@
+/* types.c - element types, tile types, targets: names, defaults, equality and canonical text. */
+#include "ir.h"
+
+#include <string.h>
+#include <strings.h>
+
+typedef struct DTypeName {
+    const char *name;
+    DType dtype;
+} DTypeName;
+
+/* Canonical spellings first (dtype_name returns the first match), then aliases (SPEC 1.4). */
+static const DTypeName dtype_names[] = {
+    {"f16", DT_F16},   {"bf16", DT_BF16}, {"f32", DT_F32},   {"i8", DT_I8},     {"ui8", DT_U8},
+    {"i16", DT_I16},   {"ui16", DT_U16},  {"i32", DT_I32},   {"ui32", DT_U32},  {"i64", DT_I64},
+    {"ui64", DT_U64},  {"i1", DT_I1},     {"index", DT_INDEX},
+    {"u8", DT_U8},     {"u16", DT_U16},   {"u32", DT_U32},   {"u64", DT_U64},   {"si8", DT_I8},
+    {"si16", DT_I16},  {"si32", DT_I32},  {"si64", DT_I64},  {"half", DT_F16},  {"float", DT_F32},
+    {"fp16", DT_F16},  {"fp32", DT_F32},  {"bfloat16", DT_BF16}, {"int8", DT_I8}, {"int16", DT_I16},
+    {"int32", DT_I32}, {"int64", DT_I64}, {"uint8", DT_U8},  {"uint16", DT_U16}, {"uint32", DT_U32},
+    {"uint64", DT_U64},
+};
+
+size_t dtype_size(DType dt) {
+    switch (dt) {
+    case DT_I8: case DT_U8: case DT_I1: return 1;
+    case DT_F16: case DT_BF16: case DT_I16: case DT_U16: return 2;
+    case DT_F32: case DT_I32: case DT_U32: return 4;
+    case DT_I64: case DT_U64: case DT_INDEX: return 8;
+    default: return 0;
+    }
+}
+
+const char *dtype_name(DType dt) {
+    for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++)
+        if (dtype_names[i].dtype == dt) return dtype_names[i].name;
+    return "<none>";
+}
+
+bool dtype_from_name(const char *s, size_t len, DType *out) {
+    for (size_t i = 0; i < sizeof dtype_names / sizeof *dtype_names; i++) {
+        const char *n = dtype_names[i].name;
+        if (strlen(n) == len && memcmp(n, s, len) == 0) {
+            *out = dtype_names[i].dtype;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool dtype_is_float(DType dt) { return dt == DT_F16 || dt == DT_BF16 || dt == DT_F32; }
+
+bool dtype_is_int(DType dt) { return dt >= DT_I8 && dt <= DT_U64; }
+
+bool dtype_is_unsigned(DType dt) { return dt == DT_U8 || dt == DT_U16 || dt == DT_U32 || dt == DT_U64; }
+
+const char *tile_loc_name(TileLoc loc) {
+    static const char *const names[LOC_COUNT] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};
+    return (unsigned)loc < LOC_COUNT ? names[loc] : "<loc>";
+}
+
+const char *blayout_name(BLayout b) { return b == BL_COL_MAJOR ? "col_major" : "row_major"; }
+
+const char *slayout_name(SLayout s) {
+    return s == SL_ROW_MAJOR ? "row_major" : s == SL_COL_MAJOR ? "col_major" : "none_box";
+}
+
+bool target_from_name(const char *name, Target *out) {
+    if (!strcasecmp(name, "a2a3") || !strcasecmp(name, "a2") || !strcasecmp(name, "a3")) {
+        *out = TARGET_A2A3;
+        return true;
+    }
+    if (!strcasecmp(name, "a5")) {
+        *out = TARGET_A5;
+        return true;
+    }
+    return false;
+}
+
+const char *target_name(Target target) { return target == TARGET_A5 ? "a5" : "a2a3"; }
+
+void tile_type_init(TileType *t, DType dtype, int64_t rows, int64_t cols) {
+    memset(t, 0, sizeof *t);
+    t->loc = LOC_VEC;
+    t->dtype = dtype;
+    t->rows = rows;
+    t->cols = cols;
+    t->valid_rows = rows;
+    t->valid_cols = cols;
+    t->blayout = BL_ROW_MAJOR;
+    t->slayout = SL_NONE_BOX;
+    t->fractal = 512;
+}
+
+bool tile_footprint_bytes(const TileType *t, int64_t *out) {
+    int64_t elems;
+    if (t->rows < 0 || t->cols < 0) return false;
+    if (!checked_mul_i64(t->rows, t->cols, &elems)) return false;
+    return checked_mul_i64(elems, (int64_t)dtype_size(t->dtype), out);
+}
+
+bool tile_type_equal(const TileType *a, const TileType *b) {
+    return a->loc == b->loc && a->dtype == b->dtype && a->rows == b->rows && a->cols == b->cols &&
+           a->valid_rows == b->valid_rows && a->valid_cols == b->valid_cols && a->blayout == b->blayout &&
+           a->slayout == b->slayout && a->fractal == b->fractal && a->pad == b->pad && a->compact == b->compact;
+}
+
+bool type_equal(const Type *a, const Type *b) {
+    if (a == b) return true;
+    if (!a || !b || a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TY_SCALAR:
+    case TY_PTR:
+        return a->dtype == b->dtype;
+    case TY_TILE:
+        return tile_type_equal(&a->tile, &b->tile);
+    case TY_TENSOR_VIEW:
+    case TY_PARTITION_VIEW:
+        if (a->dtype != b->dtype || a->rank != b->rank) return false;
+        for (int i = 0; i < a->rank; i++)
+            if (a->dims[i] != b->dims[i]) return false;
+        return true;
+    case TY_OTHER:
+        return a->text && b->text && strcmp(a->text, b->text) == 0;
+    default:
+        return false;
+    }
+}
+
+Type *type_new_scalar(Arena *arena, DType dt) {
+    Type *t = arena_alloc(arena, sizeof *t);
+    t->kind = TY_SCALAR;
+    t->dtype = dt;
+    return t;
+}
+
+/* Appends to a fixed buffer, tracking the length (truncating safely). */
+typedef struct TextBuf {
+    char data[512];
+    size_t len;
+} TextBuf;
+
+static void text_add(TextBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(TextBuf *b, const char *fmt, ...) {
+    if (b->len >= sizeof b->data - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->data + b->len, sizeof b->data - b->len, fmt, ap);
+    va_end(ap);
+    if (n > 0) b->len += (size_t)n;
+    if (b->len > sizeof b->data - 1) b->len = sizeof b->data - 1;
+}
+
+static void text_add_dim(TextBuf *b, int64_t d) {
+    if (d == DIM_DYNAMIC) text_add(b, "?");
+    else text_add(b, "%lld", (long long)d);
+}
+
+char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
+    TextBuf b = {.len = 0};
+    b.data[0] = '\0';
+    if (!t) return arena_strdup(arena, "<no type>");
+    switch (t->kind) {
+    case TY_SCALAR:
+        text_add(&b, "%s", dtype_name(t->dtype));
+        break;
+    case TY_PTR:
+        text_add(&b, "!pto.ptr<%s>", dtype_name(t->dtype));
+        break;
+    case TY_TENSOR_VIEW:
+    case TY_PARTITION_VIEW:
+        text_add(&b, "%s<", t->kind == TY_TENSOR_VIEW ? "!pto.tensor_view" : "!pto.partition_tensor_view");
+        for (int i = 0; i < t->rank; i++) {
+            text_add_dim(&b, t->dims[i]);
+            text_add(&b, "x");
+        }
+        text_add(&b, "%s>", dtype_name(t->dtype));
+        break;
+    case TY_TILE: {
+        const TileType *tt = &t->tile;
+        text_add(&b, "%s<%s, %lldx%lldx%s", (as_tile_buf || t->tile_buf) ? "!pto.tile_buf" : "!pto.tile",
+                 tile_loc_name(tt->loc), (long long)tt->rows, (long long)tt->cols, dtype_name(tt->dtype));
+        if (tt->valid_rows != tt->rows || tt->valid_cols != tt->cols) {
+            text_add(&b, ", valid=");
+            text_add_dim(&b, tt->valid_rows);
+            text_add(&b, "x");
+            text_add_dim(&b, tt->valid_cols);
+        }
+        if (tt->blayout != BL_ROW_MAJOR) text_add(&b, ", blayout=%s", blayout_name(tt->blayout));
+        if (tt->slayout != SL_NONE_BOX) text_add(&b, ", slayout=%s", slayout_name(tt->slayout));
+        if (tt->fractal != 512) text_add(&b, ", fractal=%lld", (long long)tt->fractal);
+        if (tt->pad != 0) text_add(&b, ", pad=%d", tt->pad);
+        if (tt->compact != 0) text_add(&b, ", compact=%d", tt->compact);
+        text_add(&b, ">");
+        break;
+    }
+    case TY_OTHER:
+        text_add(&b, "%s", t->text ? t->text : "<type>");
+        break;
+    default:
+        text_add(&b, "<invalid type>");
+    }
+    return arena_strndup(arena, b.data, b.len);
+}

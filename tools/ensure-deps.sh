@@ -1,0 +1,26 @@
+#!/bin/sh
+# Checks the build dependencies (re2c, bison, Criterion) and installs the missing ones with
+# apt-get (through sudo when not root). If that is impossible it stops with the exact command.
+missing=""
+command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
+command -v bison >/dev/null 2>&1 || missing="$missing bison"
+[ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y$missing"
+echo "ensure-deps: missing build dependencies:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+    prefix=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    prefix="sudo "
+else
+    echo "ensure-deps: run this, then retry:  sudo apt-get update && sudo $cmd" >&2
+    exit 1
+fi
+echo "ensure-deps: ${prefix}apt-get update && ${prefix}$cmd" >&2
+if ! ${prefix}apt-get update -qq >&2 || ! DEBIAN_FRONTEND=noninteractive ${prefix}$cmd >&2; then
+    echo "ensure-deps: installation failed; run:  sudo apt-get update && sudo $cmd" >&2
+    exit 1
+fi
