@@ -66,7 +66,8 @@ $(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: parser/parser.y | $(DEPS_STAMP)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/gen/parser.h -o $(BUILD)/gen/parser.c $<
 
 # Everything that may include the generated parser header waits for it.
-$(LIB_OBJS) $(BUILD)/obj/tools/%.o: | $(if $(wildcard parser/parser.y),$(BUILD)/gen/parser.h)
+PARSER_HDR := $(if $(wildcard parser/parser.y),$(BUILD)/gen/parser.h)
+$(LIB_OBJS) $(BUILD)/obj/tools/pto-as.o $(BUILD)/obj/tools/pto-run.o: | $(PARSER_HDR)
 
 # ---- compile ---------------------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
