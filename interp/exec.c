@@ -1,0 +1,653 @@
+/* exec.c - the interpreter object: creation (buffers, GM arguments, lowering), frames, the execution
+ * loop with its step bound, run-time errors, the trace, and the public binding / fetching API. */
+#include "interp_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+static int32_t rt_verror(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, va_list ap) {
+    char *msg = arena_vprintf(ip->diags->arena, fmt, ap);
+    SrcLoc at = loc.line ? loc : in ? in->loc : ip->entry ? ip->entry->loc : (SrcLoc){0};
+    diag_report(ip->diags, ip->file, SEV_ERROR, at, NULL, "'%s' op %s", in ? in->opname : "func.func", msg);
+    return PC_ERROR;
+}
+
+int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    rt_verror(ip, in, (SrcLoc){0}, fmt, ap);
+    va_end(ap);
+    return PC_ERROR;
+}
+
+int32_t rt_error_at(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    rt_verror(ip, in, loc, fmt, ap);
+    va_end(ap);
+    return PC_ERROR;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- creation ------------------------------------------------------------------------------ */
+
+/* On-chip buffer sizes in bytes (SPEC 2.1). */
+static int64_t buffer_capacity(Target target, TileLoc loc) {
+    static const int64_t a2a3[LOC_COUNT] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
+    static const int64_t a5[LOC_COUNT] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};
+    return target == TARGET_A5 ? a5[loc] : a2a3[loc];
+}
+
+static void *aligned_zalloc(size_t size) {
+    size_t rounded = (size + 63) / 64 * 64;
+    if (rounded == 0) rounded = 64;
+    void *p = aligned_alloc(64, rounded);
+    if (p) memset(p, 0, rounded);
+    return p;
+}
+
+static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(ip->diags->arena, fmt, ap);
+    va_end(ap);
+    diag_report(ip->diags, ip->file, SEV_ERROR, loc, NULL, "%s", msg);
+}
+
+Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diags) {
+    Interp *ip = calloc(1, sizeof *ip);
+    if (!ip) return NULL;
+    ip->module = m;
+    ip->file = m->file;
+    ip->diags = diags;
+    ip->arena = arena_new();
+    ip->opts = *opts;
+    ip->out = opts->out ? opts->out : stdout;
+    ip->max_steps = opts->max_steps ? opts->max_steps : INTERP_DEFAULT_MAX_STEPS;
+    SrcLoc top = {1, 1, 0, 0};
+    ip->entry = module_entry(m, opts->entry);
+    if (!ip->entry) {
+        if (opts->entry) create_error(ip, top, "no function named @%s to run (--entry)", opts->entry);
+        else create_error(ip, top, "cannot choose the function to run: mark one with attributes {pto.entry} or pass "
+                          "--entry NAME");
+        interp_destroy(ip);
+        return NULL;
+    }
+    if (ip->entry->is_declaration) {
+        create_error(ip, ip->entry->loc, "@%s has no body to run", ip->entry->name);
+        interp_destroy(ip);
+        return NULL;
+    }
+    if (ip->entry->n_results > 0) {
+        create_error(ip, ip->entry->loc, "PTO entry functions must return void (@%s returns %d values)",
+                     ip->entry->name, ip->entry->n_results);
+        interp_destroy(ip);
+        return NULL;
+    }
+    for (int l = 0; l < LOC_COUNT; l++) {
+        ip->buf_size[l] = buffer_capacity(opts->target, (TileLoc)l);
+        ip->buf[l] = aligned_zalloc((size_t)ip->buf_size[l]);
+        if (!ip->buf[l]) {
+            create_error(ip, top, "out of host memory for the simulated buffers");
+            interp_destroy(ip);
+            return NULL;
+        }
+    }
+    ip->n_funcs = m->n_funcs;
+    ip->funcs = arena_alloc_array(ip->arena, m->n_funcs ? (size_t)m->n_funcs : 1, sizeof *ip->funcs);
+    ip->free_frames = arena_alloc_array(ip->arena, m->n_funcs ? (size_t)m->n_funcs : 1, sizeof *ip->free_frames);
+    for (int i = 0; i < m->n_funcs; i++)
+        if (m->funcs[i] == ip->entry) ip->entry_index = i;
+    const Func *e = ip->entry;
+    size_t nargs = e->n_args ? (size_t)e->n_args : 1;
+    ip->gm_of_arg = arena_alloc_array(ip->arena, nargs, sizeof *ip->gm_of_arg);
+    ip->gm = arena_alloc_array(ip->arena, nargs, sizeof *ip->gm);
+    ip->scalar_arg = arena_alloc_array(ip->arena, nargs, sizeof *ip->scalar_arg);
+    ip->scalar_bound = arena_alloc_array(ip->arena, nargs, sizeof *ip->scalar_bound);
+    for (int a = 0; a < e->n_args; a++) {
+        const Value *v = e->args[a];
+        ip->gm_of_arg[a] = -1;
+        if (v->type && v->type->kind == TY_PTR) {
+            GmBuffer *b = &ip->gm[ip->n_gm];
+            b->arg = v;
+            b->dtype = v->type->dtype;
+            b->elem_size = dtype_size(b->dtype);
+            if (!npy_descr_for(b->dtype)) {
+                create_error(ip, v->loc, "pointer argument %%%s has element type %s, which pto-run cannot hold",
+                             v->name, dtype_name(b->dtype));
+                interp_destroy(ip);
+                return NULL;
+            }
+            ip->gm_of_arg[a] = ip->n_gm++;
+        }
+    }
+    ip->tile_input = arena_alloc_array(ip->arena, e->n_values ? e->n_values : 1, sizeof *ip->tile_input);
+    if (!interp_lower_module(ip)) {
+        interp_destroy(ip);
+        return NULL;
+    }
+    return ip;
+}
+
+void interp_destroy(Interp *ip) {
+    if (!ip) return;
+    for (int l = 0; l < LOC_COUNT; l++) free(ip->buf[l]);
+    for (int i = 0; i < ip->n_gm; i++) free(ip->gm[i].data);
+    Frame *f = ip->all_frames;
+    while (f) {
+        Frame *next = f->next_all;
+        free(f->vals);
+        free(f->auto_mem);
+        free(f);
+        f = next;
+    }
+    if (ip->tile_input && ip->entry)
+        for (uint32_t i = 0; i < ip->entry->n_values; i++)
+            if (ip->tile_input[i]) {
+                data_array_free(ip->tile_input[i]);
+                free(ip->tile_input[i]);
+            }
+    free(ip->code);
+    free(ip->xfer);
+    free(ip->scratch);
+    arena_free(ip->arena);
+    free(ip);
+}
+
+/* ---- frames ---------------------------------------------------------------------------------- */
+
+Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
+    const FuncCode *fc = &ip->funcs[fn_index];
+    Frame *f = ip->free_frames[fn_index];
+    if (f) {
+        ip->free_frames[fn_index] = f->next_free;
+    } else {
+        f = calloc(1, sizeof *f);
+        if (f) {
+            f->vals = malloc((size_t)(fc->n_slots ? fc->n_slots : 1) * sizeof *f->vals);
+            f->auto_mem = aligned_zalloc((size_t)fc->auto_bytes);
+        }
+        if (!f || !f->vals || !f->auto_mem) {
+            if (f) {
+                free(f->vals);
+                free(f->auto_mem);
+                free(f);
+            }
+            rt_error(ip, in, "out of host memory for a frame of @%s (%lld bytes of auto tiles)", fc->func->name,
+                     (long long)fc->auto_bytes);
+            return NULL;
+        }
+        f->next_all = ip->all_frames;
+        ip->all_frames = f;
+    }
+    memcpy(f->vals, fc->slot_init, (size_t)fc->n_slots * sizeof *f->vals);
+    if (fc->auto_bytes) memset(f->auto_mem, 0, (size_t)fc->auto_bytes);
+    f->fn = fc;
+    f->fn_index = fn_index;
+    if (++ip->next_serial == 0) ip->next_serial = 1;
+    f->serial = ip->next_serial;
+    f->caller = NULL;
+    f->call = NULL;
+    f->return_pc = -1;
+    f->next_free = NULL;
+    return f;
+}
+
+void frame_release(Interp *ip, Frame *f) {
+    f->next_free = ip->free_frames[f->fn_index];
+    ip->free_frames[f->fn_index] = f;
+}
+
+/* ---- trace ----------------------------------------------------------------------------------- */
+
+/* Shortest text that reads back as the same value of float type `dt`. */
+static void format_float(char *buf, size_t len, double v, DType dt) {
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (isnan(v) || scalar_round_float(strtod(buf, NULL), dt) == v) return;
+    }
+}
+
+static void trace_value(Interp *ip, const Frame *f, FILE *out, const Value *v) {
+    const Type *t = v->type;
+    if (!t || v->id >= (uint32_t)f->fn->n_slots) {
+        fprintf(out, "%%%s", v->name);
+        return;
+    }
+    const RtValue *rv = &f->vals[v->id];
+    char buf[64];
+    switch (t->kind) {
+    case TY_SCALAR:
+        if (dtype_is_float(t->dtype)) {
+            format_float(buf, sizeof buf, rv->f, t->dtype);
+            fprintf(out, "%%%s=%s", v->name, buf);
+        } else if (t->dtype == DT_U64) {
+            fprintf(out, "%%%s=%llu", v->name, (unsigned long long)rv->i);
+        } else {
+            fprintf(out, "%%%s=%lld", v->name, (long long)rv->i);
+        }
+        return;
+    case TY_TILE: {
+        const TileView *tv = &rv->tile;
+        fprintf(out, "%%%s", v->name);
+        if (!tv->base) return;
+        if (tv->auto_slot >= 0) { /* auto storage: name the function whose activation owns it */
+            const Frame *owner = f;
+            while (owner && owner->serial != tv->frame_serial) owner = owner->caller;
+            fprintf(out, "@auto(%s)#%d", owner ? owner->fn->func->name : "?", tv->auto_slot);
+        } else {
+            for (int l = 0; l < LOC_COUNT; l++) {
+                uintptr_t b = (uintptr_t)ip->buf[l], p = (uintptr_t)tv->base;
+                if (p >= b && p < b + (uintptr_t)ip->buf_size[l]) {
+                    fprintf(out, "@%s+0x%llx", tile_loc_name((TileLoc)l), (unsigned long long)(p - b));
+                    break;
+                }
+            }
+        }
+        if (tv->flags & VIEW_DEFINED) fprintf(out, "[%dx%d]", tv->vr, tv->vc);
+        return;
+    }
+    case TY_PTR:
+        if (rv->i >= 0 && rv->i < ip->n_gm) fprintf(out, "%%%s=gm:%%%s", v->name, ip->gm[rv->i].arg->name);
+        else fprintf(out, "%%%s", v->name);
+        return;
+    case TY_TENSOR_VIEW:
+    case TY_PARTITION_VIEW: {
+        const GmView *gv = &rv->view;
+        if (gv->buffer < 0 || gv->buffer >= ip->n_gm || gv->rank < 1 || gv->rank > INTERP_MAX_RANK) {
+            fprintf(out, "%%%s", v->name);
+            return;
+        }
+        fprintf(out, "%%%s@%%%s+%lld<", v->name, ip->gm[gv->buffer].arg->name, (long long)gv->offset);
+        for (int i = 0; i < gv->rank; i++) fprintf(out, "%s%lld", i ? "x" : "", (long long)gv->shape[i]);
+        fputc('>', out);
+        return;
+    }
+    default:
+        fprintf(out, "%%%s", v->name);
+        return;
+    }
+}
+
+static void trace_operand(Interp *ip, const Frame *f, FILE *out, const char *name, const Operand *o) {
+    fprintf(out, " %s=", name);
+    if (o->kind == OPD_VALUE && o->value) trace_value(ip, f, out, o->value);
+    else if (o->kind == OPD_TILE_ADDR) fprintf(out, "@tile(0x%llx)", (unsigned long long)o->ival);
+    else fputs(o->text ? o->text : "?", out);
+}
+
+static const char *spec_name(const OperandSpec *specs, int max, int i) {
+    int n = opspec_count(specs, max);
+    if (n == 0) return "arg";
+    return specs[i < n ? i : n - 1].name;
+}
+
+void trace_instr(Interp *ip, const Instr *in, const Frame *f) {
+    const Op *op = in->op;
+    const OpInfo *info = op_info(op->code);
+    FILE *out = ip->out;
+    fprintf(out, "[%llu] %s", (unsigned long long)ip->steps, info->name);
+    const Value *dps_dst = op->outs.count > 0 ? op->outs.items[0].value : NULL;
+    if (info->cls != CLS_CONTROL) {
+        for (int i = 0; i < op->n_results; i++) {
+            if (!op->results[i] || op->results[i] == dps_dst) continue;
+            fputc(' ', out);
+            trace_value(ip, f, out, op->results[i]);
+        }
+    }
+    for (int i = 0; i < op->outs.count; i++) trace_operand(ip, f, out, spec_name(info->outs, 2, i), &op->outs.items[i]);
+    for (int i = 0; i < op->ins.count; i++) trace_operand(ip, f, out, spec_name(info->ins, OPSPEC_MAX, i), &op->ins.items[i]);
+    for (int k = 0; k < op->n_kwargs; k++) {
+        const KeywordArg *kw = &op->kwargs[k];
+        if (kw->bracketed) {
+            fprintf(out, " %s=[", kw->key);
+            for (int i = 0; i < kw->list.count; i++) {
+                const Operand *o = &kw->list.items[i];
+                if (i) fputs(", ", out);
+                if (o->kind == OPD_VALUE && o->value) trace_value(ip, f, out, o->value);
+                else fputs(o->text ? o->text : "?", out);
+            }
+            fputc(']', out);
+        } else {
+            for (int i = 0; i < kw->list.count; i++) trace_operand(ip, f, out, kw->key, &kw->list.items[i]);
+        }
+    }
+    fputc('\n', out);
+}
+
+/* ---- running ----------------------------------------------------------------------------------- */
+
+static bool run_loop(Interp *ip, int32_t pc) {
+    const Instr *code = ip->code;
+    const uint64_t max = ip->max_steps;
+    const bool trace = ip->opts.trace;
+    while (pc >= 0) {
+        const Instr *in = &code[pc];
+        if (++ip->steps > max) {
+            ip->steps--;
+            rt_error(ip, in, "exceeds the limit of %llu executed steps (--max-steps)", (unsigned long long)max);
+            return false;
+        }
+        const Frame *before = ip->frame; /* call and return switch frames: trace the op's own */
+        pc = in->exec(ip, in, pc);
+        if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
+    }
+    return pc == PC_HALT;
+}
+
+bool interp_run(Interp *ip) {
+    const Func *e = ip->entry;
+    if (ip->ran) {
+        create_error(ip, e->loc, "the program was already run");
+        return false;
+    }
+    ip->ran = true;
+    bool ok = true;
+    for (int a = 0; a < e->n_args; a++) {
+        const Value *v = e->args[a];
+        if (v->type && v->type->kind == TY_SCALAR && !ip->scalar_bound[a]) {
+            create_error(ip, v->loc, "scalar argument %%%s of @%s has no value; pass --set %s=VALUE", v->name, e->name,
+                         v->name);
+            ok = false;
+        }
+    }
+    if (!ok) return false;
+    const FuncCode *fc = &ip->funcs[ip->entry_index];
+    Instr entry_instr = instr_for(NULL, NULL);
+    entry_instr.loc = e->loc;
+    entry_instr.opname = "func.func";
+    Frame *f = frame_push(ip, &entry_instr, ip->entry_index);
+    if (!f) return false;
+    ip->entry_frame = f;
+    ip->frame = f;
+    for (int a = 0; a < e->n_args; a++) {
+        const Value *v = e->args[a];
+        RtValue *slot = &f->vals[v->id];
+        if (!v->type) continue;
+        switch (v->type->kind) {
+        case TY_PTR: slot->i = ip->gm_of_arg[a]; break;
+        case TY_SCALAR:
+            if (dtype_is_float(v->type->dtype)) slot->f = ip->scalar_arg[a].f;
+            else slot->i = ip->scalar_arg[a].i;
+            break;
+        case TY_TILE: {
+            const TileRef *t = &fc->arg_tile[a];
+            if (t->slot < 0) break;
+            TileView *tv = &slot->tile;
+            tv->base = f->auto_mem + fc->auto_offset[t->auto_index];
+            tv->auto_slot = t->auto_index;
+            tv->frame_serial = f->serial;
+            tv->vr = t->static_vr >= 0 ? t->static_vr : t->rows;
+            tv->vc = t->static_vc >= 0 ? t->static_vc : t->cols;
+            tv->flags = VIEW_DEFINED;
+            const DataArray *in = ip->tile_input[v->id];
+            if (in) {
+                if (in->count != (int64_t)tv->vr * tv->vc) {
+                    create_error(ip, v->loc, "--in %s: the data holds %lld elements but the tile argument is %dx%d",
+                                 v->name, (long long)in->count, tv->vr, tv->vc);
+                    return false;
+                }
+                tile_fill_from_array(t, tv, in);
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return run_loop(ip, fc->entry_pc);
+}
+
+uint64_t interp_steps(const Interp *ip) { return ip->steps; }
+
+/* ---- names, bindings, results ---------------------------------------------------------------- */
+
+static const Value *find_value_in_block(const Block *b, const char *name);
+
+static const Value *find_value_in_op(const Op *op, const char *name) {
+    for (int i = 0; i < op->n_results; i++)
+        if (op->results[i] && strcmp(op->results[i]->name, name) == 0) return op->results[i];
+    for (int r = 0; r < op->n_regions; r++) {
+        const Value *v = find_value_in_block(op->regions[r].block, name);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+static const Value *find_value_in_block(const Block *b, const char *name) {
+    if (!b) return NULL;
+    for (int i = 0; i < b->n_args; i++)
+        if (b->args[i] && strcmp(b->args[i]->name, name) == 0) return b->args[i];
+    for (const Op *op = b->first; op; op = op->next) {
+        const Value *v = find_value_in_op(op, name);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char *err, size_t errlen) {
+    const Func *e = ip->entry;
+    const char *n = name[0] == '%' ? name + 1 : name;
+    memset(out, 0, sizeof *out);
+    out->arg_index = -1;
+    int arg = -1;
+    for (int a = 0; a < e->n_args && arg < 0; a++)
+        if (strcmp(e->args[a]->name, n) == 0) arg = a;
+    if (arg < 0 && strncmp(n, "arg", 3) == 0 && n[3] >= '0' && n[3] <= '9') {
+        char *end;
+        long k = strtol(n + 3, &end, 10);
+        if (*end == '\0' && k >= 0 && k < e->n_args) arg = (int)k;
+    }
+    const Value *v = NULL;
+    if (arg >= 0) {
+        v = e->args[arg];
+        out->arg_index = arg;
+    } else {
+        v = find_value_in_block(e->body.block, n);
+    }
+    if (!v) {
+        set_err(err, errlen, "@%s has no argument or value named '%s'", e->name, name);
+        return false;
+    }
+    out->value = v;
+    snprintf(out->display, sizeof out->display, "%%%s", v->name);
+    const Type *t = v->type;
+    if (t && t->kind == TY_PTR && arg >= 0) {
+        out->kind = BIND_GM;
+        out->dtype = t->dtype;
+    } else if (t && t->kind == TY_SCALAR && arg >= 0) {
+        out->kind = BIND_SCALAR;
+        out->dtype = t->dtype;
+    } else if (t && t->kind == TY_TILE) {
+        out->kind = BIND_TILE;
+        out->dtype = t->tile.dtype;
+    } else {
+        set_err(err, errlen, "'%s' names %%%s, which is neither a pointer or scalar argument nor a tile", name, v->name);
+        return false;
+    }
+    return true;
+}
+
+bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, char *err, size_t errlen) {
+    if (b->kind != BIND_GM || b->arg_index < 0 || ip->gm_of_arg[b->arg_index] < 0) {
+        set_err(err, errlen, "%s is not a pointer argument", b->display);
+        return false;
+    }
+    GmBuffer *g = &ip->gm[ip->gm_of_arg[b->arg_index]];
+    if (data->dtype != g->dtype) {
+        set_err(err, errlen, "%s holds %s elements but the data is %s", b->display, dtype_name(g->dtype),
+                dtype_name(data->dtype));
+        return false;
+    }
+    size_t bytes = (size_t)data->count * g->elem_size;
+    uint8_t *copy = malloc(bytes ? bytes : 1);
+    if (!copy) {
+        set_err(err, errlen, "out of host memory for %s", b->display);
+        return false;
+    }
+    if (bytes) memcpy(copy, data->data, bytes);
+    free(g->data);
+    g->data = copy;
+    g->count = data->count;
+    g->fixed = true;
+    g->shape_rank = 0;
+    if (data->rank >= 2 && data->rank <= INTERP_MAX_RANK) {
+        g->shape_rank = data->rank;
+        memcpy(g->shape, data->shape, (size_t)data->rank * sizeof *g->shape);
+    }
+    return true;
+}
+
+bool interp_bind_scalar(Interp *ip, const InterpBinding *b, const char *text, char *err, size_t errlen) {
+    if (b->kind != BIND_SCALAR || b->arg_index < 0) {
+        set_err(err, errlen, "%s is not a scalar argument", b->display);
+        return false;
+    }
+    DType t = b->dtype;
+    ScalarValue v = {0, 0.0};
+    char *end = NULL;
+    const char *p = text;
+    bool neg = *p == '-';
+    const char *digits = (*p == '-' || *p == '+') ? p + 1 : p;
+    bool hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+    errno = 0;
+    if (dtype_is_float(t)) {
+        if (hex && !neg) {
+            unsigned long long bits = strtoull(text, &end, 16);
+            uint64_t limit = t == DT_F32 ? 0xffffffffull : 0xffffull;
+            if (*end || errno || bits > limit) goto bad;
+            if (t == DT_F32) {
+                uint32_t u = (uint32_t)bits;
+                float f;
+                memcpy(&f, &u, sizeof f);
+                v.f = f;
+            } else {
+                v.f = t == DT_F16 ? f16_bits_to_f32((uint16_t)bits) : bf16_bits_to_f32((uint16_t)bits);
+            }
+        } else if (t == DT_F32) {
+            v.f = strtof(text, &end);
+            if (end == text || *end) goto bad;
+        } else {
+            double d = strtod(text, &end);
+            if (end == text || *end) goto bad;
+            v.f = scalar_round_float(d, t);
+        }
+    } else if (t == DT_I1 && (!strcmp(text, "true") || !strcmp(text, "false"))) {
+        v.i = text[0] == 't';
+    } else if (dtype_is_unsigned(t) && !neg) {
+        unsigned long long u = strtoull(text, &end, hex ? 16 : 10);
+        if (end == text || *end || errno) goto bad;
+        v.i = scalar_wrap_int((int64_t)u, t);
+        if (t != DT_U64 && (uint64_t)v.i != u) goto range;
+    } else {
+        long long s = strtoll(text, &end, hex ? 16 : 10);
+        if (end == text || *end || errno) goto bad;
+        v.i = scalar_wrap_int(s, t);
+        if (v.i != s && t != DT_I64 && t != DT_INDEX) goto range;
+    }
+    ip->scalar_arg[b->arg_index] = v;
+    ip->scalar_bound[b->arg_index] = true;
+    return true;
+bad:
+    set_err(err, errlen, "'%s' is not a valid %s value for %s", text, dtype_name(t), b->display);
+    return false;
+range:
+    set_err(err, errlen, "'%s' is out of range for %s (%s)", text, b->display, dtype_name(t));
+    return false;
+}
+
+bool interp_bind_tile(Interp *ip, const InterpBinding *b, const DataArray *data, char *err, size_t errlen) {
+    if (b->kind != BIND_TILE || !b->value || b->value->id >= ip->entry->n_values) {
+        set_err(err, errlen, "%s is not a tile of @%s", b->display, ip->entry->name);
+        return false;
+    }
+    const TileType *tt = &b->value->type->tile;
+    if (data->dtype != tt->dtype) {
+        set_err(err, errlen, "%s has %s elements but the data is %s", b->display, dtype_name(tt->dtype),
+                dtype_name(data->dtype));
+        return false;
+    }
+    int64_t want;
+    if (tt->valid_rows != DIM_DYNAMIC && tt->valid_cols != DIM_DYNAMIC &&
+        (!checked_mul_i64(tt->valid_rows, tt->valid_cols, &want) || data->count != want)) {
+        set_err(err, errlen, "the data holds %lld elements but the valid region of %s is %lldx%lld (%lld elements)",
+                (long long)data->count, b->display, (long long)tt->valid_rows, (long long)tt->valid_cols,
+                (long long)want);
+        return false;
+    }
+    const Value *def = b->value;
+    bool defined_by_alloc = def->def ? def->def->code == OP_ALLOC_TILE : b->arg_index >= 0;
+    if (!defined_by_alloc) {
+        set_err(err, errlen, "%s is computed by '%s'; --in can only fill a tile created by pto.alloc_tile or a tile "
+                "argument", b->display, def->def ? op_info(def->def->code)->name : "a region");
+        return false;
+    }
+    DataArray *copy = calloc(1, sizeof *copy);
+    if (!copy) {
+        set_err(err, errlen, "out of host memory");
+        return false;
+    }
+    *copy = *data;
+    size_t bytes = (size_t)data->count * dtype_size(data->dtype);
+    copy->data = malloc(bytes ? bytes : 1);
+    if (!copy->data) {
+        free(copy);
+        set_err(err, errlen, "out of host memory");
+        return false;
+    }
+    if (bytes) memcpy(copy->data, data->data, bytes);
+    DataArray **slot = &ip->tile_input[b->value->id];
+    if (*slot) {
+        data_array_free(*slot);
+        free(*slot);
+    }
+    *slot = copy;
+    return true;
+}
+
+bool interp_fetch(const Interp *ip, const InterpBinding *b, DataArray *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (b->kind == BIND_GM) {
+        const GmBuffer *g = &ip->gm[ip->gm_of_arg[b->arg_index]];
+        int64_t product = 1;
+        for (int i = 0; i < g->shape_rank; i++) product *= g->shape[i];
+        bool shaped = g->shape_rank >= 1 && product == g->count;
+        if (!data_array_alloc(out, g->dtype, g->count, -1, err, errlen)) return false;
+        if (shaped) {
+            out->rank = g->shape_rank;
+            memcpy(out->shape, g->shape, (size_t)g->shape_rank * sizeof *out->shape);
+        }
+        if (g->count) memcpy(out->data, g->data, (size_t)g->count * g->elem_size);
+        return true;
+    }
+    if (b->kind == BIND_TILE) {
+        if (!ip->entry_frame || b->value->id >= (uint32_t)ip->entry_frame->fn->n_slots) {
+            set_err(err, errlen, "%s has no value: the program did not run", b->display);
+            return false;
+        }
+        const TileView *v = &ip->entry_frame->vals[b->value->id].tile;
+        if (!(v->flags & VIEW_DEFINED) || !v->base) {
+            set_err(err, errlen, "%s was never defined during the run", b->display);
+            return false;
+        }
+        TileRef t;
+        tile_ref_fill(&b->value->type->tile, &t);
+        return tile_to_array(&t, v, out, err, errlen);
+    }
+    set_err(err, errlen, "%s is a scalar argument; only GM buffers and tiles hold data", b->display);
+    return false;
+}

@@ -1,0 +1,340 @@
+/* interp_impl.h - private to interp/: run-time values, frames, the flat instruction format, the
+ * lowering context and the helpers shared by the lowering files (lower.c: framework, scalars and
+ * control flow; lower_tile.c: tile and GM instructions) and the executor (exec.c).
+ *
+ * Memory model (docs/execution.md):
+ *   - one zero-filled host buffer per on-chip memory (UB, L1, L0A, L0B, L0C, BT, FB), sized by target;
+ *     manually placed tiles (tassign, alloc_tile addr =) are views into them;
+ *   - auto-placed tiles live in their function activation's own "auto" block of host memory, one
+ *     disjoint region per tile value, so they alias nothing;
+ *   - one GM buffer per !pto.ptr argument of the entry function.
+ * Every tile view's footprint lies inside its buffer (checked when placed), and every valid
+ * region inside its footprint (checked when set), so kernels never check bounds. */
+#ifndef PTO_INTERP_IMPL_H
+#define PTO_INTERP_IMPL_H
+
+#include "kernels.h"
+
+#define INTERP_MAX_RANK 8
+#define INTERP_MAX_CALL_DEPTH 256
+#define INTERP_MAX_TILE_BYTES ((int64_t)1 << 30)   /* a single tile's footprint */
+#define INTERP_MAX_AUTO_BYTES ((int64_t)1 << 31)   /* auto tiles of one function activation */
+#define INTERP_MAX_GM_BYTES ((int64_t)1 << 32)     /* one GM buffer */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Run-time values                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+enum { VIEW_PLACED = 1u, VIEW_DEFINED = 2u };
+
+/* A tile value: where its footprint starts and its current valid region. Static facts (dtype,
+ * shape, layout) come from the value's type, resolved into TileRef at lowering. */
+typedef struct TileView {
+    uint8_t *base;          /* first byte of the footprint (NULL until placed or defined) */
+    int32_t vr, vc;         /* valid rows / cols */
+    int32_t auto_slot;      /* auto-storage index in the owning frame, or -1 */
+    uint32_t frame_serial;  /* activation owning that auto storage (0: none) */
+    uint32_t flags;         /* VIEW_PLACED (bound by a seed tassign), VIEW_DEFINED */
+    int32_t reserved;
+} TileView;
+
+/* A tensor or partition view on a GM buffer (elements, not bytes). */
+typedef struct GmView {
+    int32_t buffer;         /* index into Interp.gm */
+    int32_t rank;
+    int64_t offset;
+    int64_t shape[INTERP_MAX_RANK];
+    int64_t strides[INTERP_MAX_RANK];
+} GmView;
+
+/* One frame slot: scalars (ScalarValue convention), a GM pointer (buffer index in `i`), a tile
+ * view or a GM view, depending on the value's static type. */
+typedef union RtValue {
+    int64_t i;
+    double f;
+    TileView tile;
+    GmView view;
+} RtValue;
+
+typedef struct GmBuffer {
+    const Value *arg;       /* the entry function's !pto.ptr argument */
+    DType dtype;
+    size_t elem_size;
+    uint8_t *data;          /* count * elem_size bytes (NULL while empty) */
+    int64_t count;
+    bool fixed;             /* size set by --in: views must fit; else grows to the largest reach */
+    int shape_rank;         /* shape of the first contiguous view made on it (0: none) */
+    int64_t shape[INTERP_MAX_RANK];
+} GmBuffer;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Instructions                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct Interp Interp;
+typedef struct Instr Instr;
+
+enum { PC_ERROR = -1, PC_HALT = -2 };
+
+/* Executes one instruction; returns the next pc, PC_ERROR after a located error, PC_HALT at the
+ * end of the entry function. */
+typedef int32_t (*ExecFn)(Interp *ip, const Instr *in, int32_t pc);
+
+/* A tile operand resolved at lowering: its frame slot and its type's static facts. */
+typedef struct TileRef {
+    int32_t slot;
+    int32_t auto_index;     /* auto storage used when this instruction defines the tile, or -1 */
+    DType dtype;
+    TileLoc loc;
+    BLayout blayout;
+    SLayout slayout;
+    int32_t rows, cols;
+    int64_t rs, cs;         /* element strides: row-major (cols, 1), col-major (1, rows) */
+    int64_t footprint;      /* rows * cols * sizeof(dtype) bytes */
+    int32_t static_vr, static_vc; /* -1 when dynamic */
+    int pad;                /* pad value code of the type */
+    const char *name;       /* value name (without %) for messages */
+} TileRef;
+
+/* A scalar or index operand: a frame slot, or an immediate already in ScalarValue form. */
+typedef struct ScalarRef {
+    int32_t slot;           /* -1 for an immediate */
+    DType type;             /* the scalar's own type */
+    ScalarValue imm;
+} ScalarRef;
+
+/* A parallel copy of values between frame slots (yields, loop entry/exit, call results). Tiles
+ * whose storage would be reused while the copy is alive are copied into `dst_auto` storage. */
+typedef struct Transfer {
+    int n;
+    int32_t *src;           /* source slots */
+    int32_t *dst;           /* destination slots */
+    int32_t *dst_auto;      /* per entry: auto index for a tile copy, or -1 (pass the view) */
+    int64_t *footprint;     /* per entry: tile footprint in bytes (0 for non-tiles) */
+    int32_t lo, hi;         /* auto indices (destination frame) re-defined while the copy lives */
+} Transfer;
+
+/* A function call site. */
+typedef struct CallInfo {
+    int callee;             /* index into Interp.funcs */
+    Transfer args;          /* caller slots -> callee argument slots (views passed) */
+    int n_results;
+    int32_t *result_slots;  /* caller slots */
+    int32_t *result_auto;   /* caller auto storage for tile results, or -1 */
+    int64_t *result_footprint;
+    int32_t result_lo, result_hi;
+} CallInfo;
+
+/* Operands of make_tensor_view (shape, strides) and partition_view (offsets, sizes). */
+typedef struct ViewInfo {
+    int rank;
+    ScalarRef a[INTERP_MAX_RANK];   /* shape / offsets */
+    ScalarRef b[INTERP_MAX_RANK];   /* strides / sizes */
+    int64_t static_dims[INTERP_MAX_RANK]; /* result type dims (DIM_DYNAMIC when ?) */
+} ViewInfo;
+
+struct Instr {
+    ExecFn exec;
+    const Op *op;           /* source op (trace); NULL for internal bookkeeping */
+    const char *opname;     /* for messages: "pto.tmuls", "scf.for" */
+    SrcLoc loc;             /* where run-time errors point */
+    bool traced;            /* print a trace line after execution */
+    bool defines_dst;       /* result form: this instruction defines t[0] */
+    union {
+        KernelTileScalar tile_scalar;
+        KernelFill fill;
+        KernelRowReduce row_reduce;
+        KernelRowExpand row_expand;
+    } k;
+    TileRef t[4];
+    ScalarRef sc[4];
+    KScalar ks;             /* sc[0] pre-converted to t[0]'s dtype when it is an immediate */
+    int32_t dst_slot;       /* scalar / view results */
+    DType dst_type;
+    int32_t target;         /* jump target, or -1 */
+    int32_t a, b;           /* op-specific: sub-opcode, slots, flags */
+    SrcLoc aux_loc;         /* op-specific location (address operand, ...) */
+    const void *extra;      /* op-specific arena data (Transfer, CallInfo, ViewInfo, text) */
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Functions, frames, the interpreter                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct FuncCode {
+    const Func *func;
+    bool lowered;
+    int32_t entry_pc;
+    int32_t n_slots;        /* values, then hidden slots */
+    RtValue *slot_init;     /* initial frame contents (zero; constants in hidden slots) */
+    int32_t n_auto;
+    int64_t *auto_offset;   /* per auto index: byte offset in the frame's auto block */
+    int64_t auto_bytes;
+    int32_t *arg_auto;      /* per argument: auto index (tile arguments of an entry), or -1 */
+    TileRef *arg_tile;      /* per argument: resolved tile type (slot -1 for non-tiles) */
+} FuncCode;
+
+typedef struct Frame {
+    const FuncCode *fn;
+    int fn_index;
+    RtValue *vals;
+    uint8_t *auto_mem;
+    uint32_t serial;
+    int32_t return_pc;
+    const Instr *call;      /* the caller's CALL instruction */
+    struct Frame *caller;
+    struct Frame *next_free;
+    struct Frame *next_all; /* every frame ever allocated, for interp_destroy */
+} Frame;
+
+struct Interp {
+    const Module *module;
+    const SourceFile *file;
+    DiagList *diags;
+    Arena *arena;           /* lowering data (instructions' extras, tables) */
+    InterpOptions opts;
+    FILE *out;
+    uint8_t *buf[LOC_COUNT];
+    int64_t buf_size[LOC_COUNT];
+    Instr *code;
+    int32_t n_code, cap_code;
+    FuncCode *funcs;        /* parallel to module->funcs */
+    int n_funcs;
+    int entry_index;
+    const Func *entry;
+    GmBuffer *gm;           /* one per !pto.ptr argument of the entry */
+    int n_gm;
+    int32_t *gm_of_arg;     /* entry argument index -> gm index or -1 */
+    ScalarValue *scalar_arg;
+    bool *scalar_bound;
+    DataArray **tile_input; /* entry value id -> input data, or NULL */
+    Frame *frame;           /* current activation */
+    Frame *entry_frame;     /* kept after the run for --out / --print */
+    Frame **free_frames;    /* per function: frames to reuse */
+    Frame *all_frames;      /* every frame ever made (chained through next_free when live) */
+    int depth;
+    uint32_t next_serial;
+    uint64_t steps, max_steps;
+    RtValue *xfer;          /* scratch for parallel copies */
+    size_t xfer_cap;
+    uint8_t *scratch;       /* staging area for tile copies */
+    size_t scratch_cap;
+    bool ran;
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lowering                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum RegionKind { RK_FOR, RK_IF_THEN, RK_IF_ELSE, RK_WHILE_BEFORE, RK_WHILE_AFTER } RegionKind;
+
+/* The innermost region being lowered: what its terminator must do. */
+typedef struct RegionCtx {
+    RegionKind kind;
+    const Op *owner;
+    bool terminated;
+    int32_t auto_lo;        /* RK_FOR, RK_WHILE_*: first auto index of the loop */
+    int32_t loop_pc;        /* RK_FOR: body start; RK_WHILE_AFTER: before-region start */
+    int32_t patch;          /* RK_IF_THEN: the jump to patch to the end; RK_WHILE_BEFORE: condition */
+    int32_t iv_slot;        /* RK_FOR: induction variable */
+    ScalarRef upper, step;  /* RK_FOR */
+    struct RegionCtx *outer;
+} RegionCtx;
+
+typedef struct LowerCtx {
+    Interp *ip;
+    int func_index;
+    const Func *func;
+    FuncCode *fc;
+    int32_t n_slots;
+    int32_t *auto_of_value;  /* value id -> auto index, or -1 */
+    int64_t *auto_offset;    /* growable */
+    int32_t n_auto, cap_auto;
+    int64_t auto_bytes;
+    RtValue *init;           /* growable initial slot contents */
+    int32_t cap_init;
+    RegionCtx *region;
+    bool failed;
+} LowerCtx;
+
+/* Every LOWER function named in ops.def, declared from the table itself. */
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) \
+    bool lower_fn(LowerCtx *ctx, const Op *op);
+#include "ops.def"
+#undef OP
+
+/* Reports a lowering error "'OP' op MESSAGE" at `loc` (the op's location when loc.line is 0). */
+bool lower_error(LowerCtx *ctx, const Op *op, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A zeroed instruction for `op` (exec set by the caller). */
+Instr instr_for(const Op *op, ExecFn exec);
+/* Appends an instruction; returns its pc. */
+int32_t emit(LowerCtx *ctx, const Instr *in);
+/* Frame slot of an operand naming a value, or -1 (reported) when it is not a value. */
+int32_t value_slot(LowerCtx *ctx, const Op *op, const Operand *opd);
+/* A new hidden frame slot, initialised to `init` in every new frame. */
+int32_t hidden_slot(LowerCtx *ctx, RtValue init);
+/* Reserves `bytes` of auto storage in the function's activation block; returns its index. */
+int32_t new_auto(LowerCtx *ctx, const Op *op, int64_t bytes);
+/* Resolves a scalar/index operand: a value of scalar type, or an immediate typed by its written
+ * type, else by `default_type` (hex: a bit pattern of that type). */
+bool scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType default_type, ScalarRef *out);
+/* Resolves a tile operand (value of tile type) into a TileRef. */
+bool tile_ref(LowerCtx *ctx, const Op *op, const Operand *opd, TileRef *out);
+/* Fills a TileRef's static facts from a tile type without checking it (slot, name: caller). */
+void tile_ref_fill(const TileType *tt, TileRef *out);
+/* Fills a TileRef from a tile type after checking it can be executed (slot, name: caller). */
+bool tile_ref_from_type(LowerCtx *ctx, const Op *op, SrcLoc loc, const TileType *tt, TileRef *out);
+/* True when two tile types have the same storage (dtype, shape, layout, loc). */
+bool tile_storage_equal(const TileType *a, const TileType *b);
+/* Lowers the ops of a block in order (terminators are handled by their own LOWER functions). */
+bool lower_block(LowerCtx *ctx, const Block *block);
+/* Lowers every function of ip->module; false after reporting errors. */
+bool interp_lower_module(Interp *ip);
+/* Emits an instruction that reports `message` as a run-time error if it is ever executed. */
+bool emit_unsupported(LowerCtx *ctx, const Op *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------------------------------------ */
+/* Execution helpers                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Reports "'OP' op MESSAGE" at the instruction's location; returns PC_ERROR. */
+int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports at an explicit location. */
+int32_t rt_error_at(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Value of an integer/index operand. */
+static inline int64_t read_int(const Frame *f, const ScalarRef *r) { return r->slot >= 0 ? f->vals[r->slot].i : r->imm.i; }
+/* Value of a scalar operand in ScalarValue form. */
+static inline ScalarValue read_scalar(const Frame *f, const ScalarRef *r) {
+    if (r->slot < 0) return r->imm;
+    ScalarValue v = {f->vals[r->slot].i, f->vals[r->slot].f};
+    return v;
+}
+
+/* `return` (also the implicit one at the end of a body: a = value count, extra = slots). */
+int32_t exec_return(Interp *ip, const Instr *in, int32_t pc);
+/* A fresh activation of function `fn_index` (reused or allocated; auto storage zeroed), or NULL
+ * after reporting that host memory ran out. */
+Frame *frame_push(Interp *ip, const Instr *in, int fn_index);
+/* Returns an activation to its function's free list. */
+void frame_release(Interp *ip, Frame *f);
+/* Performs a Transfer from `src` to `dst` frames (may be the same). */
+bool transfer_values(Interp *ip, const Instr *in, const Transfer *t, Frame *src, Frame *dst);
+/* Defines tile t (result form): keeps a seed-tassign placement, else its auto storage; sets the
+ * valid region to the type's static dims, else to (vr, vc) (checked against the shape). */
+bool define_tile(Interp *ip, const Instr *in, const TileRef *t, int64_t vr, int64_t vc);
+/* Checks that a tile of `footprint` bytes may be placed at byte `addr` of `loc`'s buffer. */
+bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int64_t addr, int64_t footprint,
+                     const char *what);
+/* Fills a tile's valid region from an array in logical row-major order. */
+void tile_fill_from_array(const TileRef *t, const TileView *v, const DataArray *a);
+/* Copies a tile's valid region into a new array (rows x cols, logical row-major). */
+bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *err, size_t errlen);
+/* Makes sure a GM buffer holds `reach` elements (grows a non-fixed buffer, zero-filled). */
+bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach);
+/* Name of the on-chip memory behind a loc ("UB", "L1", ...). */
+const char *interp_buffer_name(TileLoc loc);
+/* Writes the trace line of an executed instruction, reading operands in frame `f`. */
+void trace_instr(Interp *ip, const Instr *in, const Frame *f);
+
+#endif

@@ -1,0 +1,133 @@
+/* kernels.h - private to interp/ and its unit tests: tile kernels (one function per op and dtype,
+ * chosen once when an instruction is lowered) and the scalar conversions they rely on.
+ *
+ * A kernel gets element pointers with per-tile strides and the iteration extents, already proven
+ * to lie inside every tile's footprint; it never checks bounds itself. */
+#ifndef PTO_INTERP_KERNELS_H
+#define PTO_INTERP_KERNELS_H
+
+#include "interp.h"
+
+#include <string.h>
+
+/* Inline f16/bf16 conversions for the kernels' inner loops (the public f32_to_f16_bits & co. wrap
+ * these). Exact round to nearest even; NaN stays NaN (quiet), overflow gives Inf. */
+static inline uint32_t fp_float_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float fp_bits_float(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static inline uint16_t fp_f32_to_f16(float value) {
+    uint32_t x = fp_float_bits(value);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) {                       /* Inf or NaN */
+        if (ax == 0x7f800000u) return sign | 0x7c00u;
+        return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x03ffu)); /* quiet NaN, payload kept */
+    }
+    uint32_t exp = ax >> 23;                       /* biased f32 exponent */
+    uint32_t mant = ax & 0x007fffffu;
+    if (exp >= 113) {                              /* |value| >= 2^-14: normal f16 (or overflow) */
+        if (exp > 142) return sign | 0x7c00u;      /* >= 2^16: certainly Inf */
+        uint32_t h = ((exp - 112) << 10) | (mant >> 13);
+        uint32_t rest = mant & 0x1fffu;
+        if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++; /* carries into exponent; 0x7c00 = Inf */
+        return (uint16_t)(sign | h);
+    }
+    /* f16 subnormal or zero: result = round(|value| / 2^-24). */
+    if (exp == 0) return sign;                     /* f32 zero/subnormal: far below 2^-25 */
+    uint32_t full = mant | 0x00800000u;            /* value = full * 2^(exp-150) */
+    uint32_t shift = 126 - exp;                    /* >= 14 */
+    if (shift > 24) return sign;                   /* < 2^-25: rounds to zero */
+    uint32_t q = full >> shift;
+    uint32_t rest = full & ((1u << shift) - 1u);
+    uint32_t half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (q & 1u))) q++;
+    return (uint16_t)(sign | q);
+}
+
+static inline float fp_f16_to_f32(uint16_t bits) {
+    uint32_t sign = (uint32_t)(bits & 0x8000u) << 16;
+    uint32_t exp = (bits >> 10) & 0x1fu;
+    uint32_t mant = bits & 0x03ffu;
+    if (exp == 0x1f) return fp_bits_float(sign | 0x7f800000u | (mant << 13));
+    if (exp == 0) {
+        float mag = (float)mant * 5.9604644775390625e-08f; /* mant * 2^-24, exact */
+        return sign ? -mag : mag;
+    }
+    return fp_bits_float(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+static inline uint16_t fp_f32_to_bf16(float value) {
+    uint32_t x = fp_float_bits(value);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u); /* quiet NaN */
+    uint32_t lsb = (x >> 16) & 1u;
+    x += 0x7fffu + lsb;                            /* overflow carries into Inf correctly */
+    return (uint16_t)(x >> 16);
+}
+
+static inline float fp_bf16_to_f32(uint16_t bits) { return fp_bits_float((uint32_t)bits << 16); }
+
+/* One tile operand as a kernel sees it: element (r, c) is at ((T *)p)[r * rs + c * cs]. */
+typedef struct KTile {
+    uint8_t *p;
+    int64_t rs, cs;   /* row and column strides in elements */
+} KTile;
+
+/* A scalar converted to a tile's element type: `f` for f16/bf16/f32 (already rounded to the
+ * element type), `u` for integers (the value modulo 2^64; kernels keep the low bits). */
+typedef struct KScalar {
+    float f;
+    uint64_t u;
+} KScalar;
+
+/* dst(r,c) = src(r,c) * s for r < rows, c < cols (TMULS). */
+typedef void (*KernelTileScalar)(KTile dst, KTile src, KScalar s, int64_t rows, int64_t cols);
+/* dst(r,c) = s for r < rows, c < cols (TEXPANDS). */
+typedef void (*KernelFill)(KTile dst, KScalar s, int64_t rows, int64_t cols);
+/* dst(r,0) = reduction over c < cols of src(r,c), for r < rows (TROWPROD). */
+typedef void (*KernelRowReduce)(KTile dst, KTile src, int64_t rows, int64_t cols);
+/* dst(r,c) = src0(r, c mod m0) OP src1(r, c mod m1) for r < rows, c < cols (TROWEXPAND*):
+ * m = cols for a full operand, 1 for a Mode-1 operand, 32/sizeof(T) for a Mode-2 operand. */
+typedef void (*KernelRowExpand)(KTile dst, KTile src0, KTile src1, int64_t rows, int64_t cols,
+                                int64_t m0, int64_t m1);
+
+/* Kernel of TMULS for an element type, or NULL if the type has none. */
+KernelTileScalar kernel_tmuls(DType dt);
+/* Kernel of TEXPANDS for an element type, or NULL. */
+KernelFill kernel_fill(DType dt);
+/* Kernel of TROWPROD for an element type, or NULL. */
+KernelRowReduce kernel_trowprod(DType dt);
+/* Kernel of TROWEXPANDMUL for an element type, or NULL. */
+KernelRowExpand kernel_trowexpandmul(DType dt);
+/* Kernel of TROWEXPANDSUB for an element type, or NULL. */
+KernelRowExpand kernel_trowexpandsub(DType dt);
+
+/* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and
+ * signless types, zero-extended for unsigned ones), floats as the exact double of their value. */
+typedef struct ScalarValue {
+    int64_t i;
+    double f;
+} ScalarValue;
+
+/* Converts a scalar of type `from` to the kernel scalar of element type `to`, as C++ converts a
+ * function argument: float->int truncates toward zero (NaN gives 0, out-of-range saturates),
+ * int->int wraps, to f16/bf16 rounds to nearest even once. */
+KScalar scalar_to_kernel(ScalarValue v, DType from, DType to);
+/* Wraps a 64-bit integer to the width and signedness of `dt` (index and i64: unchanged; i1: low bit). */
+int64_t scalar_wrap_int(int64_t v, DType dt);
+/* Rounds a double to the exact value of float type `dt` (f32, f16, bf16). */
+double scalar_round_float(double v, DType dt);
+/* Reads element `index` of a buffer of `dt` as a double (integers exactly up to 2^53). */
+double element_as_double(const void *base, int64_t index, DType dt);
+/* Writes the numeric text of element `index` in the TPRINT style (%8.4f or %8d) into `buf`. */
+void element_format_tprint(char *buf, size_t len, const void *base, int64_t index, DType dt);
+
+#endif

@@ -1,0 +1,878 @@
+/* ops_tile.c - tile and GM instructions: the five seed ops (kernel chosen per op and dtype at
+ * lowering, valid regions checked once per instruction), alloc_tile, tassign (both forms),
+ * set_validshape, tload / tstore / tprint, make_tensor_view, partition_view. */
+#include "interp_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared helpers ------------------------------------------------------------------------ */
+
+static const char *loc_name(TileLoc loc) { return tile_loc_name(loc); }
+
+const char *interp_buffer_name(TileLoc loc) {
+    static const char *const names[LOC_COUNT] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    return (unsigned)loc < LOC_COUNT ? names[loc] : "?";
+}
+
+bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int64_t addr, int64_t footprint,
+                     const char *what) {
+    int64_t size = ip->buf_size[tloc], end;
+    if (addr < 0) {
+        rt_error_at(ip, in, loc, "%s address %lld is negative", what, (long long)addr);
+        return false;
+    }
+    if (addr % 32 != 0) {
+        rt_error_at(ip, in, loc, "%s address 0x%llx is not a multiple of 32 bytes", what, (unsigned long long)addr);
+        return false;
+    }
+    if (!checked_add_i64(addr, footprint, &end) || end > size) {
+        rt_error_at(ip, in, loc, "%s of %lld bytes at 0x%llx ends past the end of %s (%s, %lld bytes on %s)", what,
+                    (long long)footprint, (unsigned long long)addr, loc_name(tloc), interp_buffer_name(tloc),
+                    (long long)size, target_name(ip->opts.target));
+        return false;
+    }
+    return true;
+}
+
+bool define_tile(Interp *ip, const Instr *in, const TileRef *t, int64_t vr, int64_t vc) {
+    Frame *f = ip->frame;
+    TileView *v = &f->vals[t->slot].tile;
+    if (!(v->flags & VIEW_PLACED)) {
+        v->base = f->auto_mem + f->fn->auto_offset[t->auto_index];
+        v->auto_slot = t->auto_index;
+        v->frame_serial = f->serial;
+    }
+    if (t->static_vr >= 0) vr = t->static_vr;
+    if (t->static_vc >= 0) vc = t->static_vc;
+    if (vr < 0 || vr > t->rows || vc < 0 || vc > t->cols) {
+        rt_error(ip, in, "result %%%s would get valid shape %lldx%lld, beyond its %dx%d shape", t->name, (long long)vr,
+                 (long long)vc, t->rows, t->cols);
+        return false;
+    }
+    v->vr = (int32_t)vr;
+    v->vc = (int32_t)vc;
+    v->flags |= VIEW_DEFINED;
+    return true;
+}
+
+/* The view of a tile operand, or NULL (reported) when it has no value yet. */
+static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) {
+    TileView *v = &ip->frame->vals[t->slot].tile;
+    if (!(v->flags & VIEW_DEFINED)) {
+        rt_error(ip, in, "uses tile %%%s before it is defined", t->name);
+        return NULL;
+    }
+    return v;
+}
+
+static inline KTile ktile(const TileRef *t, const TileView *v) {
+    KTile k = {v->base, t->rs, t->cs};
+    return k;
+}
+
+/* The scalar operand converted to element type `dt`. */
+static inline KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt) {
+    if (in->sc[0].slot < 0) return in->ks;
+    return scalar_to_kernel(read_scalar(ip->frame, &in->sc[0]), in->sc[0].type, dt);
+}
+
+/* The destination tile of a tile op: outs[0] in the DPS form; in the result form the same value is
+ * also the op's result, and this instruction defines it (auto storage reserved here). */
+static bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) {
+    *defines = false;
+    const Operand *o = op->outs.count > 0 ? &op->outs.items[0] : NULL;
+    Operand synth;
+    if (!o) {
+        if (op->n_results < 1 || !op->results[0]) return lower_error(ctx, op, (SrcLoc){0}, "has no destination tile");
+        memset(&synth, 0, sizeof synth);
+        synth.kind = OPD_VALUE;
+        synth.value = op->results[0];
+        synth.loc = op->results[0]->loc;
+        o = &synth;
+    }
+    if (!tile_ref(ctx, op, o, dst)) return false;
+    for (int i = 0; i < op->n_results; i++)
+        if (op->results[i] == o->value) *defines = true;
+    if (*defines) {
+        dst->auto_index = new_auto(ctx, op, dst->footprint);
+        if (dst->auto_index < 0) return false;
+        ctx->auto_of_value[dst->slot] = dst->auto_index;
+    }
+    return true;
+}
+
+static bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
+
+/* Emits the "not supported" instruction for boxed (fractal) layouts. */
+static bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t) {
+    return emit_unsupported(ctx, op, "tile %%%s uses the boxed layout slayout=%s, which pto-run does not execute yet "
+                            "(only none_box tiles)", t->name, slayout_name(t->slayout));
+}
+
+/* Element type check shared by the compute ops (kernels read every operand as dst's type). */
+static bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const TileRef *dst, const char *aname) {
+    if (a->dtype == dst->dtype) return true;
+    return lower_error(ctx, op, (SrcLoc){0}, "expects %s and dst to have the same element type (%s vs %s)", aname,
+                       dtype_name(a->dtype), dtype_name(dst->dtype));
+}
+
+/* ---- TMULS --------------------------------------------------------------------------------- */
+
+static int32_t exec_tmuls(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *dt = &in->t[0], *st = &in->t[1];
+    TileView *src = use_tile(ip, in, st);
+    if (!src) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, dt, src->vr, src->vc)) return PC_ERROR;
+    TileView *dst = use_tile(ip, in, dt);
+    if (!dst) return PC_ERROR;
+    int64_t R = dst->vr, C = dst->vc;
+    if (src->vc != C || (in->a == TARGET_A2A3 && src->vr != R))
+        return rt_error(ip, in, "expects src valid shape %dx%d to match dst valid shape %lldx%lld%s", src->vr, src->vc,
+                        (long long)R, (long long)C, in->a == TARGET_A2A3 ? "" : " in columns");
+    if (R > st->rows)
+        return rt_error(ip, in, "dst valid rows %lld exceed src's %d rows", (long long)R, st->rows);
+    in->k.tile_scalar(ktile(dt, dst), ktile(st, src), kernel_scalar(ip, in, dt->dtype), R, C);
+    return pc + 1;
+}
+
+bool lower_tmuls(LowerCtx *ctx, const Op *op) {
+    TileRef dst, src;
+    bool defines;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src and scalar operands");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &src) || !lower_dst(ctx, op, &dst, &defines)) return false;
+    if (!same_dtype(ctx, op, &src, &dst, "src")) return false;
+    if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
+    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
+    Instr in = instr_for(op, exec_tmuls);
+    if (!scalar_ref(ctx, op, &op->ins.items[1], dst.dtype, &in.sc[0])) return false;
+    in.k.tile_scalar = kernel_tmuls(dst.dtype);
+    if (!in.k.tile_scalar) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.t[0] = dst;
+    in.t[1] = src;
+    in.defines_dst = defines;
+    in.a = (int32_t)ctx->ip->opts.target;
+    if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst.dtype);
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- TEXPANDS ------------------------------------------------------------------------------ */
+
+static int32_t exec_texpands(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *dt = &in->t[0];
+    if (in->defines_dst && !define_tile(ip, in, dt, dt->rows, dt->cols)) return PC_ERROR;
+    TileView *dst = use_tile(ip, in, dt);
+    if (!dst) return PC_ERROR;
+    /* Vec tiles: the valid region; Mat tiles: the whole Rows x Cols (seed TEXPANDS constraints) */
+    int64_t R = dt->loc == LOC_MAT ? dt->rows : dst->vr, C = dt->loc == LOC_MAT ? dt->cols : dst->vc;
+    in->k.fill(ktile(dt, dst), kernel_scalar(ip, in, dt->dtype), R, C);
+    return pc + 1;
+}
+
+bool lower_texpands(LowerCtx *ctx, const Op *op) {
+    TileRef dst;
+    bool defines;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a scalar operand");
+    if (!lower_dst(ctx, op, &dst, &defines)) return false;
+    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
+    Instr in = instr_for(op, exec_texpands);
+    if (!scalar_ref(ctx, op, &op->ins.items[0], dst.dtype, &in.sc[0])) return false;
+    in.k.fill = kernel_fill(dst.dtype);
+    if (!in.k.fill) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.t[0] = dst;
+    in.defines_dst = defines;
+    if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst.dtype);
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- TROWPROD ------------------------------------------------------------------------------ */
+
+static int32_t exec_trowprod(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *dt = &in->t[0], *st = &in->t[1];
+    TileView *src = use_tile(ip, in, st);
+    if (!src) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, dt, src->vr, 1)) return PC_ERROR;
+    TileView *dst = use_tile(ip, in, dt);
+    if (!dst) return PC_ERROR;
+    /* the seed's run-time valid-region checks; the iteration domain is the source valid region */
+    if (src->vr == 0) return rt_error(ip, in, "expects src valid rows to be non-zero");
+    if (src->vc == 0) return rt_error(ip, in, "expects src valid cols to be non-zero");
+    if (src->vr != dst->vr)
+        return rt_error(ip, in, "expects src valid rows (%d) to equal dst valid rows (%d)", src->vr, dst->vr);
+    in->k.row_reduce(ktile(dt, dst), ktile(st, src), src->vr, src->vc);
+    return pc + 1;
+}
+
+bool lower_trowprod(LowerCtx *ctx, const Op *op) {
+    TileRef dst, src;
+    bool defines;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &src) || !lower_dst(ctx, op, &dst, &defines)) return false;
+    if (!same_dtype(ctx, op, &src, &dst, "src")) return false;
+    if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
+    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
+    Instr in = instr_for(op, exec_trowprod);
+    in.k.row_reduce = kernel_trowprod(dst.dtype);
+    if (!in.k.row_reduce) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.t[0] = dst;
+    in.t[1] = src;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- TROWEXPANDMUL / TROWEXPANDSUB ----------------------------------------------------------- */
+
+static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *dt = &in->t[0], *t0 = &in->t[1], *t1 = &in->t[2];
+    TileView *s0 = use_tile(ip, in, t0), *s1 = s0 ? use_tile(ip, in, t1) : NULL;
+    if (!s1) return PC_ERROR;
+    if (in->defines_dst) {
+        const TileView *wide = s1->vc > s0->vc ? s1 : s0;
+        if (!define_tile(ip, in, dt, wide->vr, wide->vc)) return PC_ERROR;
+    }
+    TileView *dst = use_tile(ip, in, dt);
+    if (!dst) return PC_ERROR;
+    int64_t R = dst->vr, C = dst->vc;
+    bool full0 = s0->vr == R && s0->vc == C, full1 = s1->vr == R && s1->vc == C;
+    if (!full0 && !full1)
+        return rt_error(ip, in, "expects src0 or src1 to have dst's valid shape %lldx%lld (src0 is %dx%d, src1 is %dx%d)",
+                        (long long)R, (long long)C, s0->vr, s0->vc, s1->vr, s1->vc);
+    if (R == 0 || C == 0) return pc + 1;
+    int64_t m0 = C, m1 = C;
+    if (!(full0 && full1)) {
+        const TileView *e = full0 ? s1 : s0;
+        const char *ename = full0 ? "src1" : "src0";
+        int64_t block = 32 / (int64_t)dtype_size(dt->dtype);
+        if (e->vr != R || (e->vc != 1 && e->vc != block))
+            return rt_error(ip, in, "expects the expanded operand %s to have valid shape %lldx1 (Mode 1) or %lldx%lld "
+                            "(Mode 2, one 32-byte block per row), got %dx%d", ename, (long long)R, (long long)R,
+                            (long long)block, e->vr, e->vc);
+        if (full0) m1 = e->vc;
+        else m0 = e->vc;
+    }
+    in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
+    return pc + 1;
+}
+
+static bool lower_trowexpand(LowerCtx *ctx, const Op *op, KernelRowExpand (*pick)(DType)) {
+    TileRef dst, s0, s1;
+    bool defines;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1 operands");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &s0) || !tile_ref(ctx, op, &op->ins.items[1], &s1) ||
+        !lower_dst(ctx, op, &dst, &defines))
+        return false;
+    if (!same_dtype(ctx, op, &s0, &dst, "src0") || !same_dtype(ctx, op, &s1, &dst, "src1")) return false;
+    if (boxed(&s0)) return unsupported_boxed(ctx, op, &s0);
+    if (boxed(&s1)) return unsupported_boxed(ctx, op, &s1);
+    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
+    /* tmp (ins[2]) never changes the result: the simulator ignores it and so does pto-run */
+    Instr in = instr_for(op, exec_trowexpand);
+    in.k.row_expand = pick(dst.dtype);
+    if (!in.k.row_expand) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.t[0] = dst;
+    in.t[1] = s0;
+    in.t[2] = s1;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+bool lower_trowexpandmul(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, kernel_trowexpandmul); }
+
+bool lower_trowexpandsub(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, kernel_trowexpandsub); }
+
+/* ---- alloc_tile, tassign, set_validshape ----------------------------------------------------- */
+
+void tile_fill_from_array(const TileRef *t, const TileView *v, const DataArray *a) {
+    size_t es = dtype_size(t->dtype);
+    const uint8_t *src = a->data;
+    for (int64_t r = 0; r < v->vr; r++)
+        for (int64_t c = 0; c < v->vc; c++)
+            memcpy(v->base + (size_t)(r * t->rs + c * t->cs) * es, src + (size_t)(r * v->vc + c) * es, es);
+}
+
+bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *err, size_t errlen) {
+    if (!data_array_alloc(out, t->dtype, v->vr, v->vc, err, errlen)) return false;
+    size_t es = dtype_size(t->dtype);
+    uint8_t *dst = out->data;
+    for (int64_t r = 0; r < v->vr; r++)
+        for (int64_t c = 0; c < v->vc; c++)
+            memcpy(dst + (size_t)(r * v->vc + c) * es, v->base + (size_t)(r * t->rs + c * t->cs) * es, es);
+    return true;
+}
+
+/* Fills a tile's valid region from its --in data, if the tile has one and is in the entry frame. */
+static bool apply_tile_input(Interp *ip, const Instr *in, const TileRef *t, const TileView *v) {
+    if (ip->frame != ip->entry_frame || !ip->tile_input || !ip->tile_input[t->slot]) return true;
+    const DataArray *a = ip->tile_input[t->slot];
+    if (a->count != (int64_t)v->vr * v->vc) {
+        rt_error(ip, in, "--in %s: the data holds %lld elements but the valid region of %%%s is %dx%d", t->name,
+                 (long long)a->count, t->name, v->vr, v->vc);
+        return false;
+    }
+    tile_fill_from_array(t, v, a);
+    return true;
+}
+
+enum { ALLOC_ADDR = 1, ALLOC_VALID = 2 };
+
+static int32_t exec_alloc_tile(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const TileRef *t = &in->t[0];
+    TileView *v = &f->vals[t->slot].tile;
+    if (in->a & ALLOC_ADDR) {
+        int64_t addr = read_int(f, &in->sc[0]);
+        if (!check_placement(ip, in, in->aux_loc, t->loc, addr, t->footprint, "alloc_tile")) return PC_ERROR;
+        v->base = ip->buf[t->loc] + addr;
+        v->auto_slot = -1;
+        v->frame_serial = 0;
+    } else if (!(v->flags & VIEW_PLACED)) {
+        v->base = f->auto_mem + f->fn->auto_offset[t->auto_index];
+        v->auto_slot = t->auto_index;
+        v->frame_serial = f->serial;
+    }
+    int64_t vr = t->static_vr >= 0 ? t->static_vr : t->rows, vc = t->static_vc >= 0 ? t->static_vc : t->cols;
+    if (in->a & ALLOC_VALID) {
+        vr = read_int(f, &in->sc[1]);
+        vc = read_int(f, &in->sc[2]);
+        if (vr < 0 || vr > t->rows)
+            return rt_error(ip, in, "valid_row %lld is outside [0, %d] for %%%s", (long long)vr, t->rows, t->name);
+        if (vc < 0 || vc > t->cols)
+            return rt_error(ip, in, "valid_col %lld is outside [0, %d] for %%%s", (long long)vc, t->cols, t->name);
+    }
+    v->vr = (int32_t)vr;
+    v->vc = (int32_t)vc;
+    v->flags |= VIEW_DEFINED;
+    if (!apply_tile_input(ip, in, t, v)) return PC_ERROR;
+    return pc + 1;
+}
+
+bool lower_alloc_tile(LowerCtx *ctx, const Op *op) {
+    if (op->n_results < 1 || !op->results[0]) return lower_error(ctx, op, (SrcLoc){0}, "has no result");
+    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+    Instr in = instr_for(op, exec_alloc_tile);
+    TileRef t;
+    if (!tile_ref(ctx, op, &res, &t)) return false;
+    const KeywordArg *addr = op_kwarg(op, "addr");
+    const KeywordArg *vrow = op_kwarg(op, "valid_row"), *vcol = op_kwarg(op, "valid_col");
+    if (addr && addr->list.count > 0) {
+        if (!scalar_ref(ctx, op, &addr->list.items[0], DT_INDEX, &in.sc[0])) return false;
+        in.aux_loc = addr->list.items[0].loc;
+        in.a |= ALLOC_ADDR;
+    } else {
+        t.auto_index = new_auto(ctx, op, t.footprint);
+        if (t.auto_index < 0) return false;
+        ctx->auto_of_value[t.slot] = t.auto_index;
+    }
+    if ((vrow && vrow->list.count > 0) != (vcol && vcol->list.count > 0))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects both valid_row and valid_col, or neither");
+    if (vrow && vrow->list.count > 0) {
+        if (!scalar_ref(ctx, op, &vrow->list.items[0], DT_INDEX, &in.sc[1]) ||
+            !scalar_ref(ctx, op, &vcol->list.items[0], DT_INDEX, &in.sc[2]))
+            return false;
+        in.a |= ALLOC_VALID;
+    }
+    in.t[0] = t;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_tassign(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const TileRef *t = &in->t[0];
+    int64_t addr = read_int(f, &in->sc[0]);
+    if (!check_placement(ip, in, in->aux_loc, t->loc, addr, t->footprint, "tassign")) return PC_ERROR;
+    TileView *v = &f->vals[t->slot].tile;
+    if (in->defines_dst) { /* %t2 = pto.tassign %t, %addr : T -> T2 : a new handle on the same data layout */
+        TileView *src = use_tile(ip, in, &in->t[1]);
+        if (!src) return PC_ERROR;
+        if (src->vr > t->rows || src->vc > t->cols)
+            return rt_error(ip, in, "valid shape %dx%d of %%%s does not fit the result's %dx%d shape", src->vr, src->vc,
+                            in->t[1].name, t->rows, t->cols);
+        v->vr = src->vr;
+        v->vc = src->vc;
+        v->flags = VIEW_DEFINED;
+    } else { /* seed form: binds the value's storage, before or after its definition */
+        v->flags |= VIEW_PLACED;
+    }
+    v->base = ip->buf[t->loc] + addr;
+    v->auto_slot = -1;
+    v->frame_serial = 0;
+    return pc + 1;
+}
+
+bool lower_tassign(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects a tile and an address");
+    Instr in = instr_for(op, exec_tassign);
+    TileRef src;
+    if (!tile_ref(ctx, op, &op->ins.items[0], &src)) return false;
+    const Operand *a = &op->ins.items[1];
+    if (!scalar_ref(ctx, op, a, DT_INDEX, &in.sc[0])) return false;
+    if (dtype_is_float(in.sc[0].type)) return lower_error(ctx, op, a->loc, "expects an integer address");
+    in.aux_loc = a->loc;
+    if (op->n_results >= 1 && op->results[0]) {
+        Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+        if (!tile_ref(ctx, op, &res, &in.t[0])) return false;
+        in.t[1] = src;
+        in.defines_dst = true;
+    } else {
+        in.t[0] = src;
+    }
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_set_validshape(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const TileRef *t = &in->t[0];
+    TileView *v = use_tile(ip, in, t);
+    if (!v) return PC_ERROR;
+    int64_t vr = read_int(f, &in->sc[0]), vc = read_int(f, &in->sc[1]);
+    if (vr < 0 || vr > t->rows)
+        return rt_error(ip, in, "valid rows %lld are outside [0, %d] for %%%s", (long long)vr, t->rows, t->name);
+    if (vc < 0 || vc > t->cols)
+        return rt_error(ip, in, "valid cols %lld are outside [0, %d] for %%%s", (long long)vc, t->cols, t->name);
+    v->vr = (int32_t)vr;
+    v->vc = (int32_t)vc;
+    return pc + 1;
+}
+
+bool lower_set_validshape(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 3) return lower_error(ctx, op, (SrcLoc){0}, "expects a tile, valid rows and valid cols");
+    Instr in = instr_for(op, exec_set_validshape);
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[0]) ||
+        !scalar_ref(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0]) ||
+        !scalar_ref(ctx, op, &op->ins.items[2], DT_INDEX, &in.sc[1]))
+        return false;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- GM views ---------------------------------------------------------------------------- */
+
+bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach) {
+    GmBuffer *b = &ip->gm[buffer];
+    if (reach <= b->count) return true;
+    if (b->fixed) {
+        rt_error(ip, in, "view reaches %lld elements of %%%s, but its --in data holds only %lld", (long long)reach,
+                 b->arg->name, (long long)b->count);
+        return false;
+    }
+    int64_t bytes;
+    if (!checked_mul_i64(reach, (int64_t)b->elem_size, &bytes) || bytes > INTERP_MAX_GM_BYTES) {
+        rt_error(ip, in, "view on %%%s reaches %lld elements, more than pto-run allocates for one GM buffer (%lld bytes)",
+                 b->arg->name, (long long)reach, (long long)INTERP_MAX_GM_BYTES);
+        return false;
+    }
+    uint8_t *grown = realloc(b->data, (size_t)bytes);
+    if (!grown) {
+        rt_error(ip, in, "out of host memory for %lld bytes of %%%s", (long long)bytes, b->arg->name);
+        return false;
+    }
+    memset(grown + (size_t)b->count * b->elem_size, 0, (size_t)bytes - (size_t)b->count * b->elem_size);
+    b->data = grown;
+    b->count = reach;
+    return true;
+}
+
+/* 1 + sum (shape_i - 1) * stride_i (0 for an empty view); false on overflow. */
+static bool view_reach(const GmView *v, int64_t *out) {
+    int64_t reach = 1;
+    for (int i = 0; i < v->rank; i++) {
+        if (v->shape[i] == 0) {
+            *out = 0;
+            return true;
+        }
+    }
+    for (int i = 0; i < v->rank; i++) {
+        int64_t term;
+        if (!checked_mul_i64(v->shape[i] - 1, v->strides[i], &term) || !checked_add_i64(reach, term, &reach))
+            return false;
+    }
+    *out = reach;
+    return true;
+}
+
+static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const ViewInfo *vi = in->extra;
+    GmView v;
+    memset(&v, 0, sizeof v);
+    v.buffer = (int32_t)f->vals[in->a].i;
+    v.rank = vi->rank;
+    if (v.buffer < 0 || v.buffer >= ip->n_gm) return rt_error(ip, in, "pointer does not name a GM buffer");
+    for (int i = 0; i < vi->rank; i++) {
+        v.shape[i] = read_int(f, &vi->a[i]);
+        v.strides[i] = read_int(f, &vi->b[i]);
+        if (v.shape[i] < 0) return rt_error(ip, in, "shape[%d] = %lld is negative", i, (long long)v.shape[i]);
+        if (v.strides[i] < 0) return rt_error(ip, in, "strides[%d] = %lld is negative", i, (long long)v.strides[i]);
+        if (vi->static_dims[i] != DIM_DYNAMIC && vi->static_dims[i] != v.shape[i])
+            return rt_error(ip, in, "shape[%d] = %lld differs from the result type's %lld", i, (long long)v.shape[i],
+                            (long long)vi->static_dims[i]);
+    }
+    int64_t reach;
+    if (!view_reach(&v, &reach)) return rt_error(ip, in, "view reach overflows 64 bits");
+    if (!gm_ensure(ip, in, v.buffer, reach)) return PC_ERROR;
+    GmBuffer *b = &ip->gm[v.buffer];
+    if (b->shape_rank == 0 && reach > 0) { /* remember the first row-major contiguous view as the buffer shape */
+        bool contiguous = v.strides[v.rank - 1] == 1;
+        for (int i = v.rank - 2; i >= 0 && contiguous; i--) {
+            int64_t inner;
+            contiguous = checked_mul_i64(v.strides[i + 1], v.shape[i + 1], &inner) && v.strides[i] == inner;
+        }
+        if (contiguous) {
+            b->shape_rank = v.rank;
+            memcpy(b->shape, v.shape, sizeof v.shape);
+        }
+    }
+    f->vals[in->dst_slot].view = v;
+    return pc + 1;
+}
+
+/* Reads the operand lists of a keyword group into ScalarRefs. */
+static bool lower_index_list(LowerCtx *ctx, const Op *op, const char *key, int rank, ScalarRef *out) {
+    const KeywordArg *kw = op_kwarg(op, key);
+    int n = kw ? kw->list.count : 0;
+    if (n != rank)
+        return lower_error(ctx, op, kw ? kw->loc : (SrcLoc){0}, "expects %d '%s' operands (the view's rank), got %d",
+                           rank, key, n);
+    for (int i = 0; i < n; i++)
+        if (!scalar_ref(ctx, op, &kw->list.items[i], DT_INDEX, &out[i])) return false;
+    return true;
+}
+
+static const Type *view_result(LowerCtx *ctx, const Op *op, TypeKind kind, int32_t *slot) {
+    if (op->n_results < 1 || !op->results[0] || op->results[0]->id >= ctx->func->n_values) {
+        lower_error(ctx, op, (SrcLoc){0}, "has no result");
+        return NULL;
+    }
+    const Type *t = op->results[0]->type;
+    if (!t || t->kind != kind) {
+        lower_error(ctx, op, (SrcLoc){0}, "result must be a %s", kind == TY_TENSOR_VIEW ? "!pto.tensor_view" : "!pto.partition_tensor_view");
+        return NULL;
+    }
+    if (t->rank < 1 || t->rank > INTERP_MAX_RANK) {
+        lower_error(ctx, op, (SrcLoc){0}, "views of rank %d cannot be executed (1..%d)", t->rank, INTERP_MAX_RANK);
+        return NULL;
+    }
+    *slot = (int32_t)op->results[0]->id;
+    return t;
+}
+
+bool lower_make_tensor_view(LowerCtx *ctx, const Op *op) {
+    int32_t slot;
+    const Type *rt = view_result(ctx, op, TY_TENSOR_VIEW, &slot);
+    if (!rt) return false;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a pointer operand");
+    int32_t ptr = value_slot(ctx, op, &op->ins.items[0]);
+    if (ptr < 0) return false;
+    const Type *pt = op->ins.items[0].value->type;
+    if (!pt || pt->kind != TY_PTR) return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.ptr operand");
+    if (dtype_size(pt->dtype) != dtype_size(rt->dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "view element type %s does not match the pointer's %s",
+                           dtype_name(rt->dtype), dtype_name(pt->dtype));
+    ViewInfo *vi = arena_alloc(ctx->ip->arena, sizeof *vi);
+    vi->rank = rt->rank;
+    if (!lower_index_list(ctx, op, "shape", rt->rank, vi->a) || !lower_index_list(ctx, op, "strides", rt->rank, vi->b))
+        return false;
+    for (int i = 0; i < rt->rank; i++) vi->static_dims[i] = rt->dims[i];
+    Instr in = instr_for(op, exec_make_tensor_view);
+    in.a = ptr;
+    in.dst_slot = slot;
+    in.extra = vi;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_partition_view(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const ViewInfo *vi = in->extra;
+    const GmView *src = &f->vals[in->a].view;
+    GmView v = *src;
+    if (src->rank != vi->rank)
+        return rt_error(ip, in, "source view has rank %d but %d offsets are given", src->rank, vi->rank);
+    int64_t offset = src->offset;
+    for (int i = 0; i < vi->rank; i++) {
+        int64_t off = read_int(f, &vi->a[i]), size = read_int(f, &vi->b[i]), end, term;
+        if (off < 0) return rt_error(ip, in, "offsets[%d] = %lld is negative", i, (long long)off);
+        if (size < 0) return rt_error(ip, in, "sizes[%d] = %lld is negative", i, (long long)size);
+        if (!checked_add_i64(off, size, &end) || end > src->shape[i])
+            return rt_error(ip, in, "offsets[%d] + sizes[%d] = %lld + %lld exceeds the source dimension %lld", i, i,
+                            (long long)off, (long long)size, (long long)src->shape[i]);
+        if (vi->static_dims[i] != DIM_DYNAMIC && vi->static_dims[i] != size)
+            return rt_error(ip, in, "sizes[%d] = %lld differs from the result type's %lld", i, (long long)size,
+                            (long long)vi->static_dims[i]);
+        if (size > 0 && (!checked_mul_i64(off, src->strides[i], &term) || !checked_add_i64(offset, term, &offset)))
+            return rt_error(ip, in, "view offset overflows 64 bits");
+        v.shape[i] = size;
+    }
+    v.offset = offset;
+    f->vals[in->dst_slot].view = v;
+    return pc + 1;
+}
+
+bool lower_partition_view(LowerCtx *ctx, const Op *op) {
+    int32_t slot;
+    const Type *rt = view_result(ctx, op, TY_PARTITION_VIEW, &slot);
+    if (!rt) return false;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a source view");
+    int32_t src = value_slot(ctx, op, &op->ins.items[0]);
+    if (src < 0) return false;
+    const Type *st = op->ins.items[0].value->type;
+    if (!st || (st->kind != TY_TENSOR_VIEW && st->kind != TY_PARTITION_VIEW) || st->rank != rt->rank)
+        return lower_error(ctx, op, op->ins.items[0].loc, "expects a source view of rank %d", rt->rank);
+    ViewInfo *vi = arena_alloc(ctx->ip->arena, sizeof *vi);
+    vi->rank = rt->rank;
+    if (!lower_index_list(ctx, op, "offsets", rt->rank, vi->a) || !lower_index_list(ctx, op, "sizes", rt->rank, vi->b))
+        return false;
+    for (int i = 0; i < rt->rank; i++) vi->static_dims[i] = rt->dims[i];
+    Instr in = instr_for(op, exec_partition_view);
+    in.a = src;
+    in.dst_slot = slot;
+    in.extra = vi;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- tload / tstore / tprint ------------------------------------------------------------------ */
+
+/* How a tile's (row, col) map onto a view's dimensions. ND (row-major tiles): the column is the last
+ * dimension and the row runs over the others (the second-to-last fastest). DN (col-major tiles): the
+ * row is the second-to-last dimension and the column runs over the last, then the leading ones. */
+typedef struct ViewMap {
+    int row_dims[INTERP_MAX_RANK], n_row;   /* fastest first */
+    int col_dims[INTERP_MAX_RANK], n_col;
+    int64_t rows, cols;                     /* logical extents */
+} ViewMap;
+
+static void view_map(const GmView *v, bool nd, ViewMap *m) {
+    m->n_row = m->n_col = 0;
+    int r = v->rank;
+    if (nd) {
+        m->col_dims[m->n_col++] = r - 1;
+        for (int i = r - 2; i >= 0; i--) m->row_dims[m->n_row++] = i;
+    } else if (r == 1) {
+        m->row_dims[m->n_row++] = 0;
+    } else {
+        m->row_dims[m->n_row++] = r - 2;
+        m->col_dims[m->n_col++] = r - 1;
+        for (int i = r - 3; i >= 0; i--) m->col_dims[m->n_col++] = i;
+    }
+    m->rows = 1;
+    m->cols = 1;
+    /* stride-0 dimensions allow huge shapes with a small reach: an overflowing extent is -1,
+     * which matches no tile */
+    for (int i = 0; i < m->n_row && m->rows >= 0; i++)
+        if (!checked_mul_i64(m->rows, v->shape[m->row_dims[i]], &m->rows)) m->rows = -1;
+    for (int i = 0; i < m->n_col && m->cols >= 0; i++)
+        if (!checked_mul_i64(m->cols, v->shape[m->col_dims[i]], &m->cols)) m->cols = -1;
+}
+
+/* Element offset (from the view's start) of logical index `k` along an axis made of `dims`. */
+static int64_t axis_offset(const GmView *v, const int *dims, int n, int64_t k) {
+    int64_t off = 0;
+    for (int i = 0; i < n && k > 0; i++) {
+        int64_t d = v->shape[dims[i]];
+        off += (k % d) * v->strides[dims[i]];
+        k /= d;
+    }
+    return off;
+}
+
+/* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region. */
+static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
+                         bool to_tile, bool nd) {
+    size_t es = b->elem_size;
+    int64_t R = tv->vr, C = tv->vc;
+    if (R == 0 || C == 0) return;
+    uint8_t *gm = b->data + (size_t)v->offset * es;
+    if (nd) {
+        int64_t cstride = v->strides[v->rank - 1];
+        for (int64_t r = 0; r < R; r++) {
+            uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+            uint8_t *tp = tv->base + (size_t)(r * t->rs) * es;
+            if (cstride == 1 && t->cs == 1) {
+                if (to_tile) memcpy(tp, g, (size_t)C * es);
+                else memcpy(g, tp, (size_t)C * es);
+                continue;
+            }
+            for (int64_t c = 0; c < C; c++) {
+                uint8_t *ge = g + (size_t)(c * cstride) * es, *te = tp + (size_t)(c * t->cs) * es;
+                if (to_tile) memcpy(te, ge, es);
+                else memcpy(ge, te, es);
+            }
+        }
+    } else {
+        int64_t rstride = v->strides[m->row_dims[0]];
+        for (int64_t c = 0; c < C; c++) {
+            uint8_t *g = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
+            uint8_t *tp = tv->base + (size_t)(c * t->cs) * es;
+            if (rstride == 1 && t->rs == 1) {
+                if (to_tile) memcpy(tp, g, (size_t)R * es);
+                else memcpy(g, tp, (size_t)R * es);
+                continue;
+            }
+            for (int64_t r = 0; r < R; r++) {
+                uint8_t *ge = g + (size_t)(r * rstride) * es, *te = tp + (size_t)(r * t->rs) * es;
+                if (to_tile) memcpy(te, ge, es);
+                else memcpy(ge, te, es);
+            }
+        }
+    }
+}
+
+/* Fills a whole tile footprint with its pad value (TLOAD with pad = zero / max / min). */
+static void fill_pad(const TileRef *t, const TileView *v) {
+    KScalar k = {0.0f, 0};
+    bool is_float = dtype_is_float(t->dtype);
+    size_t es = dtype_size(t->dtype);
+    bool uns = dtype_is_unsigned(t->dtype);
+    if (t->pad == 2) { /* max */
+        if (is_float) k.f = INFINITY;
+        else k.u = uns ? UINT64_MAX : (UINT64_MAX >> (65 - 8 * es));
+    } else if (t->pad == 3) { /* min */
+        if (is_float) k.f = -INFINITY;
+        else k.u = uns ? 0 : ~(UINT64_MAX >> (65 - 8 * es));
+    }
+    kernel_fill(t->dtype)((KTile){v->base, t->rs, t->cs}, k, t->rows, t->cols);
+}
+
+static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const TileRef *t = &in->t[0];
+    const GmView *v = &f->vals[in->a].view;
+    ViewMap m;
+    view_map(v, t->blayout == BL_ROW_MAJOR, &m);
+    if (in->defines_dst && !define_tile(ip, in, t, m.rows, m.cols)) return PC_ERROR;
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    if (m.rows != tv->vr || m.cols != tv->vc)
+        return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
+                        (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
+    if (t->pad >= 1 && t->pad <= 3) fill_pad(t, tv);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, t->blayout == BL_ROW_MAJOR);
+    return pc + 1;
+}
+
+bool lower_tload(LowerCtx *ctx, const Op *op) {
+    TileRef dst;
+    bool defines;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a source view");
+    int32_t src = value_slot(ctx, op, &op->ins.items[0]);
+    if (src < 0 || !lower_dst(ctx, op, &dst, &defines)) return false;
+    const Type *vt = op->ins.items[0].value->type;
+    if (!vt || (vt->kind != TY_PARTITION_VIEW && vt->kind != TY_TENSOR_VIEW))
+        return lower_error(ctx, op, op->ins.items[0].loc, "expects a partition view operand");
+    if (dtype_size(vt->dtype) != dtype_size(dst.dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
+                           dtype_name(vt->dtype), dtype_name(dst.dtype));
+    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
+    Instr in = instr_for(op, exec_tload);
+    in.t[0] = dst;
+    in.a = src;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const TileRef *t = &in->t[0];
+    const GmView *v = &f->vals[in->a].view;
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    ViewMap m;
+    view_map(v, t->blayout == BL_ROW_MAJOR, &m);
+    if (m.rows != tv->vr || m.cols != tv->vc)
+        return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
+                        (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, t->blayout == BL_ROW_MAJOR);
+    return pc + 1;
+}
+
+bool lower_tstore(LowerCtx *ctx, const Op *op) {
+    TileRef src;
+    if (op->ins.count < 1 || op->outs.count < 1)
+        return lower_error(ctx, op, (SrcLoc){0}, "expects a source tile and a destination view");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &src)) return false;
+    int32_t dst = value_slot(ctx, op, &op->outs.items[0]);
+    if (dst < 0) return false;
+    const Type *vt = op->outs.items[0].value->type;
+    if (!vt || (vt->kind != TY_PARTITION_VIEW && vt->kind != TY_TENSOR_VIEW))
+        return lower_error(ctx, op, op->outs.items[0].loc, "expects a partition view destination");
+    if (dtype_size(vt->dtype) != dtype_size(src.dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
+                           dtype_name(src.dtype), dtype_name(vt->dtype));
+    if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
+    Instr in = instr_for(op, exec_tstore);
+    in.t[0] = src;
+    in.a = dst;
+    emit(ctx, &in);
+    return true;
+}
+
+static void print_row_sep(FILE *out, int64_t c) {
+    if (c) fputc(' ', out);
+}
+
+static int32_t exec_tprint(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    FILE *out = ip->out;
+    char buf[48];
+    if (in->b) { /* a GM view, printed with the ND mapping */
+        const GmView *v = &f->vals[in->a].view;
+        const GmBuffer *b = &ip->gm[v->buffer];
+        ViewMap m;
+        view_map(v, true, &m);
+        int64_t elems;
+        if (m.rows < 0 || m.cols < 0 || !checked_mul_i64(m.rows, m.cols, &elems) || elems > ((int64_t)1 << 24))
+            return rt_error(ip, in, "view of %lldx%lld elements is too large to print", (long long)m.rows,
+                            (long long)m.cols);
+        fprintf(out, "TPRINT %lldx%lld\n", (long long)m.rows, (long long)m.cols);
+        for (int64_t r = 0; r < m.rows; r++) {
+            int64_t base = v->offset + axis_offset(v, m.row_dims, m.n_row, r);
+            for (int64_t c = 0; c < m.cols; c++) {
+                element_format_tprint(buf, sizeof buf, b->data, base + c * v->strides[v->rank - 1], b->dtype);
+                print_row_sep(out, c);
+                fputs(buf, out);
+            }
+            fputc('\n', out);
+        }
+        return pc + 1;
+    }
+    const TileRef *t = &in->t[0];
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    fprintf(out, "TPRINT %dx%d\n", tv->vr, tv->vc);
+    for (int64_t r = 0; r < tv->vr; r++) {
+        for (int64_t c = 0; c < tv->vc; c++) {
+            element_format_tprint(buf, sizeof buf, tv->base, r * t->rs + c * t->cs, t->dtype);
+            print_row_sep(out, c);
+            fputs(buf, out);
+        }
+        fputc('\n', out);
+    }
+    return pc + 1;
+}
+
+bool lower_tprint(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects an operand");
+    const Operand *o = &op->ins.items[0];
+    Instr in = instr_for(op, exec_tprint);
+    int32_t slot = value_slot(ctx, op, o);
+    if (slot < 0) return false;
+    const Type *ty = o->value->type;
+    if (ty && (ty->kind == TY_PARTITION_VIEW || ty->kind == TY_TENSOR_VIEW)) {
+        in.a = slot;
+        in.b = 1;
+    } else {
+        if (!tile_ref(ctx, op, o, &in.t[0])) return false;
+        if (boxed(&in.t[0])) return unsupported_boxed(ctx, op, &in.t[0]);
+    }
+    emit(ctx, &in);
+    return true;
+}

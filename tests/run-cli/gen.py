@@ -1,0 +1,18 @@
+#!/usr/bin/python3
+"""Writes the data files of tests/run-cli (numpy; run from this directory)."""
+import numpy as np
+
+x = np.arange(16, dtype=np.float32)
+x.tofile("data/in16.bin")
+np.save("data/in16.npy", x.reshape(2, 8))
+(x * np.float32(2.0)).tofile("data/out16_x2.bin")
+np.save("data/out16_x2.npy", (x * np.float32(2.0)).reshape(2, 8))
+bad = x * np.float32(2.0)
+bad[11] += np.float32(0.5)
+bad.tofile("data/out16_x2_wrong.bin")
+np.arange(16, dtype=np.int32).tofile("data/i32_16.bin")
+np.arange(15, dtype=np.float32).tofile("data/in15.bin")
+np.array([1.5, -2.0, 0.25, 4, 5, 6], dtype=np.float32).tofile("data/src2x3.bin")
+np.arange(-8, 8, dtype=np.int16).tofile("data/i16_16.bin")
+(np.arange(-8, 8, dtype=np.int16) * np.int16(3)).tofile("data/i16_16_x3.bin")
+open("data/corrupt.npy", "wb").write(b"\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'\n")

@@ -1,0 +1,354 @@
+/* test_datafile.c - .bin / .npy reading and writing, dtype and size checks, corrupt headers, atomic
+ * writes, --expect comparison and TPRINT-style printing. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kernels.h"
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/pto-datafile-XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void) {
+    DIR *d = opendir(tmpdir);
+    if (!d) return;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(path, sizeof path, "%s/%s", tmpdir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(tmpdir);
+}
+
+TestSuite(datafile, .init = make_tmpdir, .fini = remove_tmpdir);
+
+static const char *tmp_path(const char *name) {
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void write_bytes(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+static size_t read_bytes(const char *path, uint8_t *buf, size_t cap) {
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    size_t n = fread(buf, 1, cap, f);
+    fclose(f);
+    return n;
+}
+
+/* np.save(np.arange(6, dtype='<i2').reshape(2, 3)), verbatim */
+static const char numpy_i16_2x3[] =
+    "\x93NUMPY\x01\x00v\x00{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"
+    "                                                          \n"
+    "\x00\x00\x01\x00\x02\x00\x03\x00\x04\x00\x05\x00";
+
+Test(datafile, reads_a_numpy_written_file) {
+    const char *p = tmp_path("a.npy");
+    write_bytes(p, numpy_i16_2x3, sizeof numpy_i16_2x3 - 1);
+    DataArray a;
+    char err[256] = "";
+    cr_assert(datafile_read(p, DT_I16, &a, err, sizeof err), "%s", err);
+    cr_assert_eq(a.rank, 2);
+    cr_assert_eq(a.shape[0], 2);
+    cr_assert_eq(a.shape[1], 3);
+    cr_assert_eq(a.count, 6);
+    for (int i = 0; i < 6; i++) cr_assert_eq(((int16_t *)a.data)[i], i);
+    data_array_free(&a);
+}
+
+Test(datafile, npy_round_trip_and_header_layout) {
+    DataArray a;
+    char err[256] = "";
+    cr_assert(data_array_alloc(&a, DT_F32, 2, 3, err, sizeof err));
+    for (int i = 0; i < 6; i++) ((float *)a.data)[i] = (float)i * 1.5f - 2.0f;
+    const char *p = tmp_path("rt.npy");
+    cr_assert(datafile_write(p, &a, err, sizeof err), "%s", err);
+    uint8_t buf[512];
+    size_t n = read_bytes(p, buf, sizeof buf);
+    cr_assert_eq(memcmp(buf, "\x93NUMPY\x01\x00", 8), 0);
+    size_t hlen = buf[8] | (size_t)buf[9] << 8;
+    cr_assert_eq((10 + hlen) % 64, 0);
+    cr_assert_eq(buf[10 + hlen - 1], '\n');
+    cr_assert_eq(n, 10 + hlen + 24);
+    cr_assert_not_null(strstr((char *)buf + 10, "'descr': '<f4'"));
+    cr_assert_not_null(strstr((char *)buf + 10, "'shape': (2, 3)"));
+    DataArray b;
+    cr_assert(datafile_read(p, DT_F32, &b, err, sizeof err), "%s", err);
+    cr_assert_eq(b.count, 6);
+    cr_assert_eq(memcmp(a.data, b.data, 24), 0);
+    data_array_free(&a);
+    data_array_free(&b);
+}
+
+Test(datafile, one_dimensional_shape_keeps_the_tuple_comma) {
+    DataArray a;
+    char err[256];
+    cr_assert(data_array_alloc(&a, DT_U8, 5, -1, err, sizeof err));
+    const char *p = tmp_path("u8.npy");
+    cr_assert(datafile_write(p, &a, err, sizeof err), "%s", err);
+    uint8_t buf[256];
+    read_bytes(p, buf, sizeof buf);
+    cr_assert_not_null(strstr((char *)buf + 10, "'descr': '|u1'"));
+    cr_assert_not_null(strstr((char *)buf + 10, "'shape': (5,)"));
+    data_array_free(&a);
+}
+
+Test(datafile, versions_2_and_3_are_read) {
+    const char dict[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+    for (int v = 2; v <= 3; v++) {
+        uint8_t buf[256];
+        size_t dl = strlen(dict);
+        memcpy(buf, "\x93NUMPY", 6);
+        buf[6] = (uint8_t)v;
+        buf[7] = 0;
+        uint32_t hl = (uint32_t)dl + 1;
+        buf[8] = (uint8_t)hl;
+        buf[9] = (uint8_t)(hl >> 8);
+        buf[10] = buf[11] = 0;
+        memcpy(buf + 12, dict, dl);
+        buf[12 + dl] = '\n';
+        float vals[2] = {1.5f, -2.25f};
+        memcpy(buf + 13 + dl, vals, 8);
+        const char *p = tmp_path("v.npy");
+        write_bytes(p, buf, 13 + dl + 8);
+        DataArray a;
+        char err[256] = "";
+        cr_assert(datafile_read(p, DT_F32, &a, err, sizeof err), "v%d: %s", v, err);
+        cr_assert_float_eq(((float *)a.data)[1], -2.25f, 0.0f);
+        data_array_free(&a);
+    }
+}
+
+Test(datafile, dtype_mismatch_names_both_sides) {
+    const char *p = tmp_path("i16.npy");
+    write_bytes(p, numpy_i16_2x3, sizeof numpy_i16_2x3 - 1);
+    DataArray a;
+    char err[256] = "";
+    cr_assert_not(datafile_read(p, DT_F32, &a, err, sizeof err));
+    cr_assert_not_null(strstr(err, "'<i2'"), "%s", err);
+    cr_assert_not_null(strstr(err, "f32"), "%s", err);
+    cr_assert_not_null(strstr(err, "'<f4'"), "%s", err);
+}
+
+Test(datafile, bf16_travels_as_u2) {
+    DataArray a;
+    char err[256] = "";
+    cr_assert(data_array_alloc(&a, DT_BF16, 1, 4, err, sizeof err));
+    ((uint16_t *)a.data)[0] = 0x3F80;
+    const char *p = tmp_path("bf.npy");
+    cr_assert(datafile_write(p, &a, err, sizeof err));
+    DataArray b;
+    cr_assert(datafile_read(p, DT_BF16, &b, err, sizeof err), "%s", err);
+    cr_assert_eq(((uint16_t *)b.data)[0], 0x3F80);
+    data_array_free(&b);
+    cr_assert_not(datafile_read(p, DT_F16, &b, err, sizeof err)); /* '<u2' is not f16's '<f2' */
+    cr_assert_not_null(strstr(err, "'<f2'"), "%s", err);
+    data_array_free(&a);
+}
+
+Test(datafile, corrupt_headers_are_clear_errors) {
+    struct {
+        const char *name;
+        const char *bytes;
+        size_t len;
+        const char *expect;
+    } cases[] = {
+        {"nomagic.npy", "NUMPY\x01\x00", 7, "magic"},
+        {"short.npy", "\x93NUMPY\x01", 7, "truncated"},
+        {"version.npy", "\x93NUMPY\x04\x00\x10\x00{}", 12, "version 4.0"},
+        {"toolong.npy", "\x93NUMPY\x01\x00\xff\x00{'descr'", 18, "runs past"},
+        {"nodict.npy", "\x93NUMPY\x01\x00\x04\x00" "abc\n", 14, "not a dictionary"},
+        {"nokey.npy", "\x93NUMPY\x01\x00\x13\x00{'descr': '<f4', }\n", 29, "'fortran_order'"},
+        {"fortran.npy", "\x93NUMPY\x01\x00\x39\x00{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }\n", 67,
+         "Fortran"},
+        {"bigend.npy", "\x93NUMPY\x01\x00\x3a\x00{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }\n", 68,
+         "big-endian"},
+        {"count.npy", "\x93NUMPY\x01\x00\x3a\x00{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }\n\0\0\0\0",
+         72, "promises 2 elements"},
+        {"shape.npy", "\x93NUMPY\x01\x00\x3a\x00{'descr': '<f4', 'fortran_order': False, 'shape': (x,), }\n", 68,
+         "shape"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *p = tmp_path(cases[i].name);
+        write_bytes(p, cases[i].bytes, cases[i].len);
+        DataArray a = {0};
+        char err[256] = "";
+        cr_assert_not(datafile_read(p, DT_F32, &a, err, sizeof err), "%s accepted", cases[i].name);
+        cr_assert_not_null(strstr(err, cases[i].expect), "%s: %s", cases[i].name, err);
+        cr_assert_null(a.data);
+    }
+}
+
+Test(datafile, bin_files_are_raw_elements) {
+    float v[3] = {1.0f, 2.0f, -3.0f};
+    const char *p = tmp_path("x.bin");
+    write_bytes(p, v, sizeof v);
+    DataArray a;
+    char err[256] = "";
+    cr_assert(datafile_read(p, DT_F32, &a, err, sizeof err), "%s", err);
+    cr_assert_eq(a.count, 3);
+    cr_assert_float_eq(((float *)a.data)[2], -3.0f, 0.0f);
+    data_array_free(&a);
+    write_bytes(p, v, 10);
+    cr_assert_not(datafile_read(p, DT_F32, &a, err, sizeof err));
+    cr_assert_not_null(strstr(err, "10 bytes"), "%s", err);
+    cr_assert_not(datafile_read(tmp_path("missing.bin"), DT_F32, &a, err, sizeof err));
+    cr_assert_not_null(strstr(err, "cannot open"), "%s", err);
+}
+
+static size_t count_dir_entries(const char *dir) {
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+    closedir(d);
+    return n;
+}
+
+Test(datafile, writes_are_atomic_and_leave_no_temporary) {
+    DataArray a;
+    char err[256];
+    cr_assert(data_array_alloc(&a, DT_I32, 4, -1, err, sizeof err));
+    ((int32_t *)a.data)[3] = 42;
+    const char *p = tmp_path("out.bin");
+    write_bytes(p, "old", 3);
+    cr_assert(datafile_write(p, &a, err, sizeof err), "%s", err);
+    uint8_t buf[64];
+    cr_assert_eq(read_bytes(p, buf, sizeof buf), 16);
+    int32_t v;
+    memcpy(&v, buf + 12, 4);
+    cr_assert_eq(v, 42);
+    cr_assert_eq(count_dir_entries(tmpdir), 1);
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/no-such-dir/out.bin", tmpdir);
+    cr_assert_not(datafile_write(bad, &a, err, sizeof err));
+    cr_assert_not_null(strstr(err, "no-such-dir"), "%s", err);
+    cr_assert_eq(count_dir_entries(tmpdir), 1);
+    data_array_free(&a);
+}
+
+/* ---- comparison ---------------------------------------------------------------------------- */
+
+static int64_t compare_f32(const float *got, const float *want, int n, const CompareOptions *o, char *text,
+                           size_t len) {
+    DataArray g, w;
+    char err[256];
+    cr_assert(data_array_alloc(&g, DT_F32, 2, n / 2, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_F32, n, -1, err, sizeof err));
+    memcpy(g.data, got, (size_t)n * 4);
+    memcpy(w.data, want, (size_t)n * 4);
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *out = open_memstream(&buf, &blen);
+    int64_t r = data_array_compare(out, "arg1", &g, &w, o, err, sizeof err);
+    fclose(out);
+    snprintf(text, len, "%s", buf);
+    free(buf);
+    data_array_free(&g);
+    data_array_free(&w);
+    return r;
+}
+
+Test(compare, f32_default_tolerance_nan_and_inf) {
+    float want[8] = {1.0f, 2.0f, NAN, INFINITY, 0.0f, -5.0f, 100.0f, 7.0f};
+    float got[8] = {1.0f + 1e-6f, 2.0f, NAN, INFINITY, 0.0f, -5.0f, 100.0f + 5e-4f, 7.0f};
+    char text[1024];
+    cr_assert_eq(compare_f32(got, want, 8, NULL, text, sizeof text), 0, "%s", text);
+    cr_assert_not_null(strstr(text, "8 elements, 0 mismatches"), "%s", text);
+    got[7] = 7.001f;        /* beyond 1e-5 + 1e-5 * 7 */
+    got[2] = 1.0f;          /* NaN expected */
+    got[3] = -INFINITY;
+    cr_assert_eq(compare_f32(got, want, 8, NULL, text, sizeof text), 3, "%s", text);
+    cr_assert_not_null(strstr(text, "3 mismatches"), "%s", text);
+    cr_assert_not_null(strstr(text, "mismatch at (0, 2): got 1, want nan"), "%s", text);
+    cr_assert_not_null(strstr(text, "mismatch at (0, 3)"), "%s", text);
+    cr_assert_not_null(strstr(text, "mismatch at (1, 3): got 7.001"), "%s", text); /* 2x4 shape of `got` */
+    CompareOptions loose = {.atol = 0.01, .atol_given = true};
+    got[2] = NAN;
+    got[3] = INFINITY;
+    cr_assert_eq(compare_f32(got, want, 8, &loose, text, sizeof text), 0, "%s", text);
+}
+
+Test(compare, integers_exact_unless_a_tolerance_is_given) {
+    DataArray g, w;
+    char err[256];
+    cr_assert(data_array_alloc(&g, DT_I64, 3, -1, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_I64, 3, -1, err, sizeof err));
+    int64_t gv[3] = {(1LL << 60) + 1, 5, -7}, wv[3] = {1LL << 60, 5, -7};
+    memcpy(g.data, gv, 24);
+    memcpy(w.data, wv, 24);
+    FILE *devnull = fopen("/dev/null", "w");
+    cr_assert_eq(data_array_compare(devnull, "x", &g, &w, NULL, err, sizeof err), 1); /* beyond double precision */
+    CompareOptions tol = {.atol = 2, .atol_given = true};
+    cr_assert_eq(data_array_compare(devnull, "x", &g, &w, &tol, err, sizeof err), 0);
+    DataArray short_w;
+    cr_assert(data_array_alloc(&short_w, DT_I64, 2, -1, err, sizeof err));
+    cr_assert_eq(data_array_compare(devnull, "x", &g, &short_w, NULL, err, sizeof err), -1);
+    cr_assert_not_null(strstr(err, "3 elements"), "%s", err);
+    cr_assert_not_null(strstr(err, "2"), "%s", err);
+    fclose(devnull);
+    data_array_free(&g);
+    data_array_free(&w);
+    data_array_free(&short_w);
+}
+
+Test(compare, f16_default_tolerance_is_1e_3) {
+    DataArray g, w;
+    char err[256];
+    cr_assert(data_array_alloc(&g, DT_F16, 1, -1, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_F16, 1, -1, err, sizeof err));
+    ((uint16_t *)g.data)[0] = 0x3C01; /* 1.0009765625 */
+    ((uint16_t *)w.data)[0] = 0x3C00;
+    FILE *devnull = fopen("/dev/null", "w");
+    cr_assert_eq(data_array_compare(devnull, "h", &g, &w, NULL, err, sizeof err), 0); /* 9.8e-4 <= 2e-3 */
+    ((uint16_t *)g.data)[0] = 0x3C03;
+    cr_assert_eq(data_array_compare(devnull, "h", &g, &w, NULL, err, sizeof err), 1);
+    fclose(devnull);
+    data_array_free(&g);
+    data_array_free(&w);
+}
+
+Test(print, tprint_layout) {
+    DataArray a;
+    char err[256];
+    cr_assert(data_array_alloc(&a, DT_F32, 2, 3, err, sizeof err));
+    float v[6] = {1.0f, -2.5f, 3.14159f, 0.0f, 100.0f, -0.125f};
+    memcpy(a.data, v, sizeof v);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    data_array_print(out, "TPRINT 2x3", &a);
+    fclose(out);
+    cr_assert_str_eq(buf, "TPRINT 2x3\n  1.0000  -2.5000   3.1416\n  0.0000 100.0000  -0.1250\n");
+    free(buf);
+    data_array_free(&a);
+    cr_assert(data_array_alloc(&a, DT_I8, 1, 3, err, sizeof err));
+    int8_t iv[3] = {-128, 7, 127};
+    memcpy(a.data, iv, 3);
+    out = open_memstream(&buf, &len);
+    data_array_print(out, "T", &a);
+    fclose(out);
+    cr_assert_str_eq(buf, "T\n    -128        7      127\n");
+    free(buf);
+    data_array_free(&a);
+}
