@@ -15,8 +15,12 @@ typedef struct VerifyOptions {
 /* The profile a module is checked and run against: --target if given, else pto.target_arch. */
 Target verify_effective_target(const Module *m, const VerifyOptions *opts);
 
-/* Runs every rule on every function; appends diagnostics; returns true when no error was added. */
+/* Runs every rule on every function of a module that parsed without errors; appends
+ * diagnostics (rule IDs in docs/rules.md); returns true when no error was added. */
 bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags);
+
+/* Capacity in bytes of the on-chip buffer behind `loc` on `target` (SPEC 2.1). */
+int64_t verify_buffer_capacity(Target target, TileLoc loc);
 
 /* Compares the diagnostics of `file` with its `// expected-error@+N {{text}}` annotations
  * (SPEC 8); writes one line per missing or unexpected diagnostic to `report`; returns their count. */

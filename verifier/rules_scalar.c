@@ -1,0 +1,444 @@
+/* rules_scalar.c - type consistency of the scalar and control ops: arith.constant (value fits its
+ * type), integer arith, cmpi, index_cast, select, scf.for/if/while/condition/yield, func.call,
+ * return; and the names used by the synchronisation ops. Messages follow MLIR's verifiers. */
+#include "vctx.h"
+
+#include <math.h>
+#include <string.h>
+
+static const Type *result_type_at(const Op *op, int i) {
+    return i < op->n_results && op->results[i] ? op->results[i]->type : NULL;
+}
+
+static bool is_int_like(const Type *t) {
+    return t && t->kind == TY_SCALAR && (dtype_is_int(t->dtype) || t->dtype == DT_INDEX || t->dtype == DT_I1);
+}
+
+static bool is_scalar_of(const Type *t, DType dt) { return t && t->kind == TY_SCALAR && t->dtype == dt; }
+
+/* "(i32, index)": the types of an operand range, for messages. */
+static const char *operand_types_text(VerifyCtx *ctx, const OperandList *list, int from) {
+    const char *s = "(";
+    for (int i = from; i < list->count; i++) {
+        const Type *t = operand_type(&list->items[i]);
+        s = arena_printf(ctx->arena, "%s%s%s", s, i > from ? ", " : "", t ? type_text(ctx, t) : "<literal>");
+    }
+    return arena_printf(ctx->arena, "%s)", s);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* arith                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+static void check_float_constant(VerifyCtx *ctx, const Op *op, const Operand *lit, DType dt) {
+    if (lit->kind == OPD_INT && lit->hex) {
+        ConstScalar v = const_scalar_of(lit, dt);
+        int64_t max = dt == DT_F32 ? INT64_C(0xffffffff) : INT64_C(0xffff);
+        if (lit->ival < 0 || lit->ival > max || !v.known)
+            vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.range",
+                    "expects the hexadecimal float literal %s to fit the %zu bits of %s", lit->text ? lit->text : "",
+                    dtype_size(dt) * 8, dtype_name(dt));
+        return;
+    }
+    if (lit->kind == OPD_BOOL) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.type", "expects a numeric literal for type %s, got %s",
+                dtype_name(dt), lit->ival ? "true" : "false");
+        return;
+    }
+    double v = lit->kind == OPD_FLOAT ? lit->fval : (double)lit->ival;
+    if (!isinf(v) && isinf(round_to_float_dtype(v, dt)))
+        vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.range", "expects the value %s to be representable in %s",
+                lit->text ? lit->text : "", dtype_name(dt));
+}
+
+static void check_int_constant(VerifyCtx *ctx, const Op *op, const Operand *lit, DType dt) {
+    if (lit->kind == OPD_FLOAT) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.type",
+                "floating point value %s is not valid for integer type %s", lit->text ? lit->text : "", dtype_name(dt));
+        return;
+    }
+    if (lit->kind == OPD_BOOL && dt != DT_I1) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.type", "expects an integer literal for type %s, got %s",
+                dtype_name(dt), lit->ival ? "true" : "false");
+        return;
+    }
+    if (lit->kind != OPD_INT || dt == DT_INDEX || dt == DT_I64 || dt == DT_U64) return;
+    /* like MLIR: an iN literal may be written signed or unsigned, i.e. in [-2^(N-1), 2^N - 1] */
+    int64_t min, max;
+    bool max_is_u64;
+    int_dtype_range(dt, &min, &max, &max_is_u64);
+    int bits = dt == DT_I1 ? 1 : (int)dtype_size(dt) * 8;
+    int64_t lo = dtype_is_unsigned(dt) ? 0 : dt == DT_I1 ? 0 : min;
+    int64_t hi = (int64_t)((UINT64_C(1) << bits) - 1);
+    if (lit->ival < lo || lit->ival > hi)
+        vreport(ctx, op, lit->loc, SEV_ERROR, "CONSTANT.range", "integer constant %lld is out of range for %s",
+                (long long)lit->ival, dtype_name(dt));
+}
+
+/* arith.constant: the literal fits its declared type. */
+void verify_constant(VerifyCtx *ctx, const Op *op) {
+    const Type *t = result_type_at(op, 0);
+    if (op->ins.count < 1 || !t) return;
+    const Operand *lit = &op->ins.items[0];
+    if (t->kind != TY_SCALAR) {
+        vreport(ctx, op, t->loc, SEV_ERROR, "CONSTANT.type", "expects a scalar result type, got %s", type_text(ctx, t));
+        return;
+    }
+    if (dtype_is_float(t->dtype))
+        check_float_constant(ctx, op, lit, t->dtype);
+    else
+        check_int_constant(ctx, op, lit, t->dtype);
+}
+
+/* All operand types (where written or known) and the result type are one integer-like type. */
+static void check_same_int_types(VerifyCtx *ctx, const Op *op, int from, const Type *want) {
+    const char *rule = "ARITH.operand-types";
+    if (want && !is_int_like(want)) {
+        vreport(ctx, op, want->loc, SEV_ERROR, rule, "expects an integer, index or i1 type, got %s",
+                type_text(ctx, want));
+        return;
+    }
+    for (int i = from; i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && want && !type_equal(t, want)) {
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, rule,
+                    "requires the same type for all operands and results, got %s -> %s",
+                    operand_types_text(ctx, &op->ins, from), type_text(ctx, want));
+            return;
+        }
+    }
+}
+
+/* Integer arith ops (addi ... xori): one integer-like type for operands and result. */
+void verify_int_binary(VerifyCtx *ctx, const Op *op) { check_same_int_types(ctx, op, 0, result_type_at(op, 0)); }
+
+static const char *const cmpi_predicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+
+/* arith.cmpi: known predicate, operands of one type, i1 result. */
+void verify_cmpi(VerifyCtx *ctx, const Op *op) {
+    bool known = false;
+    for (size_t i = 0; op->predicate && i < sizeof cmpi_predicates / sizeof *cmpi_predicates; i++)
+        known = known || strcmp(op->predicate, cmpi_predicates[i]) == 0;
+    if (!known)
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cmpi-predicate",
+                "expects a predicate among eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge, got '%s'",
+                op->predicate ? op->predicate : "");
+    const Type *lhs = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *rhs = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL;
+    if (lhs && rhs && !type_equal(lhs, rhs))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ARITH.operand-types",
+                "requires all operands to have the same type, got %s and %s", type_text(ctx, lhs), type_text(ctx, rhs));
+    else if (lhs && !is_int_like(lhs))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ARITH.operand-types",
+                "expects integer, index or i1 operands, got %s", type_text(ctx, lhs));
+    const Type *res = result_type_at(op, 0);
+    if (res && !is_scalar_of(res, DT_I1))
+        vreport(ctx, op, res->loc, SEV_ERROR, "ARITH.cmpi-result", "expects result type i1, got %s",
+                type_text(ctx, res));
+}
+
+/* arith.index_cast: between index and an integer type. */
+void verify_index_cast(VerifyCtx *ctx, const Op *op) {
+    const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
+    if (!in || !out) return;
+    bool in_index = is_scalar_of(in, DT_INDEX), out_index = is_scalar_of(out, DT_INDEX);
+    bool in_int = in->kind == TY_SCALAR && dtype_is_int(in->dtype);
+    bool out_int = out->kind == TY_SCALAR && dtype_is_int(out->dtype);
+    if (!((in_index && out_int) || (in_int && out_index)))
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.index-cast",
+                "operand type '%s' and result type '%s' are cast "
+                "incompatible (one must be index, the other an integer)",
+                type_text(ctx, in), type_text(ctx, out));
+}
+
+/* arith.select: i1 condition, both values of the result type. */
+void verify_select(VerifyCtx *ctx, const Op *op) {
+    const Type *cond = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    if (cond && !is_scalar_of(cond, DT_I1))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ARITH.select-cond", "expects the condition to be i1, got %s",
+                type_text(ctx, cond));
+    const Type *res = result_type_at(op, 0);
+    for (int i = 1; res && i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !type_equal(t, res)) {
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "ARITH.operand-types",
+                    "expects the true and false values to have the result type %s, got %s", type_text(ctx, res),
+                    type_text(ctx, t));
+            return;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* scf                                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Index of the variadic operand position named "init" (loop-carried values), or -1. */
+static int init_position(const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    for (int i = 0; i < OPSPEC_MAX && info->ins[i].name; i++)
+        if (strcmp(info->ins[i].name, "init") == 0) return i;
+    return -1;
+}
+
+/* The op whose region holds `op`, or NULL at function level. */
+static const Op *parent_op(const Op *op) {
+    return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+}
+
+/* Index of the region of `parent` that contains `op`'s block. */
+static int region_index(const Op *parent, const Op *op) {
+    for (int r = 0; r < parent->n_regions; r++)
+        if (parent->regions[r].block == op->parent) return r;
+    return -1;
+}
+
+static bool ends_with_terminator(const Block *b) {
+    return b && b->last && (unsigned)b->last->code < OP_COUNT && (op_info(b->last->code)->flags & OPF_TERMINATOR);
+}
+
+/* Regions of an op with results must end with a terminator that yields them. */
+static void check_regions_terminated(VerifyCtx *ctx, const Op *op, const char *rule) {
+    if (op->n_results == 0) return;
+    for (int r = 0; r < op->n_regions; r++)
+        if (!ends_with_terminator(op->regions[r].block))
+            vreport(ctx, op, op->loc, SEV_ERROR, rule,
+                    "expects region #%d to end with a terminator yielding %d value(s)", r, op->n_results);
+}
+
+/* Compares a list of types (`got`, from operands) with the expected ones. */
+static void check_types_match(VerifyCtx *ctx, const Op *op, const char *rule, const char *what, const OperandList *got,
+                              int from, const Type *const *want, int n_want) {
+    int n_got = got->count - from;
+    bool ok = n_got == n_want;
+    for (int i = 0; ok && i < n_want; i++) {
+        const Type *t = operand_type(&got->items[from + i]);
+        ok = !t || !want[i] || type_equal(t, want[i]);
+    }
+    if (ok) return;
+    const char *want_text = "(";
+    for (int i = 0; i < n_want; i++)
+        want_text =
+            arena_printf(ctx->arena, "%s%s%s", want_text, i ? ", " : "", want[i] ? type_text(ctx, want[i]) : "?");
+    vreport(ctx, op, op->loc, SEV_ERROR, rule, "expects %s %s), got %s", what, want_text,
+            operand_types_text(ctx, got, from));
+}
+
+static const Type **value_types(VerifyCtx *ctx, Value *const *values, int n) {
+    const Type **types = arena_alloc_array(ctx->arena, (size_t)(n > 0 ? n : 1), sizeof *types);
+    for (int i = 0; i < n; i++) types[i] = values[i] ? values[i]->type : NULL;
+    return types;
+}
+
+static const Type **operand_types(VerifyCtx *ctx, const OperandList *list, int from) {
+    int n = list->count - from;
+    const Type **types = arena_alloc_array(ctx->arena, (size_t)(n > 0 ? n : 1), sizeof *types);
+    for (int i = 0; i < n; i++) types[i] = operand_type(&list->items[from + i]);
+    return types;
+}
+
+/* scf.for: index bounds, positive constant step, iter_args matching the results. */
+void verify_scf_for(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    for (int i = 0; i < 3 && i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "SCF.for-bounds", "expects %s to be index, got %s",
+                    info->ins[i].name, type_text(ctx, t));
+    }
+    int64_t step;
+    if (op->ins.count > 2 && const_int_of(&op->ins.items[2], &step) && step <= 0)
+        vreport(ctx, op, op->ins.items[2].loc, SEV_ERROR, "SCF.for-step",
+                "constant step operand must be positive, got %lld", (long long)step);
+    int from = init_position(op);
+    if (from < 0 || from > op->ins.count) return;
+    const Type **inits = operand_types(ctx, &op->ins, from);
+    int n_inits = op->ins.count - from;
+    if (op->n_results != n_inits)
+        vreport(ctx, op, op->loc, SEV_ERROR, "SCF.for-iter-args", "expects %d result(s) for %d iter_args, got %d",
+                n_inits, n_inits, op->n_results);
+    else {
+        for (int i = 0; i < n_inits; i++) {
+            const Type *r = result_type_at(op, i);
+            if (inits[i] && r && !type_equal(inits[i], r))
+                vreport(ctx, op, op->ins.items[from + i].loc, SEV_ERROR, "SCF.for-iter-args",
+                        "expects iter_arg %d (%s) to have the result type %s", i, type_text(ctx, inits[i]),
+                        type_text(ctx, r));
+        }
+    }
+    check_regions_terminated(ctx, op, "SCF.yield-missing");
+}
+
+/* scf.if: i1 condition; with results, an else region and terminated regions. */
+void verify_scf_if(VerifyCtx *ctx, const Op *op) {
+    const Type *cond = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    if (cond && !is_scalar_of(cond, DT_I1))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "SCF.if-cond", "expects the condition to be i1, got %s",
+                type_text(ctx, cond));
+    if (op->n_results > 0 && (op->n_regions < 2 || !op->regions[1].block))
+        vreport(ctx, op, op->loc, SEV_ERROR, "SCF.if-else", "must have an else block if defining values");
+    check_regions_terminated(ctx, op, "SCF.yield-missing");
+}
+
+/* scf.while: initial values match the before region, after-region arguments the results. */
+void verify_scf_while(VerifyCtx *ctx, const Op *op) {
+    if (op->n_regions < 1 || !op->regions[0].block) return;
+    const Block *before = op->regions[0].block;
+    const Type **args = value_types(ctx, before->args, before->n_args);
+    check_types_match(ctx, op, "SCF.while-types", "the initial values to match the before region's arguments", &op->ins,
+                      0, args, before->n_args);
+    if (op->n_regions < 2 || !op->regions[1].block) return;
+    const Block *after = op->regions[1].block;
+    for (int i = 0; i < after->n_args && i < op->n_results; i++) {
+        const Type *a = after->args[i] ? after->args[i]->type : NULL, *r = result_type_at(op, i);
+        if (a && r && !type_equal(a, r))
+            vreport(ctx, op, after->args[i]->loc, SEV_ERROR, "SCF.while-types",
+                    "expects the after region's argument %d (%s) to have the result type %s", i, type_text(ctx, a),
+                    type_text(ctx, r));
+    }
+}
+
+/* scf.condition: i1 condition, forwarded values matching the scf.while results. */
+void verify_scf_condition(VerifyCtx *ctx, const Op *op) {
+    const Type *cond = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    if (cond && !is_scalar_of(cond, DT_I1))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "SCF.condition-cond",
+                "expects the condition to be i1, got %s", type_text(ctx, cond));
+    const Op *parent = parent_op(op);
+    if (!parent) return;
+    const Type **results = value_types(ctx, parent->results, parent->n_results);
+    check_types_match(ctx, op, "SCF.condition-types", "the forwarded values to match the parent's results", &op->ins, 1,
+                      results, parent->n_results);
+}
+
+/* scf.yield: yielded types match what the parent region expects. */
+void verify_scf_yield(VerifyCtx *ctx, const Op *op) {
+    const Op *parent = parent_op(op);
+    if (!parent) {
+        vreport(ctx, op, op->loc, SEV_ERROR, "SCF.yield-parent", "expects to be the terminator of an scf region");
+        return;
+    }
+    /* loop-carried values go back to the iter_args / before-region arguments; otherwise the
+     * yielded values are the parent's results */
+    int init = init_position(parent);
+    const Type **want;
+    int n_want;
+    if (init >= 0 && (region_index(parent, op) > 0 || parent->n_regions == 1)) {
+        want = operand_types(ctx, &parent->ins, init);
+        n_want = parent->ins.count - init;
+    } else {
+        want = value_types(ctx, parent->results, parent->n_results);
+        n_want = parent->n_results;
+    }
+    check_types_match(ctx, op, "SCF.yield-types", "the yielded values to match the parent's types", &op->ins, 0, want,
+                      n_want);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* func.call / return                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* func.call: the callee exists, is not recursive, and its signature matches. */
+void verify_call(VerifyCtx *ctx, const Op *op) {
+    const Func *callee = op->callee ? module_find_func(ctx->module, op->callee) : NULL;
+    if (!callee) {
+        vreport(ctx, op, op->loc, SEV_ERROR, "CALL.callee", "'%s' does not reference a valid function",
+                op->callee ? op->callee : "");
+        return;
+    }
+    int target = callgraph_func_index(&ctx->calls, callee->name);
+    if (target >= 0 && ctx->calls.component && ctx->calls.component[target] == ctx->calls.component[ctx->func_index]) {
+        const char *caller = ctx->calls.funcs[ctx->func_index]->name;
+        if (target == ctx->func_index)
+            vreport(ctx, op, op->loc, SEV_ERROR, "CALL.recursive",
+                    "recursive function calls are not supported: @%s calls itself", caller);
+        else
+            vreport(ctx, op, op->loc, SEV_ERROR, "CALL.recursive",
+                    "recursive function calls are not supported: @%s calls @%s, which leads back to @%s", caller,
+                    callee->name, caller);
+    }
+    if (op->ins.count != callee->n_args) {
+        vreport(ctx, op, op->loc, SEV_ERROR, "CALL.operands",
+                "incorrect number of operands for callee @%s: expected %d, got %d", callee->name, callee->n_args,
+                op->ins.count);
+    } else {
+        for (int i = 0; i < op->ins.count; i++) {
+            const Type *got = operand_type(&op->ins.items[i]), *want = callee->args[i] ? callee->args[i]->type : NULL;
+            if (got && want && !type_equal(got, want))
+                vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "CALL.operands",
+                        "operand type mismatch: expected operand type '%s', but provided '%s' for operand number %d",
+                        type_text(ctx, want), type_text(ctx, got), i);
+        }
+    }
+    if (op->n_results != callee->n_results) {
+        vreport(ctx, op, op->loc, SEV_ERROR, "CALL.results",
+                "incorrect number of results for callee @%s: expected %d, got %d", callee->name, callee->n_results,
+                op->n_results);
+        return;
+    }
+    for (int i = 0; i < op->n_results; i++) {
+        const Type *got = result_type_at(op, i), *want = callee->result_types[i];
+        if (got && want && !type_equal(got, want))
+            vreport(ctx, op, op->loc, SEV_ERROR, "CALL.results",
+                    "result type mismatch at index %d: expected %s, got %s", i, type_text(ctx, want),
+                    type_text(ctx, got));
+    }
+}
+
+/* return: operands match the enclosing function's result types. */
+void verify_return(VerifyCtx *ctx, const Op *op) {
+    const Func *f = ctx->facts ? ctx->facts->func : NULL;
+    if (!f || parent_op(op)) return;
+    if (op->ins.count != f->n_results) {
+        vreport(ctx, op, op->loc, SEV_ERROR, "RETURN.types", "has %d operands, but enclosing function (@%s) returns %d",
+                op->ins.count, f->name, f->n_results);
+        return;
+    }
+    for (int i = 0; i < op->ins.count; i++) {
+        const Type *got = operand_type(&op->ins.items[i]), *want = f->result_types[i];
+        if (got && want && !type_equal(got, want))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "RETURN.types",
+                    "type of return operand %d (%s) doesn't match function result type (%s) in function @%s", i,
+                    type_text(ctx, got), type_text(ctx, want), f->name);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* synchronisation                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *const pipe_names[] = {"PIPE_S",   "PIPE_V",    "PIPE_M",    "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                                         "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX"};
+
+/* The bare enumerator of an attribute argument: `<PIPE_V>`, `#pto.pipe<PIPE_V>` -> PIPE_V. */
+static const char *attr_word(VerifyCtx *ctx, const Attr *a) {
+    const char *s = a->text ? a->text : a->key;
+    if (!s) return "";
+    const char *lt = strrchr(s, '<');
+    if (lt) s = lt + 1;
+    size_t n = strcspn(s, "> \t");
+    return arena_strndup(ctx->arena, s, n);
+}
+
+/* Synchronisation ops: known pipe and event names in their attribute arguments. */
+void verify_sync(VerifyCtx *ctx, const Op *op) {
+    for (int i = 0; i < op->attr_args.count; i++) {
+        const Attr *a = &op->attr_args.items[i];
+        const char *w = attr_word(ctx, a);
+        if (strncmp(w, "PIPE_", 5) == 0) {
+            bool known = false;
+            for (size_t k = 0; k < sizeof pipe_names / sizeof *pipe_names; k++)
+                known = known || !strcmp(w, pipe_names[k]);
+            if (!known)
+                vreport(
+                    ctx, op, a->loc, SEV_ERROR, "SYNC.pipe",
+                    "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, got %s",
+                    w);
+        } else if (strncmp(w, "EVENT_ID", 8) == 0) {
+            const char *d = w + 8;
+            if (!(d[0] >= '0' && d[0] <= '7' && d[1] == '\0'))
+                vreport(ctx, op, a->loc, SEV_ERROR, "SYNC.event", "expects an event among EVENT_ID0..EVENT_ID7, got %s",
+                        w);
+        }
+    }
+}

@@ -1,0 +1,449 @@
+/* verifier.c - the verifier's driver: target selection, the walk over functions and ops (each op
+ * reaches its rules through the VERIFY column of ops.def), tile-type well-formedness, function
+ * rules, and the helpers shared by the rule files (reporting, operand access, dtype sets). */
+#include "vctx.h"
+
+#include <ctype.h>
+#include <string.h>
+
+typedef void (*VerifyFn)(VerifyCtx *ctx, const Op *op);
+
+/* The VERIFY column of the op table. */
+static const VerifyFn verify_fns[OP_COUNT] = {
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) [OP_##id] = verify_fn,
+#include "ops.def"
+#undef OP
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Targets and buffers                                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+Target verify_effective_target(const Module *m, const VerifyOptions *opts) {
+    if (opts && opts->target_given) return opts->target;
+    if (m && m->has_target_attr) return m->file_target;
+    return TARGET_A2A3;
+}
+
+int64_t verify_buffer_capacity(Target target, TileLoc loc) {
+    bool a5 = target == TARGET_A5;
+    switch (loc) {
+    case LOC_VEC: return a5 ? 262144 : 196608;
+    case LOC_MAT: return 524288;
+    case LOC_LEFT:
+    case LOC_RIGHT: return 65536;
+    case LOC_ACC: return a5 ? 262144 : 131072;
+    case LOC_BIAS: return a5 ? 4096 : 1024;
+    case LOC_SCALING: return a5 ? 4096 : 2048;
+    default: return 0;
+    }
+}
+
+const char *buffer_name(TileLoc loc) {
+    static const char *const names[LOC_COUNT] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    return (unsigned)loc < LOC_COUNT ? names[loc] : "?";
+}
+
+const char *target_label(Target t) { return t == TARGET_A5 ? "A5" : "A2/A3"; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reporting                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *op_name(const Op *op) {
+    const OpInfo *info = op ? op_info(op->code) : NULL;
+    return info ? info->name : "func.func";
+}
+
+void vreport(VerifyCtx *ctx, const Op *op, SrcLoc loc, Severity sev, const char *rule, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = arena_vprintf(ctx->arena, fmt, ap);
+    va_end(ap);
+    if (loc.line == 0 && op) loc = op->loc;
+    diag_report(ctx->diags, ctx->module->file, sev, loc, rule, "'%s' op %s", op_name(op), msg);
+}
+
+/* FNV-1a over an op code and a rule suffix. */
+static uint32_t rule_hash(OpCode code, const char *suffix) {
+    uint32_t h = 2166136261u ^ (uint32_t)code;
+    for (const char *p = suffix; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
+const char *op_rule(VerifyCtx *ctx, const Op *op, const char *suffix) {
+    RuleCache *c = &ctx->rule_ids;
+    if (c->count * 2 >= c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        RuleId *slots = arena_alloc_array(ctx->arena, cap, sizeof *slots);
+        for (size_t i = 0; i < c->cap; i++) {
+            if (!c->slots[i].id) continue;
+            size_t j = rule_hash(c->slots[i].code, c->slots[i].suffix) & (cap - 1);
+            while (slots[j].id) j = (j + 1) & (cap - 1);
+            slots[j] = c->slots[i];
+        }
+        c->slots = slots;
+        c->cap = cap;
+    }
+    size_t j = rule_hash(op->code, suffix) & (c->cap - 1);
+    for (; c->slots[j].id; j = (j + 1) & (c->cap - 1))
+        if (c->slots[j].code == op->code && strcmp(c->slots[j].suffix, suffix) == 0) return c->slots[j].id;
+    const char *name = op_name(op);
+    const char *dot = strchr(name, '.');
+    char *id = arena_printf(ctx->arena, "%s.%s", dot ? dot + 1 : name, suffix);
+    for (char *p = id; *p && *p != '.'; p++) *p = (char)toupper((unsigned char)*p);
+    c->slots[j] = (RuleId){.code = op->code, .suffix = suffix, .id = id};
+    c->count++;
+    return id;
+}
+
+const char *type_text(VerifyCtx *ctx, const Type *t) { return type_to_string(ctx->arena, t, false); }
+
+const char *dim_text(VerifyCtx *ctx, int64_t d) {
+    return dim_known(d) ? arena_printf(ctx->arena, "%lld", (long long)d) : "?";
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Operands                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+const Type *operand_type(const Operand *opd) {
+    if (!opd) return NULL;
+    if (opd->type) return opd->type;
+    if (opd->kind == OPD_VALUE && opd->value) return opd->value->type;
+    return NULL;
+}
+
+SrcLoc operand_type_loc(const Op *op, const Operand *opd) {
+    /* a type written before the op's name belongs to another statement (an inferred result type
+     * shares its source's definition): point at the operand instead */
+    if (opd && opd->type && opd->type->loc.line && opd->type->loc.offset > op->loc.offset) return opd->type->loc;
+    if (opd && opd->loc.line) return opd->loc;
+    return op->loc;
+}
+
+static TileArg make_tile_arg(const Op *op, const char *name, const Operand *opd) {
+    TileArg a = {.name = name, .opd = opd};
+    a.type = operand_type(opd);
+    if (a.type && a.type->kind == TY_TILE) a.tile = &a.type->tile;
+    a.loc = opd ? operand_type_loc(op, opd) : op->loc;
+    return a;
+}
+
+TileArg tile_in(const Op *op, int index) {
+    const OpInfo *info = op_info(op->code);
+    const char *name = index < OPSPEC_MAX && info->ins[index].name ? info->ins[index].name : "operand";
+    return make_tile_arg(op, name, index < op->ins.count ? &op->ins.items[index] : NULL);
+}
+
+TileArg tile_out(const Op *op, int index) {
+    const OpInfo *info = op_info(op->code);
+    const char *name = index < 2 && info->outs[index].name ? info->outs[index].name : "result";
+    return make_tile_arg(op, name, index < op->outs.count ? &op->outs.items[index] : NULL);
+}
+
+TileArg tile_of_value(const char *name, const Value *v) {
+    TileArg a = {.name = name};
+    if (!v) return a;
+    a.type = v->type;
+    if (a.type && a.type->kind == TY_TILE) a.tile = &a.type->tile;
+    a.loc = a.type && a.type->loc.line ? a.type->loc : v->loc;
+    return a;
+}
+
+int64_t valid_dim(const TileType *t, int dim) { return dim == 0 ? t->valid_rows : t->valid_cols; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Shared checks                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Canonical order in which dtype lists are printed. */
+static const DType dtype_print_order[] = {DT_I8,  DT_U8,  DT_I16, DT_U16,  DT_I32, DT_U32,
+                                          DT_I64, DT_U64, DT_F16, DT_BF16, DT_F32};
+
+uint32_t dtypes_for_target(const VerifyCtx *ctx, const TargetDTypes *sets) {
+    return ctx->target == TARGET_A5 ? sets->a5 : sets->a2a3;
+}
+
+const char *dtype_set_text(VerifyCtx *ctx, uint32_t set) {
+    char buf[128];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof dtype_print_order / sizeof *dtype_print_order; i++) {
+        DType dt = dtype_print_order[i];
+        if (!(set & DTBIT(dt))) continue;
+        int n = snprintf(buf + len, sizeof buf - len, "%s%s", len ? "/" : "", dtype_name(dt));
+        if (n < 0 || (size_t)n >= sizeof buf - len) break;
+        len += (size_t)n;
+    }
+    return arena_strdup(ctx->arena, buf);
+}
+
+bool check_dtype_in(VerifyCtx *ctx, const Op *op, const TileArg *arg, const char *rule, const char *what,
+                    uint32_t allowed) {
+    if (!arg->tile) return true;
+    DType dt = arg->tile->dtype;
+    if ((unsigned)dt < 32 && (allowed & DTBIT(dt))) return true;
+    vreport(ctx, op, arg->loc, SEV_ERROR, rule, "expects %s %s to be %s, got %s (%s: %s)", target_label(ctx->target),
+            what, dtype_set_text(ctx, allowed), dtype_name(dt), arg->name, type_text(ctx, arg->type));
+    return false;
+}
+
+bool check_same_dtype(VerifyCtx *ctx, const Op *op, const TileArg *a, const TileArg *b, const TileArg *at,
+                      const char *rule) {
+    if (!a->tile || !b->tile || a->tile->dtype == b->tile->dtype) return true;
+    vreport(ctx, op, at->loc, SEV_ERROR, rule, "expects %s and %s to have the same element type, got %s and %s",
+            a->name, b->name, dtype_name(a->tile->dtype), dtype_name(b->tile->dtype));
+    return false;
+}
+
+bool check_loc_in(VerifyCtx *ctx, const Op *op, const TileArg *arg, unsigned locs, const char *what, const char *rule) {
+    if (!arg->tile || (locs & LOCBIT(arg->tile->loc))) return true;
+    vreport(ctx, op, arg->loc, SEV_ERROR, rule, "expects %s to be in the %s address space, got loc=%s (%s)", arg->name,
+            what, tile_loc_name(arg->tile->loc), type_text(ctx, arg->type));
+    return false;
+}
+
+bool check_row_major(VerifyCtx *ctx, const Op *op, const TileArg *arg, const char *rule) {
+    if (!arg->tile || arg->tile->blayout == BL_ROW_MAJOR) return true;
+    vreport(ctx, op, arg->loc, SEV_ERROR, rule, "expects %s to use row-major layout, got blayout=%s (%s)", arg->name,
+            blayout_name(arg->tile->blayout), type_text(ctx, arg->type));
+    return false;
+}
+
+bool check_same_valid_dim(VerifyCtx *ctx, const Op *op, const TileArg *a, const TileArg *b, int dim, const char *rule) {
+    if (!a->tile || !b->tile) return true;
+    int64_t x = valid_dim(a->tile, dim), y = valid_dim(b->tile, dim);
+    if (!dim_known(x) || !dim_known(y) || x == y) return true;
+    vreport(ctx, op, b->loc, SEV_ERROR, rule, "expects %s and %s to have the same valid_shape[%d], got %lld and %lld",
+            a->name, b->name, dim, (long long)x, (long long)y);
+    return false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tile type well-formedness (SPEC 3): once per written type location                          */
+/* ------------------------------------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Inserts `key` (non-zero); returns false when it was already there. */
+static bool seen_insert(Arena *arena, SeenSet *set, uint64_t key) {
+    if (set->count * 2 >= set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        uint64_t *keys = arena_alloc_array(arena, cap, sizeof *keys);
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->keys[i]) continue;
+            size_t j = mix64(set->keys[i]) & (cap - 1);
+            while (keys[j]) j = (j + 1) & (cap - 1);
+            keys[j] = set->keys[i];
+        }
+        set->keys = keys;
+        set->cap = cap;
+    }
+    size_t j = mix64(key) & (set->cap - 1);
+    while (set->keys[j]) {
+        if (set->keys[j] == key) return false;
+        j = (j + 1) & (set->cap - 1);
+    }
+    set->keys[j] = key;
+    set->count++;
+    return true;
+}
+
+/* A written type is identified by its source span; a type without a location by its address. */
+static uint64_t type_key(const Type *t) {
+    if (t->loc.line) return ((uint64_t)t->loc.offset << 24 | (t->loc.len & 0xffffffu)) | 1ULL << 63;
+    return (uint64_t)(uintptr_t)t | 1u;
+}
+
+/* Inner box rows/cols (pto_tile.hpp getInnerRow/getInnerCol): fractal 1024 -> 16x16 and fractal
+ * 32 -> 16x2 (inner row-major) or 2x16, whatever the slayout; fractal 512 -> 16xB / Bx16 by the
+ * inner layout when boxed, 1x1 when not (B = 32 / sizeof(T)). */
+static void inner_box_dims(const TileType *t, int64_t *rows, int64_t *cols) {
+    int64_t b = dtype_size(t->dtype) ? 32 / (int64_t)dtype_size(t->dtype) : 1;
+    bool inner_row = t->slayout == SL_ROW_MAJOR;
+    if (t->fractal == 1024)
+        *rows = 16, *cols = 16;
+    else if (t->fractal == 32)
+        *rows = inner_row ? 16 : 2, *cols = inner_row ? 2 : 16;
+    else if (t->slayout == SL_NONE_BOX)
+        *rows = 1, *cols = 1;
+    else
+        *rows = inner_row ? 16 : b, *cols = inner_row ? b : 16;
+}
+
+/* pto_tile.hpp's static_asserts: 32-byte rows (row_major none_box) or columns (col_major
+ * none_box), and rows / cols divisible by the inner box (rows waived for vec, fractal 32, 1 row). */
+static void check_tile_alignment(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+    const TileType *t = &type->tile;
+    int64_t size = (int64_t)dtype_size(t->dtype), bytes;
+    if (t->slayout == SL_NONE_BOX) {
+        bool row = t->blayout == BL_ROW_MAJOR;
+        int64_t n = row ? t->cols : t->rows;
+        if (!checked_mul_i64(n, size, &bytes) || bytes % 32 != 0)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.alignment",
+                    "expects a %s none_box tile to have %s * sizeof(%s) a multiple of 32 bytes, got %lld * %lld (%s)",
+                    blayout_name(t->blayout), row ? "cols" : "rows", dtype_name(t->dtype), (long long)n,
+                    (long long)size, type_text(ctx, type));
+    }
+    int64_t ir, ic;
+    inner_box_dims(t, &ir, &ic);
+    bool rows_waived = t->loc == LOC_VEC || t->fractal == 32 || t->rows == 1;
+    if (!rows_waived && t->rows % ir != 0)
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.box-shape",
+                "expects the tile's rows to be a multiple of the inner box rows (%lld), got %lld (%s)", (long long)ir,
+                (long long)t->rows, type_text(ctx, type));
+    if (t->cols % ic != 0)
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.box-shape",
+                "expects the tile's cols to be a multiple of the inner box cols (%lld), got %lld (%s)", (long long)ic,
+                (long long)t->cols, type_text(ctx, type));
+}
+
+static void check_tile_valid_bounds(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+    const TileType *t = &type->tile;
+    for (int dim = 0; dim < 2; dim++) {
+        int64_t v = valid_dim(t, dim), shape = dim == 0 ? t->rows : t->cols;
+        if (!dim_known(v)) continue;
+        if (v < 0)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.valid-bounds",
+                    "expects valid_shape[%d] to be '?' or non-negative, got %lld (%s)", dim, (long long)v,
+                    type_text(ctx, type));
+        else if (v > shape)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.valid-bounds",
+                    "expects the tile to satisfy valid_shape[%d] <= shape[%d], got %lld > %lld (%s)", dim, dim,
+                    (long long)v, (long long)shape, type_text(ctx, type));
+    }
+}
+
+static void check_tile_capacity(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+    const TileType *t = &type->tile;
+    int64_t bytes, cap = verify_buffer_capacity(ctx->target, t->loc);
+    if (!tile_footprint_bytes(t, &bytes)) {
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity", "tile footprint rows * cols * sizeof(%s) overflows (%s)",
+                dtype_name(t->dtype), type_text(ctx, type));
+        return;
+    }
+    if (bytes > cap)
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity",
+                "expects the tile to fit its buffer: %lld bytes exceed the %lld-byte %s of %s (%s)", (long long)bytes,
+                (long long)cap, buffer_name(t->loc), target_label(ctx->target), type_text(ctx, type));
+}
+
+/* Checks one written tile type (SPEC 3 well-formedness), once per written location. */
+static void check_tile_type(VerifyCtx *ctx, const Op *op, const Type *type) {
+    if (!type || type->kind != TY_TILE) return;
+    if (!seen_insert(ctx->arena, &ctx->seen_types, type_key(type))) return;
+    const TileType *t = &type->tile;
+    SrcLoc loc = type->loc.line ? type->loc : (op ? op->loc : (SrcLoc){0});
+    if (!dtype_is_float(t->dtype) && !dtype_is_int(t->dtype)) {
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.dtype", "expects a tile element type, got %s (%s)", dtype_name(t->dtype),
+                type_text(ctx, type));
+        return;
+    }
+    if (t->rows <= 0 || t->cols <= 0) {
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.shape", "expects tile rows and cols to be > 0, got %lldx%lld (%s)",
+                (long long)t->rows, (long long)t->cols, type_text(ctx, type));
+        return;
+    }
+    check_tile_valid_bounds(ctx, op, type, loc);
+    if (t->fractal != 32 && t->fractal != 512 && t->fractal != 1024)
+        vreport(ctx, op, loc, SEV_ERROR, "TILE.fractal", "expects fractal to be 32, 512 or 1024, got %lld (%s)",
+                (long long)t->fractal, type_text(ctx, type));
+    else
+        check_tile_alignment(ctx, op, type, loc);
+    check_tile_capacity(ctx, op, type, loc);
+}
+
+static void check_operand_list_types(VerifyCtx *ctx, const Op *op, const OperandList *list) {
+    for (int i = 0; i < list->count; i++) {
+        const Operand *opd = &list->items[i];
+        check_tile_type(ctx, op, opd->type);
+        if (opd->kind == OPD_VALUE && opd->value) check_tile_type(ctx, op, opd->value->type);
+    }
+}
+
+/* Every tile type written in or produced by an op. */
+static void check_op_tile_types(VerifyCtx *ctx, const Op *op) {
+    check_operand_list_types(ctx, op, &op->ins);
+    check_operand_list_types(ctx, op, &op->outs);
+    for (int i = 0; i < op->n_kwargs; i++) check_operand_list_types(ctx, op, &op->kwargs[i].list);
+    for (int i = 0; i < op->n_results; i++)
+        if (op->results[i]) check_tile_type(ctx, op, op->results[i]->type);
+    for (int i = 0; i < op->n_result_types; i++) check_tile_type(ctx, op, op->result_types[i]);
+    for (int r = 0; r < op->n_regions; r++) {
+        const Block *b = op->regions[r].block;
+        for (int i = 0; b && i < b->n_args; i++)
+            if (b->args[i]) check_tile_type(ctx, op, b->args[i]->type);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The walk                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Result-form ops (`%d = pto.OP ...`) create a new tile: auto-placed unless tassigned. */
+static void note_result_tiles(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    if (!(info->flags & OPF_DPS) || op->n_results < 1 || !op->results[0]) return;
+    const Type *t = op->results[0]->type;
+    if (t && t->kind == TY_TILE) record_auto_candidate(ctx, op->results[0]);
+}
+
+static void verify_block(VerifyCtx *ctx, const Block *block) {
+    for (const Op *op = block ? block->first : NULL; op; op = op->next) {
+        if ((unsigned)op->code >= OP_COUNT) continue;
+        check_op_tile_types(ctx, op);
+        note_result_tiles(ctx, op);
+        verify_fns[op->code](ctx, op);
+        for (int r = 0; r < op->n_regions; r++) verify_block(ctx, op->regions[r].block);
+    }
+}
+
+static void diag_func(VerifyCtx *ctx, const Func *f, const char *rule, const char *fmt, const char *arg) {
+    diag_report(ctx->diags, ctx->module->file, SEV_ERROR, f->loc, rule, fmt, arg);
+}
+
+/* PTOAS entry rules: the entry returns nothing; pto.entry only on definitions. */
+static void check_entry_rules(VerifyCtx *ctx, const Module *m, const VerifyOptions *opts) {
+    for (int i = 0; i < m->n_funcs; i++) {
+        const Func *f = m->funcs[i];
+        if (f->is_entry && f->is_declaration)
+            diag_func(ctx, f, "FUNC.entry-definition", "'func.func' op `%s` is only valid on function definitions",
+                      "pto.entry");
+    }
+    const Func *entry = module_entry(m, opts ? opts->entry : NULL);
+    if (entry && entry->n_results > 0)
+        diag_func(ctx, entry, "FUNC.entry-void", "'func.func' op PTO entry functions must return void (@%s)",
+                  entry->name);
+}
+
+static void verify_function(VerifyCtx *ctx, const Func *f) {
+    FuncFacts facts = {.func = f};
+    ctx->facts = &facts;
+    for (int i = 0; i < f->n_args; i++) {
+        const Value *arg = f->args[i];
+        if (arg) check_tile_type(ctx, NULL, arg->type);
+        if (arg && arg->type && arg->type->kind == TY_TILE) record_manual_tile(ctx, arg);
+    }
+    for (int i = 0; i < f->n_results; i++) check_tile_type(ctx, NULL, f->result_types[i]);
+    if (!f->is_declaration) verify_block(ctx, f->body.block);
+    memplan_finish_function(ctx, f);
+    ctx->facts = NULL;
+}
+
+bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags) {
+    size_t errors_before = diags->errors;
+    VerifyCtx ctx = {.module = m, .target = verify_effective_target(m, opts), .diags = diags, .arena = diags->arena};
+    check_entry_rules(&ctx, m, opts);
+    callgraph_build(ctx.arena, m, &ctx.calls);
+    for (int i = 0; i < m->n_funcs; i++) {
+        ctx.func_index = i;
+        if (m->funcs[i]) verify_function(&ctx, m->funcs[i]);
+    }
+    return diags->errors == errors_before;
+}
