@@ -82,13 +82,20 @@ typedef struct Diag {
     uint64_t seq;         /* report order, to keep sorting stable */
 } Diag;
 
+/* Errors one DiagList records (diag_init's max_errors); later ones are only counted, and
+ * diag_print_text ends with a note saying how many were not shown (issue #6: a file of garbage
+ * must not produce millions of diagnostics). */
+#define DIAG_MAX_ERRORS 1000
+/* Source lines longer than this (bytes) are not echoed under a diagnostic. */
+#define DIAG_MAX_EXCERPT 400
+
 typedef struct DiagList {
     Arena *arena;         /* where messages are stored */
     Diag *items;
     size_t count, cap;
     size_t errors, warnings;
     bool warnings_as_errors; /* -Werror: warnings are recorded as errors */
-    size_t max_errors;    /* stop recording after this many errors (0 = unlimited) */
+    size_t max_errors;    /* stop recording after this many errors (0 = unlimited; diag_init: DIAG_MAX_ERRORS) */
 } DiagList;
 
 /* Initialises an empty list whose messages live in `arena`. */
@@ -443,5 +450,21 @@ typedef struct Module {
 Func *module_find_func(const Module *m, const char *name);
 /* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */
 Func *module_entry(const Module *m, const char *name);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Printer (ir/printer.c) -- added by the front end (issue #2)                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum PrintForm {
+    PRINT_DPS,  /* canonical PTOAS-compatible DPS: module/func.func, ins(...)/outs(...), compact
+                 * !pto.tile_buf types, immediates hoisted into arith.constant */
+    PRINT_SSA   /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
+                 * for an implicit @main */
+} PrintForm;
+
+/* Returns the module as text in `form` (a fresh arena string); see docs/syntax.md. */
+char *module_to_string(Arena *arena, const Module *m, PrintForm form);
+/* Writes the module as text in `form` to `out`; false on a write error. */
+bool module_print(FILE *out, const Module *m, PrintForm form);
 
 #endif

@@ -1,0 +1,781 @@
+/* printer.c - prints a Module as canonical text (docs/syntax.md "Printing").
+ *
+ *   PRINT_DPS: PTOAS-compatible: `module { func.func ... }`, every tile op in
+ *              `pto.OP ins(a, b : T0, T1) outs(d : T)` form with compact !pto.tile_buf types; an
+ *              op written in SSA form gets its destination from a `pto.alloc_tile` printed
+ *              first; immediates are hoisted into `arith.constant` ops.
+ *   PRINT_SSA: SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R` with !pto.tile types; an op
+ *              written in DPS form prints its destination as the last positional operand
+ *              (`pto.tmuls %a, %c, %d : T, f32, T`), so no value is renamed.
+ *
+ * Printing, re-parsing and printing again gives identical text. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- output buffer (malloc'd while printing, handed to the caller at the end) -------------- */
+
+typedef struct NameSet {
+    const char **slots;
+    size_t cap, count;
+} NameSet;
+
+typedef struct Printer {
+    Arena *arena;          /* scratch (type strings, fresh names) */
+    PrintForm form;
+    char *buf;
+    size_t len, cap;
+    bool failed;           /* out of memory */
+    int indent;
+    NameSet names;         /* value names of the current function (for fresh names) */
+    unsigned fresh;        /* counter for fresh names */
+} Printer;
+
+static void out_bytes(Printer *p, const char *s, size_t n) {
+    if (p->failed) return;
+    if (p->len + n + 1 > p->cap) {
+        size_t cap = p->cap ? p->cap : 4096;
+        while (cap < p->len + n + 1) {
+            if (cap > SIZE_MAX / 2) {
+                p->failed = true;
+                return;
+            }
+            cap *= 2;
+        }
+        char *grown = realloc(p->buf, cap);
+        if (!grown) {
+            p->failed = true;
+            return;
+        }
+        p->buf = grown;
+        p->cap = cap;
+    }
+    memcpy(p->buf + p->len, s, n);
+    p->len += n;
+    p->buf[p->len] = '\0';
+}
+
+static void out(Printer *p, const char *s) {
+    out_bytes(p, s, strlen(s));
+}
+
+static void outf(Printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void outf(Printer *p, const char *fmt, ...) {
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        out_bytes(p, small, (size_t)n);
+        return;
+    }
+    va_start(ap, fmt);
+    char *big = arena_vprintf(p->arena, fmt, ap);
+    va_end(ap);
+    out_bytes(p, big, (size_t)n);
+}
+
+static void out_indent(Printer *p) {
+    for (int i = 0; i < p->indent; i++) out_bytes(p, "  ", 2);
+}
+
+/* ---- names ----------------------------------------------------------------------------------- */
+
+static size_t hash_str(const char *s) {
+    size_t h = 1469598103934665603u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static bool nameset_has(const NameSet *set, const char *name) {
+    if (!set->cap) return false;
+    for (size_t i = hash_str(name) & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
+        if (!set->slots[i]) return false;
+        if (strcmp(set->slots[i], name) == 0) return true;
+    }
+}
+
+static void nameset_add(Printer *p, NameSet *set, const char *name) {
+    if (!name) return;
+    if ((set->count + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        const char **slots = arena_alloc_array(p->arena, cap, sizeof *slots);
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->slots[i]) continue;
+            size_t j = hash_str(set->slots[i]) & (cap - 1);
+            while (slots[j]) j = (j + 1) & (cap - 1);
+            slots[j] = set->slots[i];
+        }
+        set->slots = slots;
+        set->cap = cap;
+    }
+    size_t i = hash_str(name) & (set->cap - 1);
+    while (set->slots[i]) {
+        if (strcmp(set->slots[i], name) == 0) return;
+        i = (i + 1) & (set->cap - 1);
+    }
+    set->slots[i] = name;
+    set->count++;
+}
+
+static void collect_block_names(Printer *p, const Block *b) {
+    if (!b) return;
+    for (int i = 0; i < b->n_args; i++) nameset_add(p, &p->names, b->args[i]->name);
+    for (const Op *op = b->first; op; op = op->next) {
+        for (int i = 0; i < op->n_results; i++) nameset_add(p, &p->names, op->results[i]->name);
+        for (int i = 0; i < op->n_regions; i++) collect_block_names(p, op->regions[i].block);
+    }
+}
+
+/* A value name not used anywhere in the current function, e.g. "cst", "cst_1". */
+static const char *fresh_name(Printer *p, const char *base) {
+    const char *name = base;
+    while (nameset_has(&p->names, name)) name = arena_printf(p->arena, "%s_%u", base, ++p->fresh);
+    nameset_add(p, &p->names, name);
+    return name;
+}
+
+/* ---- types and attributes ------------------------------------------------------------------ */
+
+static const char *type_text(Printer *p, const Type *t) {
+    if (!t) return "<no type>";
+    if (t->kind == TY_TILE) {
+        if (p->form == PRINT_DPS) return type_to_string(p->arena, t, true);
+        Type copy = *t;
+        copy.tile_buf = false;
+        return type_to_string(p->arena, &copy, false);
+    }
+    return type_to_string(p->arena, t, false);
+}
+
+static bool is_bare_key(const char *k) {
+    if (!k || !*k) return false;
+    if (!((*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') || *k == '_')) return false;
+    for (const char *c = k; *c; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '$' ||
+              *c == '.'))
+            return false;
+    return true;
+}
+
+static void print_attr_value(Printer *p, const Attr *a) {
+    switch (a->kind) {
+    case ATTR_UNIT: break;
+    case ATTR_STRING: outf(p, "\"%s\"", a->text ? a->text : ""); break;
+    case ATTR_INT:
+    case ATTR_FLOAT:
+        out(p, a->text ? a->text : "0");
+        if (a->type) outf(p, " : %s", type_text(p, a->type));
+        break;
+    case ATTR_BOOL: out(p, a->ival ? "true" : "false"); break;
+    case ATTR_TYPE: out(p, type_text(p, a->type)); break;
+    case ATTR_RAW: out(p, a->text ? a->text : ""); break;
+    }
+}
+
+static void print_attr_dict(Printer *p, const AttrList *attrs) {
+    out(p, "{");
+    for (int i = 0; i < attrs->count; i++) {
+        const Attr *a = &attrs->items[i];
+        if (i) out(p, ", ");
+        if (is_bare_key(a->key)) out(p, a->key);
+        else outf(p, "\"%s\"", a->key ? a->key : "");
+        if (a->kind != ATTR_UNIT) {
+            out(p, " = ");
+            print_attr_value(p, a);
+        }
+    }
+    out(p, "}");
+}
+
+/* ---- operands ---------------------------------------------------------------------------- */
+
+static const Type *operand_type(const Operand *o) {
+    if (o->kind == OPD_VALUE && o->value && o->value->type) return o->value->type;
+    return o->type;
+}
+
+/* First tile type among an op's operands and results (the element type scalars convert to). */
+static const Type *first_tile_type(const Op *op) {
+    for (int i = 0; i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && t->kind == TY_TILE) return t;
+    }
+    for (int i = 0; i < op->outs.count; i++) {
+        const Type *t = operand_type(&op->outs.items[i]);
+        if (t && t->kind == TY_TILE) return t;
+    }
+    for (int i = 0; i < op->n_results; i++)
+        if (op->results[i]->type && op->results[i]->type->kind == TY_TILE) return op->results[i]->type;
+    return NULL;
+}
+
+/* The type an untyped immediate is printed with: the tile element type where it fits (a hex
+ * literal is a bit pattern of that type), else its natural type (docs/syntax.md). */
+static const Type *literal_type(Printer *p, const Op *op, const Operand *o, unsigned kinds) {
+    if (o->type) return o->type;
+    const Type *tile = first_tile_type(op);
+    DType dt;
+    switch (o->kind) {
+    case OPD_BOOL: dt = DT_I1; break;
+    case OPD_FLOAT: dt = tile && dtype_is_float(tile->dtype) ? tile->dtype : DT_F32; break;
+    case OPD_INT:
+        if (tile) dt = tile->dtype;
+        else dt = (kinds & K_INDEX) ? DT_INDEX : DT_I32;
+        break;
+    default: return NULL;
+    }
+    return type_new_scalar(p->arena, dt);
+}
+
+/* Text of an immediate as printed with type t (a decimal integer for a float type gains ".0"). */
+static const char *literal_text(Printer *p, const Operand *o, const Type *t) {
+    if (o->kind == OPD_INT && !o->hex && t && t->kind == TY_SCALAR && dtype_is_float(t->dtype))
+        return arena_printf(p->arena, "%s.0", o->text);
+    return o->text ? o->text : "0";
+}
+
+static void print_operand(Printer *p, const Operand *o) {
+    switch (o->kind) {
+    case OPD_VALUE: outf(p, "%%%s", o->value ? o->value->name : o->text); break;
+    case OPD_TILE_ADDR: outf(p, "@tile(%s)", o->text); break;
+    case OPD_BOOL: out(p, o->ival ? "true" : "false"); break;
+    default: out(p, o->text ? o->text : "0"); break;
+    }
+}
+
+/* Kinds of operand position i of an op's ins list. */
+static unsigned ins_kinds(const Op *op, int i) {
+    const OpInfo *info = op_info(op->code);
+    int n = opspec_count(info->ins, OPSPEC_MAX);
+    if (i < n) return info->ins[i].kinds;
+    return n > 0 ? info->ins[n - 1].kinds : K_ANY;
+}
+
+/* In DPS output, an immediate becomes `%cst = arith.constant LIT : T` printed before the op.
+ * Returns the names to print in place of each operand (NULL = print the operand itself). */
+static const char **hoist_literals(Printer *p, const Op *op, const OperandList *list, unsigned (*kinds_of)(const Op *, int),
+                                   const Type ***types_out) {
+    const char **names = arena_alloc_array(p->arena, (size_t)(list->count ? list->count : 1), sizeof *names);
+    const Type **types = arena_alloc_array(p->arena, (size_t)(list->count ? list->count : 1), sizeof *types);
+    for (int i = 0; i < list->count; i++) {
+        const Operand *o = &list->items[i];
+        if (o->kind == OPD_VALUE || o->kind == OPD_TILE_ADDR) {
+            types[i] = operand_type(o);
+            continue;
+        }
+        const Type *t = literal_type(p, op, o, kinds_of ? kinds_of(op, i) : K_ANY);
+        types[i] = t;
+        if (p->form != PRINT_DPS) continue;
+        const char *name = fresh_name(p, o->kind == OPD_BOOL ? (o->ival ? "true" : "false") : "cst");
+        names[i] = name;
+        out_indent(p);
+        if (o->kind == OPD_BOOL && t && t->kind == TY_SCALAR && t->dtype == DT_I1)
+            outf(p, "%%%s = arith.constant %s\n", name, o->ival ? "true" : "false");
+        else
+            outf(p, "%%%s = arith.constant %s : %s\n", name, literal_text(p, o, t), type_text(p, t));
+    }
+    if (types_out) *types_out = types;
+    return names;
+}
+
+static void print_operand_or_name(Printer *p, const Operand *o, const char *name) {
+    if (name) outf(p, "%%%s", name);
+    else print_operand(p, o);
+}
+
+/* `%a, %b` */
+static void print_list(Printer *p, const OperandList *list, const char **names) {
+    for (int i = 0; i < list->count; i++) {
+        if (i) out(p, ", ");
+        print_operand_or_name(p, &list->items[i], names ? names[i] : NULL);
+    }
+}
+
+static void print_types(Printer *p, const Type **types, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i) out(p, ", ");
+        out(p, type_text(p, types[i]));
+    }
+}
+
+/* Result definitions: `%r:2 = ` for a group named r#0, r#1, ..., else `%a, %b = `. */
+static void print_results(Printer *p, const Op *op) {
+    if (op->n_results == 0) return;
+    if (op->n_results > 1) {
+        const char *hash = strchr(op->results[0]->name, '#');
+        bool group = hash != NULL;
+        size_t base = hash ? (size_t)(hash - op->results[0]->name) : 0;
+        for (int i = 0; group && i < op->n_results; i++) {
+            const char *n = op->results[i]->name;
+            char want[24];
+            snprintf(want, sizeof want, "#%d", i);
+            group = strncmp(n, op->results[0]->name, base) == 0 && strcmp(n + base, want) == 0;
+        }
+        if (group) {
+            outf(p, "%%%.*s:%d = ", (int)base, op->results[0]->name, op->n_results);
+            return;
+        }
+    }
+    for (int i = 0; i < op->n_results; i++) outf(p, "%s%%%s", i ? ", " : "", op->results[i]->name);
+    out(p, " = ");
+}
+
+static void print_block(Printer *p, const Block *b);
+
+/* ---- DPS ops ----------------------------------------------------------------------------- */
+
+static unsigned outs_kinds(const Op *op, int i) {
+    const OpInfo *info = op_info(op->code);
+    int n = opspec_count(info->outs, 2);
+    return i < n ? info->outs[i].kinds : K_ANY;
+}
+
+static void print_dps_op_dps(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const Type **in_types, **out_types;
+    const char **in_names = hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
+    const char **out_names = hoist_literals(p, op, &op->outs, outs_kinds, &out_types);
+    if (op->n_results > 0) {
+        /* written in SSA form: the result needs storage of its own before the DPS op */
+        out_indent(p);
+        outf(p, "%%%s = pto.alloc_tile : %s\n", op->results[0]->name, type_text(p, op->results[0]->type));
+    }
+    out_indent(p);
+    out(p, info->name);
+    if (op->ins.count) {
+        out(p, " ins(");
+        print_list(p, &op->ins, in_names);
+        out(p, " : ");
+        print_types(p, in_types, op->ins.count);
+        out(p, ")");
+    }
+    if (op->outs.count) {
+        out(p, " outs(");
+        print_list(p, &op->outs, out_names);
+        out(p, " : ");
+        print_types(p, out_types, op->outs.count);
+        out(p, ")");
+    }
+    if (op->attrs.count) {
+        out(p, " ");
+        print_attr_dict(p, &op->attrs);
+    }
+    out(p, "\n");
+}
+
+static void print_dps_op_ssa(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const Type **in_types, **out_types;
+    hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
+    bool ssa_result = op->n_results > 0;
+    const OperandList *outs = ssa_result ? NULL : &op->outs;
+    if (outs) hoist_literals(p, op, outs, outs_kinds, &out_types);
+    out_indent(p);
+    print_results(p, op);
+    out(p, info->name);
+    int n = op->ins.count + (outs ? outs->count : 0);
+    for (int i = 0; i < op->ins.count; i++) {
+        out(p, i ? ", " : " ");
+        print_operand(p, &op->ins.items[i]);
+    }
+    for (int i = 0; outs && i < outs->count; i++) {
+        out(p, op->ins.count + i ? ", " : " ");
+        print_operand(p, &outs->items[i]);
+    }
+    if (op->attrs.count) {
+        out(p, " ");
+        print_attr_dict(p, &op->attrs);
+    }
+    if (ssa_result) {
+        out(p, " : (");
+        print_types(p, in_types, op->ins.count);
+        outf(p, ") -> %s", type_text(p, op->results[0]->type));
+    } else if (n > 0) {
+        out(p, " : ");
+        print_types(p, in_types, op->ins.count);
+        if (outs && outs->count) {
+            if (op->ins.count) out(p, ", ");
+            print_types(p, out_types, outs->count);
+        }
+    }
+    out(p, "\n");
+}
+
+/* ---- other ops: their own syntax ------------------------------------------------------------ */
+
+typedef enum SigStyle {
+    SIG_NONE,       /* nothing after the operands */
+    SIG_RESULT,     /* : R */
+    SIG_OPERAND0,   /* : T0 */
+    SIG_ARROW,      /* : T0 -> R */
+    SIG_TO,         /* : T0 to R */
+    SIG_OPERANDS,   /* : T0, T1, ... */
+    SIG_FUNCTION    /* : (T0, ...) -> R */
+} SigStyle;
+
+/* How each custom-syntax op writes its signature (PTOAS / MLIR assembly formats). */
+static SigStyle sig_style(const Op *op) {
+    switch (op->code) {
+    case OP_ALLOC_TILE:
+    case OP_MAKE_TENSOR_VIEW:
+    case OP_ADDI: case OP_SUBI: case OP_MULI: case OP_DIVSI: case OP_REMSI: case OP_MINSI: case OP_MAXSI:
+    case OP_ANDI: case OP_ORI: case OP_XORI: case OP_SELECT:
+        return SIG_RESULT;
+    case OP_CONSTANT: {
+        const Operand *v = op->ins.count ? &op->ins.items[0] : NULL;
+        const Type *r = op->n_results ? op->results[0]->type : NULL;
+        if (v && v->kind == OPD_BOOL && r && r->kind == TY_SCALAR && r->dtype == DT_I1) return SIG_NONE;
+        return SIG_RESULT;
+    }
+    case OP_CMPI:
+    case OP_SET_VALIDSHAPE:
+        return SIG_OPERAND0;
+    case OP_INDEX_CAST:
+        return SIG_TO;
+    case OP_PARTITION_VIEW:
+        return SIG_ARROW;
+    case OP_TASSIGN:
+        if (op->n_results) return SIG_ARROW;
+        return op->ins.count && op->ins.items[0].type ? SIG_OPERAND0 : SIG_NONE;
+    default:
+        break;
+    }
+    if (op->n_results) return SIG_FUNCTION;
+    return op->ins.count ? SIG_OPERANDS : SIG_NONE;
+}
+
+static void print_custom_op(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const Type **types;
+    bool hoist = op->code != OP_CONSTANT;
+    const char **names = NULL;
+    if (hoist) {
+        names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    } else {
+        types = arena_alloc_array(p->arena, (size_t)(op->ins.count ? op->ins.count : 1), sizeof *types);
+        for (int i = 0; i < op->ins.count; i++) types[i] = operand_type(&op->ins.items[i]);
+    }
+    /* keyword operands: immediates hoisted too (DPS) */
+    const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
+    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, NULL, NULL);
+
+    out_indent(p);
+    print_results(p, op);
+    out(p, info->name);
+    if (op->attr_args.count) {
+        out(p, op->attr_args_bracketed ? "[" : " <");
+        for (int i = 0; i < op->attr_args.count; i++) {
+            if (i) out(p, ", ");
+            const char *t = op->attr_args.items[i].text ? op->attr_args.items[i].text : "";
+            if (!op->attr_args_bracketed && t[0] == '<') { /* stored with its brackets */
+                size_t n = strlen(t);
+                out_bytes(p, t + 1, n >= 2 ? n - 2 : 0);
+            } else {
+                out(p, t);
+            }
+        }
+        out(p, op->attr_args_bracketed ? "]" : ">");
+    }
+    bool first = true;
+    if (op->predicate) {
+        outf(p, " %s", op->predicate);
+        first = false;
+    }
+    for (int i = 0; i < op->ins.count; i++) {
+        out(p, first ? " " : ", ");
+        first = false;
+        print_operand_or_name(p, &op->ins.items[i], names ? names[i] : NULL);
+    }
+    bool comma_kwargs = op->ins.count > 0;
+    for (int k = 0; k < op->n_kwargs; k++) {
+        const KeywordArg *kw = &op->kwargs[k];
+        out(p, first ? " " : comma_kwargs ? ", " : " ");
+        first = false;
+        outf(p, "%s = ", kw->key);
+        if (kw->bracketed) {
+            out(p, "[");
+            print_list(p, &kw->list, kw_names[k]);
+            out(p, "]");
+        } else if (kw->list.count) {
+            print_operand_or_name(p, &kw->list.items[0], kw_names[k][0]);
+        }
+    }
+    if (op->attrs.count) {
+        out(p, " ");
+        print_attr_dict(p, &op->attrs);
+    }
+    const Type *r = op->n_results ? op->results[0]->type : NULL;
+    const Type *t0 = op->ins.count ? types[0] : NULL;
+    switch (sig_style(op)) {
+    case SIG_NONE: break;
+    case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
+    case SIG_OPERAND0: outf(p, " : %s", type_text(p, t0)); break;
+    case SIG_ARROW: outf(p, " : %s -> %s", type_text(p, t0), type_text(p, r)); break;
+    case SIG_TO: outf(p, " : %s to %s", type_text(p, t0), type_text(p, r)); break;
+    case SIG_OPERANDS:
+        out(p, " : ");
+        print_types(p, types, op->ins.count);
+        break;
+    case SIG_FUNCTION:
+        out(p, " : (");
+        print_types(p, types, op->ins.count);
+        out(p, ") -> ");
+        if (op->n_results == 1) {
+            out(p, type_text(p, r));
+        } else {
+            out(p, "(");
+            for (int i = 0; i < op->n_results; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, op->results[i]->type));
+            out(p, ")");
+        }
+        break;
+    }
+    out(p, "\n");
+}
+
+/* ---- control structure ------------------------------------------------------------------------ */
+
+static void print_result_types(Printer *p, Type *const *types, int n) {
+    out(p, "(");
+    for (int i = 0; i < n; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, types[i]));
+    out(p, ")");
+}
+
+static void print_region_body(Printer *p, const Block *b) {
+    p->indent++;
+    print_block(p, b);
+    p->indent--;
+}
+
+static void print_for(Printer *p, const Op *op) {
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, NULL);
+    const Block *body = op->regions[0].block;
+    out_indent(p);
+    print_results(p, op);
+    outf(p, "scf.for %%%s = ", body->args[0]->name);
+    print_operand_or_name(p, &op->ins.items[0], names[0]);
+    out(p, " to ");
+    print_operand_or_name(p, &op->ins.items[1], names[1]);
+    out(p, " step ");
+    print_operand_or_name(p, &op->ins.items[2], names[2]);
+    if (op->ins.count > 3) {
+        out(p, " iter_args(");
+        for (int i = 3; i < op->ins.count; i++) {
+            outf(p, "%s%%%s = ", i > 3 ? ", " : "", body->args[i - 2]->name);
+            print_operand_or_name(p, &op->ins.items[i], names[i]);
+        }
+        out(p, ") -> ");
+        print_result_types(p, op->result_types, op->n_result_types);
+    }
+    const Type *iv = body->args[0]->type;
+    if (iv && !(iv->kind == TY_SCALAR && iv->dtype == DT_INDEX)) outf(p, " : %s", type_text(p, iv));
+    out(p, " {\n");
+    print_region_body(p, body);
+    out_indent(p);
+    out(p, "}\n");
+}
+
+static void print_if(Printer *p, const Op *op) {
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, NULL);
+    out_indent(p);
+    print_results(p, op);
+    out(p, "scf.if ");
+    print_operand_or_name(p, &op->ins.items[0], names[0]);
+    if (op->n_result_types) {
+        out(p, " -> ");
+        print_result_types(p, op->result_types, op->n_result_types);
+    }
+    out(p, " {\n");
+    print_region_body(p, op->regions[0].block);
+    out_indent(p);
+    out(p, "}");
+    const Block *else_block = op->n_regions > 1 ? op->regions[1].block : NULL;
+    if (else_block && (else_block->first || op->n_result_types)) {
+        out(p, " else {\n");
+        print_region_body(p, else_block);
+        out_indent(p);
+        out(p, "}");
+    }
+    out(p, "\n");
+}
+
+static void print_while(Printer *p, const Op *op) {
+    const Type **types;
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    const Block *before = op->regions[0].block, *after = op->regions[1].block;
+    out_indent(p);
+    print_results(p, op);
+    out(p, "scf.while (");
+    for (int i = 0; i < op->ins.count; i++) {
+        outf(p, "%s%%%s = ", i ? ", " : "", before->args[i]->name);
+        print_operand_or_name(p, &op->ins.items[i], names[i]);
+    }
+    out(p, ") : (");
+    for (int i = 0; i < before->n_args; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, before->args[i]->type));
+    out(p, ") -> ");
+    print_result_types(p, op->result_types, op->n_result_types);
+    out(p, " {\n");
+    print_region_body(p, before);
+    out_indent(p);
+    out(p, "} do {\n");
+    if (after->n_args) {
+        out_indent(p);
+        out(p, "^bb0(");
+        for (int i = 0; i < after->n_args; i++)
+            outf(p, "%s%%%s: %s", i ? ", " : "", after->args[i]->name, type_text(p, after->args[i]->type));
+        out(p, "):\n");
+    }
+    print_region_body(p, after);
+    out_indent(p);
+    out(p, "}\n");
+}
+
+/* return / scf.yield / scf.condition: `KW [(%c)] %a, %b : T, U` */
+static void print_terminator(Printer *p, const Op *op, const char *kw, bool condition) {
+    const Type **types;
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    out_indent(p);
+    out(p, kw);
+    int first = 0;
+    if (condition && op->ins.count) {
+        out(p, "(");
+        print_operand_or_name(p, &op->ins.items[0], names[0]);
+        out(p, ")");
+        first = 1;
+    }
+    for (int i = first; i < op->ins.count; i++) {
+        out(p, i > first ? ", " : " ");
+        print_operand_or_name(p, &op->ins.items[i], names[i]);
+    }
+    if (op->ins.count > first) {
+        out(p, " : ");
+        print_types(p, types + first, op->ins.count - first);
+    }
+    out(p, "\n");
+}
+
+static void print_call(Printer *p, const Op *op) {
+    const Type **types;
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    out_indent(p);
+    print_results(p, op);
+    outf(p, "func.call @%s(", op->callee);
+    print_list(p, &op->ins, names);
+    out(p, ") : (");
+    print_types(p, types, op->ins.count);
+    out(p, ") -> ");
+    print_result_types(p, op->result_types, op->n_result_types);
+    out(p, "\n");
+}
+
+static void print_op(Printer *p, const Op *op) {
+    switch (op->code) {
+    case OP_SCF_FOR: print_for(p, op); return;
+    case OP_SCF_IF: print_if(p, op); return;
+    case OP_SCF_WHILE: print_while(p, op); return;
+    case OP_SCF_CONDITION: print_terminator(p, op, "scf.condition", true); return;
+    case OP_SCF_YIELD: print_terminator(p, op, "scf.yield", false); return;
+    case OP_RETURN: print_terminator(p, op, "return", false); return;
+    case OP_CALL: print_call(p, op); return;
+    default: break;
+    }
+    if (op_info(op->code)->flags & OPF_DPS) {
+        if (p->form == PRINT_DPS) print_dps_op_dps(p, op);
+        else print_dps_op_ssa(p, op);
+        return;
+    }
+    print_custom_op(p, op);
+}
+
+static void print_block(Printer *p, const Block *b) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) print_op(p, op);
+}
+
+/* ---- functions and modules -------------------------------------------------------------------- */
+
+static void print_func(Printer *p, const Func *f, bool add_return) {
+    p->names = (NameSet){NULL, 0, 0};
+    p->fresh = 0;
+    for (int i = 0; i < f->n_args; i++) nameset_add(p, &p->names, f->args[i]->name);
+    collect_block_names(p, f->body.block);
+    out_indent(p);
+    outf(p, "func.func %s@%s(", f->is_private ? "private " : "", f->name);
+    for (int i = 0; i < f->n_args; i++) outf(p, "%s%%%s: %s", i ? ", " : "", f->args[i]->name, type_text(p, f->args[i]->type));
+    out(p, ")");
+    if (f->n_results == 1) {
+        outf(p, " -> %s", type_text(p, f->result_types[0]));
+    } else if (f->n_results > 1) {
+        out(p, " -> ");
+        print_result_types(p, f->result_types, f->n_results);
+    }
+    if (f->attrs.count) {
+        out(p, " attributes ");
+        print_attr_dict(p, &f->attrs);
+    }
+    if (f->is_declaration) {
+        out(p, "\n");
+        return;
+    }
+    out(p, " {\n");
+    p->indent++;
+    print_block(p, f->body.block);
+    const Op *last = f->body.block ? f->body.block->last : NULL;
+    if (add_return && !(last && (op_info(last->code)->flags & OPF_TERMINATOR))) {
+        out_indent(p);
+        out(p, "return\n");
+    }
+    p->indent--;
+    out_indent(p);
+    out(p, "}\n");
+}
+
+static void print_module(Printer *p, const Module *m) {
+    if (m->implicit && p->form == PRINT_SSA && m->attrs.count == 0 && m->n_funcs == 1) {
+        const Func *f = m->funcs[0];
+        p->names = (NameSet){NULL, 0, 0};
+        collect_block_names(p, f->body.block);
+        print_block(p, f->body.block);
+        return;
+    }
+    out(p, "module");
+    if (m->attrs.count) {
+        out(p, " attributes ");
+        print_attr_dict(p, &m->attrs);
+    }
+    out(p, " {\n");
+    p->indent++;
+    for (int i = 0; i < m->n_funcs; i++) print_func(p, m->funcs[i], m->implicit);
+    p->indent--;
+    out(p, "}\n");
+}
+
+/* Prints into a malloc'd buffer; the caller frees p->buf. */
+static bool render(Printer *p, const Module *m, PrintForm form) {
+    Arena *scratch = arena_new();
+    memset(p, 0, sizeof *p);
+    p->arena = scratch;
+    p->form = form;
+    out(p, "");
+    print_module(p, m);
+    arena_free(scratch);
+    return !p->failed;
+}
+
+char *module_to_string(Arena *arena, const Module *m, PrintForm form) {
+    Printer p;
+    bool ok = render(&p, m, form);
+    char *s = ok ? arena_strndup(arena, p.buf ? p.buf : "", p.len) : NULL;
+    free(p.buf);
+    return s;
+}
+
+bool module_print(FILE *outf_, const Module *m, PrintForm form) {
+    Printer p;
+    bool ok = render(&p, m, form);
+    if (ok && p.len && fwrite(p.buf, 1, p.len, outf_) != p.len) ok = false;
+    free(p.buf);
+    return ok;
+}

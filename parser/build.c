@@ -1,0 +1,1683 @@
+/* build.c - builds the IR from the grammar's drafts: op lookup in the op table, normalisation of
+ * the DPS / SSA / assembly spellings, value-name resolution with exact scoping, and the
+ * structural checks of SPEC 3 (arity, operand kinds, undefined / redefined values, use before
+ * definition, use type != definition type, entry rules). Every message starts with
+ * `'OPNAME' op` (SPEC 6) and points at the operand, key or type at fault. */
+#include "parse_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Basics                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+void pc_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(ctx->diags, ctx->file, SEV_ERROR, loc, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void pc_syntax_error_seen(ParseCtx *ctx, SrcLoc loc) {
+    ctx->in_recovery = true;
+    ctx->recovery_offset = loc.offset;
+    ctx->syntax_errors++;
+}
+
+void *pc_temp(ParseCtx *ctx, size_t size) {
+    return arena_alloc(ctx->scratch, size);
+}
+
+PtrVec *pc_list(ParseCtx *ctx) {
+    return arena_alloc(ctx->scratch, sizeof(PtrVec));
+}
+
+PtrVec *pc_list1(ParseCtx *ctx, void *item) {
+    PtrVec *v = pc_list(ctx);
+    ptrvec_push(ctx->scratch, v, item);
+    return v;
+}
+
+PtrVec *pc_push(ParseCtx *ctx, PtrVec *list, void *item) {
+    ptrvec_push(ctx->scratch, list, item);
+    return list;
+}
+
+Tok *pc_tok(ParseCtx *ctx, Tok tok) {
+    Tok *t = arena_alloc(ctx->scratch, sizeof *t);
+    *t = tok;
+    return t;
+}
+
+static const char *op_name_of(const Op *op) {
+    return op_info(op->code)->name;
+}
+
+/* Line number of a location, for "defined at line N" notes. */
+static unsigned line_of(const Value *v) {
+    return v->loc.line;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Op names: a small hash built once per parse (names and assembly mnemonics)                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+static uint32_t hash_bytes(const char *s, uint32_t n) {
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static void op_names_insert(ParseCtx *ctx, const char *name, OpCode code) {
+    uint32_t len = (uint32_t)strlen(name);
+    uint32_t mask = ctx->op_names_cap - 1;
+    for (uint32_t i = hash_bytes(name, len) & mask;; i = (i + 1) & mask) {
+        OpNameEntry *e = &ctx->op_names[i];
+        if (!e->name) {
+            e->name = name;
+            e->len = len;
+            e->code = code;
+            return;
+        }
+        if (e->len == len && memcmp(e->name, name, len) == 0) return;
+    }
+}
+
+static bool lookup_op(ParseCtx *ctx, const char *name, uint32_t len, OpCode *out) {
+    uint32_t mask = ctx->op_names_cap - 1;
+    for (uint32_t i = hash_bytes(name, len) & mask;; i = (i + 1) & mask) {
+        const OpNameEntry *e = &ctx->op_names[i];
+        if (!e->name) return false;
+        if (e->len == len && memcmp(e->name, name, len) == 0) {
+            *out = e->code;
+            return true;
+        }
+    }
+}
+
+void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diags) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->arena = arena;
+    ctx->scratch = arena_new();
+    ctx->file = file;
+    ctx->diags = diags;
+    lexer_init(&ctx->lexer, file);
+    Module *m = arena_alloc(arena, sizeof *m);
+    m->arena = arena;
+    m->file = file;
+    m->file_target = TARGET_A2A3;
+    ctx->module = m;
+    uint32_t cap = 16;
+    while (cap < 4u * (uint32_t)OP_COUNT + 8) cap *= 2;
+    ctx->op_names_cap = cap;
+    ctx->op_names = arena_alloc_array(arena, cap, sizeof *ctx->op_names);
+    for (int i = 0; i < OP_COUNT; i++) {
+        const OpInfo *info = op_info((OpCode)i);
+        op_names_insert(ctx, info->name, (OpCode)i);
+        if (info->asm_name) op_names_insert(ctx, info->asm_name, (OpCode)i);
+    }
+}
+
+void pc_release(ParseCtx *ctx) {
+    arena_free(ctx->scratch);
+    ctx->scratch = NULL;
+}
+
+/* Between statements of a function body (no enclosing construct on the parser stack) the grammar
+ * temporaries are dead: start a fresh scratch arena once the old one has grown. */
+static void maybe_reset_scratch(ParseCtx *ctx) {
+    if (ctx->frames.count != 1 || arena_bytes_used(ctx->scratch) < ((size_t)1 << 20)) return;
+    arena_free(ctx->scratch);
+    ctx->scratch = arena_new();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Value names: per-function hash map + scope log                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+static NameEntry *name_slot(FuncCtx *fc, const char *s, uint32_t n, uint32_t h) {
+    uint32_t mask = fc->cap - 1;
+    for (uint32_t i = h & mask;; i = (i + 1) & mask) {
+        NameEntry *e = &fc->slots[i];
+        if (!e->name || (e->hash == h && e->len == n && memcmp(e->name, s, n) == 0)) return e;
+    }
+}
+
+static NameEntry *name_lookup(FuncCtx *fc, const char *s, uint32_t n) {
+    NameEntry *e = name_slot(fc, s, n, hash_bytes(s, n));
+    return e->name ? e : NULL;
+}
+
+/* Finds or creates the entry for a name; `name` must be an arena string of length n. */
+static NameEntry *name_entry(ParseCtx *ctx, FuncCtx *fc, const char *name, uint32_t n) {
+    uint32_t h = hash_bytes(name, n);
+    NameEntry *e = name_slot(fc, name, n, h);
+    if (e->name) return e;
+    if ((fc->count + 1) * 10 >= fc->cap * 7) {
+        uint32_t old_cap = fc->cap;
+        NameEntry *old = fc->slots;
+        fc->cap = old_cap * 2;
+        fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
+        /* entries move: rewrite the scope log, which points at them */
+        for (uint32_t i = 0; i < old_cap; i++) {
+            if (!old[i].name) continue;
+            NameEntry *ne = name_slot(fc, old[i].name, old[i].len, old[i].hash);
+            *ne = old[i];
+        }
+        for (size_t i = 0; i < fc->scope_log.count; i++) {
+            NameEntry *oe = fc->scope_log.items[i];
+            fc->scope_log.items[i] = name_slot(fc, oe->name, oe->len, oe->hash);
+        }
+        e = name_slot(fc, name, n, h);
+    }
+    e->name = name;
+    e->len = n;
+    e->hash = h;
+    fc->count++;
+    return e;
+}
+
+/* Looks up a use `%name` (also `%x#0` for a single-result `%x`). */
+static Value *visible_value(FuncCtx *fc, const char *name, uint32_t n, NameEntry **entry_out) {
+    NameEntry *e = name_lookup(fc, name, n);
+    if ((!e || !e->current) && n > 2 && name[n - 2] == '#' && name[n - 1] == '0') {
+        NameEntry *base = name_lookup(fc, name, n - 2);
+        if (base && base->current && (!base->current->def || base->current->def->n_results <= 1)) e = base;
+    }
+    if (entry_out) *entry_out = e;
+    return e ? e->current : NULL;
+}
+
+static Value *new_value(ParseCtx *ctx, FuncCtx *fc, const char *name, Type *type, SrcLoc loc) {
+    Value *v = arena_alloc(ctx->arena, sizeof *v);
+    v->name = name;
+    v->id = fc->func->n_values++;
+    v->type = type;
+    v->loc = loc;
+    return v;
+}
+
+/* Makes `v` visible under its name in the current scope; reports a redefinition. */
+static void define_value(ParseCtx *ctx, FuncCtx *fc, Value *v, const Op *op) {
+    NameEntry *e = name_entry(ctx, fc, v->name, (uint32_t)strlen(v->name));
+    if (e->current) {
+        if (op)
+            pc_error(ctx, v->loc, "'%s' op redefines value '%%%s' (previously defined at line %u)", op_name_of(op), v->name,
+                     line_of(e->current));
+        else
+            pc_error(ctx, v->loc, "redefinition of value '%%%s' (previously defined at line %u)", v->name, line_of(e->current));
+        return;
+    }
+    e->current = v;
+    e->latest = v;
+    ptrvec_push(ctx->arena, &fc->scope_log, e);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Regions: a stack of open blocks, each with its scope                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+static BlockFrame *top_frame(ParseCtx *ctx) {
+    return ctx->frames.count ? ctx->frames.items[ctx->frames.count - 1] : NULL;
+}
+
+static Block *new_block(ParseCtx *ctx) {
+    return arena_alloc(ctx->arena, sizeof(Block));
+}
+
+static void push_block(ParseCtx *ctx, FuncCtx *fc, Block *b, SrcLoc loc) {
+    if (ctx->frames.count >= PARSE_MAX_REGION_DEPTH && !ctx->depth_reported) {
+        pc_error(ctx, loc, "regions are nested more than %d levels deep", PARSE_MAX_REGION_DEPTH);
+        ctx->depth_reported = true;
+    }
+    BlockFrame *f = arena_alloc(ctx->arena, sizeof *f);
+    f->block = b;
+    f->fc = fc;
+    f->scope_mark = fc->scope_log.count;
+    ptrvec_push(ctx->arena, &ctx->frames, f);
+}
+
+static void pop_frame(ParseCtx *ctx) {
+    BlockFrame *f = top_frame(ctx);
+    if (!f) return;
+    FuncCtx *fc = f->fc;
+    for (size_t i = f->scope_mark; i < fc->scope_log.count; i++) {
+        NameEntry *e = fc->scope_log.items[i];
+        e->current = NULL;
+    }
+    if (fc->scope_log.count > f->scope_mark) fc->scope_log.count = f->scope_mark;
+    ctx->frames.count--;
+}
+
+/* Pops frames down to and including the one of `b`; false (nothing popped) if `b` is not open. */
+static bool pop_block(ParseCtx *ctx, Block *b) {
+    if (!b) return false;
+    size_t i = ctx->frames.count;
+    while (i > 0 && ((BlockFrame *)ctx->frames.items[i - 1])->block != b) i--;
+    if (i == 0) return false;
+    while (ctx->frames.count >= i) pop_frame(ctx);
+    return true;
+}
+
+static Block *current_block(ParseCtx *ctx) {
+    BlockFrame *f = top_frame(ctx);
+    return f ? f->block : NULL;
+}
+
+/* The function statements go to; creates the implicit @main for bare top-level statements. */
+static FuncCtx *current_func(ParseCtx *ctx, SrcLoc loc) {
+    if (ctx->func) return ctx->func;
+    if (ctx->saw_module || ctx->saw_func) {
+        if (!ctx->mixing_reported)
+            pc_error(ctx, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+        ctx->mixing_reported = true;
+    }
+    ctx->saw_bare = true;
+    Func *f = arena_alloc(ctx->arena, sizeof *f);
+    f->name = "main";
+    f->loc = loc;
+    f->loc.len = 0;
+    FuncCtx *fc = arena_alloc(ctx->arena, sizeof *fc);
+    fc->func = f;
+    fc->cap = 64;
+    fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
+    fc->body = new_block(ctx);
+    f->body.block = fc->body;
+    fc->body->parent = &f->body;
+    ctx->func = fc;
+    ctx->implicit_main = fc;
+    ctx->module->implicit = true;
+    push_block(ctx, fc, fc->body, loc);
+    return fc;
+}
+
+Block *pc_region_open(ParseCtx *ctx, SrcLoc loc) {
+    FuncCtx *fc = current_func(ctx, loc);
+    Block *b = new_block(ctx);
+    push_block(ctx, fc, b, loc);
+    return b;
+}
+
+Block *pc_region_close(ParseCtx *ctx, Block *block) {
+    pop_block(ctx, block);
+    return block;
+}
+
+void pc_abandon_block(ParseCtx *ctx, Block *block) {
+    pop_block(ctx, block);
+}
+
+void pc_abandon_op(ParseCtx *ctx, Op *op) {
+    if (!op) return;
+    for (int i = 0; i < op->n_regions; i++) pop_block(ctx, op->regions[i].block);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Operands, attributes, drafts                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+Operand *pc_operand_value(ParseCtx *ctx, Tok tok) {
+    Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+    o->kind = OPD_VALUE;
+    o->text = arena_strndup(ctx->arena, tok.text + 1, tok.len - 1);
+    o->loc = tok.loc;
+    return o;
+}
+
+Operand *pc_operand_int(ParseCtx *ctx, Tok tok) {
+    Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+    o->kind = OPD_INT;
+    o->text = arena_strndup(ctx->arena, tok.text, tok.len);
+    o->loc = tok.loc;
+    pc_parse_int(ctx, tok, &o->ival, &o->hex);
+    return o;
+}
+
+/* The value of a float literal; one beyond the range of double is an error (issue #6), not inf. */
+static double parse_float_literal(ParseCtx *ctx, Tok tok, const char *text) {
+    errno = 0;
+    double v = strtod(text, NULL);
+    if (errno == ERANGE && isinf(v)) pc_error(ctx, tok.loc, "float literal '%s' is out of the 64-bit range", text);
+    return v;
+}
+
+Operand *pc_operand_float(ParseCtx *ctx, Tok tok) {
+    Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+    o->kind = OPD_FLOAT;
+    o->text = arena_strndup(ctx->arena, tok.text, tok.len);
+    o->fval = parse_float_literal(ctx, tok, o->text);
+    o->loc = tok.loc;
+    return o;
+}
+
+Operand *pc_operand_bool(ParseCtx *ctx, Tok tok, bool value) {
+    Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+    o->kind = OPD_BOOL;
+    o->ival = value;
+    o->text = value ? "true" : "false";
+    o->loc = tok.loc;
+    return o;
+}
+
+Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc) {
+    Item *it = arena_alloc(ctx->scratch, sizeof *it);
+    it->kind = kind;
+    it->loc = loc;
+    return it;
+}
+
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc) {
+    if (!ctx->operand_attr_seen) ctx->operand_attr_loc = loc;
+    ctx->operand_attr_seen = true;
+}
+
+void pc_take_operand_attrs(ParseCtx *ctx, Item *item) {
+    item->operand_attrs = ctx->operand_attr_seen;
+    item->operand_attr_loc = ctx->operand_attr_loc;
+    ctx->operand_attr_seen = false;
+}
+
+char *pc_key_text(ParseCtx *ctx, Tok tok, bool quoted) {
+    if (quoted && tok.len >= 2) return arena_strndup(ctx->arena, tok.text + 1, tok.len - 2);
+    return arena_strndup(ctx->arena, tok.text, tok.len);
+}
+
+Attr *pc_attr(ParseCtx *ctx, AttrKind kind, const char *key, Tok value, SrcLoc loc) {
+    Attr *a = arena_alloc(ctx->scratch, sizeof *a);
+    a->kind = kind;
+    a->key = key;
+    a->loc = loc;
+    switch (kind) {
+    case ATTR_STRING:
+        a->text = arena_strndup(ctx->arena, value.text + 1, value.len >= 2 ? value.len - 2 : 0);
+        break;
+    case ATTR_INT:
+        a->text = arena_strndup(ctx->arena, value.text, value.len);
+        pc_parse_int(ctx, value, &a->ival, NULL);
+        break;
+    case ATTR_FLOAT:
+        a->text = arena_strndup(ctx->arena, value.text, value.len);
+        a->fval = parse_float_literal(ctx, value, a->text);
+        break;
+    case ATTR_BOOL:
+        a->ival = value.len == 4; /* "true" */
+        a->text = a->ival ? "true" : "false";
+        break;
+    case ATTR_RAW:
+        a->text = arena_strndup(ctx->arena, value.text, value.len);
+        break;
+    case ATTR_UNIT:
+    case ATTR_TYPE:
+        break;
+    }
+    return a;
+}
+
+/* An attribute kept as its source text (white space folded), e.g. `#pto.layout<nd>`, `<PIPE_ALL>`. */
+Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span) {
+    Attr *a = arena_alloc(ctx->scratch, sizeof *a);
+    a->kind = ATTR_RAW;
+    a->key = key;
+    a->loc = span;
+    const char *s = ctx->file->text + span.offset;
+    char *out = arena_alloc(ctx->arena, (size_t)span.len + 1);
+    size_t n = 0;
+    bool space = false;
+    for (uint32_t i = 0; i < span.len; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            space = true;
+            continue;
+        }
+        if (space && n > 0 && out[n - 1] != '<' && out[n - 1] != '[' && out[n - 1] != '(' && c != '>' && c != ']' &&
+            c != ')' && c != ',')
+            out[n++] = ' ';
+        space = false;
+        out[n++] = c;
+    }
+    out[n] = '\0';
+    a->text = out;
+    return a;
+}
+
+Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, Type *type) {
+    (void)ctx;
+    attr->type = type;
+    return attr;
+}
+
+AttrList pc_attr_list(ParseCtx *ctx, PtrVec *attrs) {
+    AttrList l = {NULL, 0};
+    if (!attrs || attrs->count == 0) return l;
+    l.items = arena_alloc_array(ctx->arena, attrs->count, sizeof *l.items);
+    for (size_t i = 0; i < attrs->count; i++) l.items[i] = *(Attr *)attrs->items[i];
+    l.count = (int)attrs->count;
+    return l;
+}
+
+ResultDefs *pc_defs(ParseCtx *ctx, Tok first) {
+    ResultDefs *d = arena_alloc(ctx->scratch, sizeof *d);
+    ptrvec_push(ctx->scratch, &d->names, pc_tok(ctx, first));
+    d->loc = first.loc;
+    return d;
+}
+
+ResultDefs *pc_defs_group(ParseCtx *ctx, Tok group) {
+    ResultDefs *d = pc_defs(ctx, group);
+    uint32_t colon = 0;
+    while (colon < group.len && group.text[colon] != ':') colon++;
+    int64_t n = 0;
+    for (uint32_t i = colon + 1; i < group.len && n <= PARSE_MAX_GROUP_RESULTS; i++) n = n * 10 + (group.text[i] - '0');
+    if (n < 1 || n > PARSE_MAX_GROUP_RESULTS) {
+        pc_error(ctx, group.loc, "result group '%.*s' must have between 1 and %d results", (int)group.len, group.text,
+                 PARSE_MAX_GROUP_RESULTS);
+        n = 1;
+    }
+    d->group_count = (int)n;
+    return d;
+}
+
+static int defs_count(const ResultDefs *d) {
+    if (!d) return 0;
+    return d->group_count ? d->group_count : (int)d->names.count;
+}
+
+/* Name (without %) and location of result i. */
+static const char *def_name(ParseCtx *ctx, const ResultDefs *d, int i, SrcLoc *loc) {
+    if (d->group_count) {
+        const Tok *t = d->names.items[0];
+        uint32_t colon = 0;
+        while (colon < t->len && t->text[colon] != ':') colon++;
+        *loc = t->loc;
+        return arena_printf(ctx->arena, "%.*s#%d", (int)colon - 1, t->text + 1, i);
+    }
+    const Tok *t = d->names.items[i];
+    *loc = t->loc;
+    return arena_strndup(ctx->arena, t->text + 1, t->len - 1);
+}
+
+void pc_poison_defs(ParseCtx *ctx, ResultDefs *defs) {
+    if (!defs || !ctx->func) return;
+    FuncCtx *fc = ctx->func;
+    for (int i = 0; i < defs_count(defs); i++) {
+        SrcLoc loc;
+        const char *name = def_name(ctx, defs, i, &loc);
+        NameEntry *e = name_entry(ctx, fc, name, (uint32_t)strlen(name));
+        if (e->current) continue;
+        define_value(ctx, fc, new_value(ctx, fc, name, NULL, loc), NULL);
+    }
+}
+
+Signature *pc_sig(ParseCtx *ctx, PtrVec *inputs, PtrVec *results, bool arrow, bool to, SrcLoc loc) {
+    Signature *s = arena_alloc(ctx->scratch, sizeof *s);
+    s->inputs = inputs ? inputs : pc_list(ctx);
+    s->results = results ? results : pc_list(ctx);
+    s->arrow = arrow;
+    s->to = to;
+    s->loc = loc;
+    return s;
+}
+
+OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block *region, SrcLoc loc) {
+    OpDraft *d = arena_alloc(ctx->scratch, sizeof *d);
+    d->name = name;
+    d->items = items;
+    d->sig = sig;
+    d->region = region;
+    d->loc = loc;
+    return d;
+}
+
+/* After a syntax error the parser may resume in the middle of a statement; such fragments are
+ * dropped until a statement starts a line again. */
+static bool starts_line(ParseCtx *ctx, uint32_t offset) {
+    while (offset > 0) {
+        char c = ctx->file->text[offset - 1];
+        if (c == '\n') return true;
+        if (c != ' ' && c != '\t' && c != '\r' && c != '}' && c != '{') return false;
+        offset--;
+    }
+    return true;
+}
+
+static bool keep_statement(ParseCtx *ctx, SrcLoc start) {
+    if (!ctx->in_recovery) return true;
+    if (start.offset >= ctx->recovery_offset && starts_line(ctx, start.offset)) {
+        ctx->in_recovery = false;
+        return true;
+    }
+    return false;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Operand kinds and checks                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+static bool type_fits(const Type *t, unsigned kinds) {
+    if (!t || t->kind == TY_INVALID || kinds == K_ANY) return true;
+    switch (t->kind) {
+    case TY_TILE: return kinds & K_TILE;
+    case TY_PTR: return kinds & K_PTR;
+    case TY_TENSOR_VIEW: return kinds & K_TVIEW;
+    case TY_PARTITION_VIEW: return kinds & K_PVIEW;
+    case TY_SCALAR:
+        if (t->dtype == DT_I1) return kinds & K_BOOL;
+        if (t->dtype == DT_INDEX) return kinds & K_INDEX;
+        if (dtype_is_int(t->dtype)) return kinds & (K_INDEX | K_SCALAR);
+        return kinds & K_SCALAR;
+    default: return false;
+    }
+}
+
+static bool literal_fits(const Operand *o, unsigned kinds) {
+    switch (o->kind) {
+    case OPD_INT: return kinds & (K_SCALAR | K_INDEX);
+    case OPD_FLOAT: return kinds & K_SCALAR;
+    case OPD_BOOL: return kinds & K_BOOL;
+    case OPD_TILE_ADDR: return kinds & K_ADDR;
+    default: return true;
+    }
+}
+
+/* "a tile or a !pto.partition_tensor_view" */
+static const char *kinds_text(ParseCtx *ctx, unsigned kinds) {
+    static const struct { unsigned bit; const char *text; } names[] = {
+        {K_TILE, "a tile"}, {K_SCALAR, "an integer or float scalar"}, {K_INDEX, "an index or integer"},
+        {K_BOOL, "an i1 value"}, {K_PTR, "a !pto.ptr"}, {K_TVIEW, "a !pto.tensor_view"},
+        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}};
+    const char *out = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (!(kinds & names[i].bit)) continue;
+        out = out ? arena_printf(ctx->arena, "%s or %s", out, names[i].text) : names[i].text;
+    }
+    return out ? out : "nothing";
+}
+
+static const char *literal_kind_text(const Operand *o) {
+    switch (o->kind) {
+    case OPD_INT: return "integer literal";
+    case OPD_FLOAT: return "float literal";
+    case OPD_BOOL: return "boolean literal";
+    case OPD_TILE_ADDR: return "address";
+    default: return "value";
+    }
+}
+
+/* The type an operand has: its definition's type, else the type written at the use. */
+static Type *operand_type(const Operand *o) {
+    if (o->kind == OPD_VALUE && o->value && o->value->type) return o->value->type;
+    return o->type;
+}
+
+/* Kind and type checks of one resolved operand (SPEC 3 structure stage). */
+static void check_operand(ParseCtx *ctx, const Op *op, const Operand *o, const char *role, unsigned kinds) {
+    const char *opn = op_name_of(op);
+    if (o->kind == OPD_VALUE) {
+        const Value *v = o->value;
+        if (!v) return;
+        if (o->type && v->type && o->type->kind != TY_INVALID && v->type->kind != TY_INVALID && !type_equal(o->type, v->type)) {
+            pc_error(ctx, o->type->loc, "'%s' op operand '%s' is written with type %s, but %%%s was defined with type %s", opn,
+                     role, type_to_string(ctx->arena, o->type, false), v->name, type_to_string(ctx->arena, v->type, false));
+            return;
+        }
+        const Type *t = operand_type(o);
+        if (!type_fits(t, kinds))
+            pc_error(ctx, o->loc, "'%s' op operand '%s' expects %s, got %%%s of type %s", opn, role, kinds_text(ctx, kinds),
+                     v->name, type_to_string(ctx->arena, t, false));
+        return;
+    }
+    if (!literal_fits(o, kinds)) {
+        pc_error(ctx, o->loc, "'%s' op operand '%s' expects %s, got the %s '%s'", opn, role, kinds_text(ctx, kinds),
+                 literal_kind_text(o), o->text ? o->text : "");
+        return;
+    }
+    if (o->type && !type_fits(o->type, kinds))
+        pc_error(ctx, o->type->loc, "'%s' op operand '%s' expects %s, got type %s", opn, role, kinds_text(ctx, kinds),
+                 type_to_string(ctx->arena, o->type, false));
+}
+
+/* Looks a use up in the visible scope (sets o->value when found). */
+static void lookup_use(FuncCtx *fc, Operand *o) {
+    if (o->kind != OPD_VALUE || o->value) return;
+    o->value = visible_value(fc, o->text, (uint32_t)strlen(o->text), NULL);
+}
+
+/* Looks a use up; records it for the end of the function when the name is not visible yet.
+ * `o` must be the operand's final address (inside the op's operand list). */
+static void resolve_use(ParseCtx *ctx, FuncCtx *fc, Op *op, Operand *o, const char *role, unsigned kinds, bool forward_ok) {
+    if (o->kind != OPD_VALUE) return;
+    lookup_use(fc, o);
+    if (o->value) return;
+    PendingUse *p = arena_alloc(ctx->arena, sizeof *p);
+    p->operand = o;
+    p->op = op;
+    p->role = role;
+    p->kinds = kinds;
+    p->forward_ok = forward_ok;
+    ptrvec_push(ctx->arena, &fc->pending, p);
+}
+
+/* Uses still unresolved when the function ends: forward references (allowed only at SPEC_FORWARD
+ * positions) or errors. */
+static void resolve_pending(ParseCtx *ctx, FuncCtx *fc) {
+    for (size_t i = 0; i < fc->pending.count; i++) {
+        PendingUse *p = fc->pending.items[i];
+        Operand *o = p->operand;
+        const char *opn = op_name_of(p->op);
+        NameEntry *e = name_lookup(fc, o->text, (uint32_t)strlen(o->text));
+        Value *later = e ? e->latest : NULL;
+        if (later && later->loc.offset > o->loc.offset) {
+            if (p->forward_ok) {
+                o->value = later;
+                check_operand(ctx, p->op, o, p->role, p->kinds);
+            } else {
+                pc_error(ctx, o->loc, "'%s' op operand '%s' uses %%%s before its definition at line %u", opn, p->role, o->text,
+                         line_of(later));
+            }
+        } else if (later) {
+            pc_error(ctx, o->loc, "'%s' op operand '%s' uses %%%s, which is not visible here (defined at line %u inside "
+                     "another region)", opn, p->role, o->text, line_of(later));
+        } else {
+            pc_error(ctx, o->loc, "'%s' op operand '%s' uses undefined value %%%s", opn, p->role, o->text);
+        }
+    }
+    fc->pending.count = 0;
+}
+
+static OperandList operand_list(ParseCtx *ctx, Operand **items, int count) {
+    OperandList l = {NULL, 0};
+    if (count <= 0) return l;
+    l.items = arena_alloc_array(ctx->arena, (size_t)count, sizeof *l.items);
+    for (int i = 0; i < count; i++) l.items[i] = *items[i];
+    l.count = count;
+    return l;
+}
+
+/* Spec of position i of a list (the last spec repeats when variadic), or NULL past the end. */
+static const OperandSpec *spec_at(const OperandSpec *specs, int n, int i) {
+    if (i < n) return &specs[i];
+    if (n > 0 && (specs[n - 1].flags & SPEC_VARIADIC)) return &specs[n - 1];
+    return NULL;
+}
+
+static const char *spec_names(ParseCtx *ctx, const OperandSpec *specs, int n) {
+    const char *out = "";
+    for (int i = 0; i < n; i++)
+        out = arena_printf(ctx->arena, "%s%s%s%s", out, i ? ", " : "", specs[i].name,
+                           (specs[i].flags & SPEC_VARIADIC) ? "..." : (specs[i].flags & SPEC_OPTIONAL) ? "?" : "");
+    return out;
+}
+
+/* Appends `op` to the current block; reports ops after a terminator. */
+static void append_op(ParseCtx *ctx, Op *op) {
+    Block *b = current_block(ctx);
+    if (!b) return;
+    if (b->last && (op_info(b->last->code)->flags & OPF_TERMINATOR))
+        pc_error(ctx, b->last->loc, "'%s' op must be the last operation in its block", op_name_of(b->last));
+    block_append(b, op);
+}
+
+static Value **make_results(ParseCtx *ctx, FuncCtx *fc, Op *op, const ResultDefs *defs, Type **types) {
+    int n = defs_count(defs);
+    if (n == 0) return NULL;
+    Value **vals = arena_alloc_array(ctx->arena, (size_t)n, sizeof *vals);
+    for (int i = 0; i < n; i++) {
+        SrcLoc loc;
+        const char *name = def_name(ctx, defs, i, &loc);
+        vals[i] = new_value(ctx, fc, name, types ? types[i] : NULL, loc);
+        vals[i]->def = op;
+        vals[i]->result_index = i;
+    }
+    op->results = vals;
+    op->n_results = n;
+    return vals;
+}
+
+static void define_results(ParseCtx *ctx, FuncCtx *fc, Op *op) {
+    for (int i = 0; i < op->n_results; i++) define_value(ctx, fc, op->results[i], op);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Generic ops                                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The one op of the table written with a leading predicate keyword (`arith.cmpi slt, ...`). */
+static bool takes_predicate(OpCode code) {
+    return code == OP_CMPI;
+}
+
+static bool valid_cmpi_predicate(const char *p) {
+    static const char *const names[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(p, names[i]) == 0) return true;
+    return false;
+}
+
+/* Binds `: SIG` types to positional operands and results (docs/syntax.md "Signatures"). */
+static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand **pos, const unsigned *pos_kinds, int P,
+                           int R, Type **res_types) {
+    const char *opn = op_name_of(op);
+    int k = (int)sig->inputs->count;
+    Type **L = (Type **)sig->inputs->items;
+    if (sig->arrow || sig->to) {
+        int nr = (int)sig->results->count;
+        if (k > P) {
+            pc_error(ctx, sig->loc, "'%s' op signature lists %d operand types, but the op has %d operands", opn, k, P);
+            return;
+        }
+        for (int i = 0; i < k; i++) pos[i]->type = L[i];
+        if (nr != R) {
+            pc_error(ctx, sig->loc, "'%s' op signature lists %d result types, but the op has %d results", opn, nr, R);
+            return;
+        }
+        for (int i = 0; i < R; i++) res_types[i] = sig->results->items[i];
+        return;
+    }
+    if (k == 0) return;
+    if (k > 1 && k == P) {
+        for (int i = 0; i < k; i++) pos[i]->type = L[i];
+        return;
+    }
+    if (k > 1 && R > 0 && k == P + R) {
+        for (int i = 0; i < P; i++) pos[i]->type = L[i];
+        for (int i = 0; i < R; i++) res_types[i] = L[P + i];
+        return;
+    }
+    if (k == 1) {
+        /* one shared type: the result type and the type of every operand whose position accepts it */
+        for (int i = 0; i < R; i++) res_types[i] = op->predicate ? type_new_scalar(ctx->arena, DT_I1) : L[0];
+        for (int i = 0; i < P; i++)
+            if (pos_kinds[i] && type_fits(L[0], pos_kinds[i])) pos[i]->type = L[0];
+        return;
+    }
+    pc_error(ctx, sig->loc, "'%s' op signature lists %d types, but the op has %d operands and %d results", opn, k, P, R);
+}
+
+/* Result types not written: implied by the op (docs/syntax.md). */
+static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operand **pos, int P, int n_ins, const ResultDefs *defs,
+                               Type **res_types, int R) {
+    for (int i = 0; i < R; i++) {
+        if (res_types[i]) continue;
+        if (op->predicate) {
+            res_types[i] = type_new_scalar(ctx->arena, DT_I1);
+            continue;
+        }
+        Type *t = NULL;
+        if (info->flags & OPF_DPS) {
+            for (int j = 0; j < n_ins && !t; j++) {
+                Type *ot = operand_type(pos[j]);
+                if (ot && ot->kind == TY_TILE) t = ot;
+            }
+        } else if (P > 0) {
+            t = operand_type(pos[0]);
+            if (!t && pos[0]->kind == OPD_BOOL) t = type_new_scalar(ctx->arena, DT_I1);
+        }
+        if (!t) {
+            SrcLoc loc;
+            const char *name = def_name(ctx, defs, i, &loc);
+            pc_error(ctx, loc, "'%s' op cannot infer the type of result %%%s; write it in the signature (': ... -> TYPE')",
+                     op_name_of(op), name);
+        }
+        res_types[i] = t;
+    }
+}
+
+/* Expected result count of an op in the form used; false (with a diagnostic) when R is wrong. */
+static bool check_result_count(ParseCtx *ctx, Op *op, const OpInfo *info, bool dps_form, const ResultDefs *defs, int R) {
+    const char *opn = op_name_of(op);
+    SrcLoc loc = defs ? defs->loc : op->loc;
+    if (info->flags & OPF_DPS) {
+        if (dps_form && R > 0) {
+            pc_error(ctx, loc, "'%s' op cannot have both a result and outs(...)", opn);
+            return false;
+        }
+        if (R > info->n_results) {
+            if (info->n_results == 0) pc_error(ctx, loc, "'%s' op produces no result", opn);
+            else pc_error(ctx, loc, "'%s' op produces %d result, got %d names", opn, info->n_results, R);
+            return false;
+        }
+        return true;
+    }
+    if (info->flags & OPF_VARIADIC_RESULTS) return true;
+    if (info->flags & OPF_OPTIONAL_RESULT) {
+        if (R > info->n_results) {
+            pc_error(ctx, loc, "'%s' op produces at most %d result, got %d names", opn, info->n_results, R);
+            return false;
+        }
+        return true;
+    }
+    if (R != info->n_results) {
+        if (info->n_results == 0) pc_error(ctx, loc, "'%s' op produces no result", opn);
+        else if (R == 0) pc_error(ctx, op->loc, "'%s' op result must be named (write '%%name = %s ...')", opn, opn);
+        else pc_error(ctx, loc, "'%s' op produces %d result, got %d names", opn, info->n_results, R);
+        return false;
+    }
+    return true;
+}
+
+/* Type list of an ins(...)/outs(...) group bound to its operands. */
+static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, const char *what) {
+    int n = (int)group->operands->count, k = (int)group->types->count;
+    if (k == 0) return;
+    if (k != n) {
+        pc_error(ctx, group->loc, "'%s' op %s(...) lists %d operands but %d types", op_name_of(op), what, n, k);
+        return;
+    }
+    for (int i = 0; i < n; i++) ((Operand *)group->operands->items[i])->type = group->types->items[i];
+}
+
+void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
+    SrcLoc start = defs ? defs->loc : d->name.loc;
+    if (!keep_statement(ctx, start)) {
+        pc_poison_defs(ctx, defs);
+        return;
+    }
+    FuncCtx *fc = current_func(ctx, start);
+    OpCode code;
+    if (!lookup_op(ctx, d->name.text, d->name.len, &code)) {
+        pc_error(ctx, d->name.loc, "unsupported operation '%.*s'", (int)d->name.len, d->name.text);
+        pc_poison_defs(ctx, defs);
+        return;
+    }
+    const OpInfo *info = op_info(code);
+    const char *opn = info->name;
+    Op *op = arena_alloc(ctx->arena, sizeof *op);
+    op->code = code;
+    op->loc = d->name.loc;
+    if (d->sig) op->sig_loc = d->sig->loc;
+    bool full_name = strlen(info->name) == d->name.len && memcmp(info->name, d->name.text, d->name.len) == 0;
+
+    /* 1. sort the items */
+    PtrVec positional = {0}, keywords = {0}, attr_args = {0};
+    const Item *ins_group = NULL, *outs_group = NULL;
+    bool have_dict = false;
+    bool malformed = false; /* the statement's shape is wrong: report that only, not its consequences */
+    size_t n_items = d->items ? d->items->count : 0;
+    for (size_t i = 0; i < n_items; i++) {
+        Item *it = d->items->items[i];
+        switch (it->kind) {
+        case IT_OPERAND:
+            ptrvec_push(ctx->scratch, &positional, it->operand);
+            break;
+        case IT_SYMBOL_CALL: {
+            const Operand *arg = it->operands->count == 1 ? it->operands->items[0] : NULL;
+            if (it->tok.len != 5 || memcmp(it->tok.text, "@tile", 5) != 0 || !arg || arg->kind != OPD_INT) {
+                pc_error(ctx, it->loc, "'%s' op expects '@tile(ADDRESS)' with one integer address here", opn);
+                malformed = true;
+                break;
+            }
+            Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+            o->kind = OPD_TILE_ADDR;
+            o->ival = arg->ival;
+            o->hex = arg->hex;
+            o->text = arg->text;
+            o->loc = it->loc;
+            ptrvec_push(ctx->scratch, &positional, o);
+            break;
+        }
+        case IT_SYMBOL:
+            pc_error(ctx, it->loc, "'%s' op unexpected symbol '%.*s'", opn, (int)it->tok.len, it->tok.text);
+            malformed = true;
+            break;
+        case IT_BAREWORD:
+            if (i == 0 && takes_predicate(code)) {
+                op->predicate = arena_strndup(ctx->arena, it->tok.text, it->tok.len);
+                if (!valid_cmpi_predicate(op->predicate))
+                    pc_error(ctx, it->loc, "'%s' op unknown predicate '%s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, "
+                             "ugt or uge)", opn, op->predicate);
+            } else {
+                pc_error(ctx, it->loc, "'%s' op unexpected keyword '%.*s'", opn, (int)it->tok.len, it->tok.text);
+                malformed = true;
+            }
+            break;
+        case IT_KEYWORD:
+        case IT_KEYWORD_LIST:
+        case IT_KEYWORD_ATTR:
+            ptrvec_push(ctx->scratch, &keywords, it);
+            break;
+        case IT_PAREN:
+            pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
+            malformed = true;
+            break;
+        case IT_INS:
+        case IT_OUTS: {
+            const Item **slot = it->kind == IT_INS ? &ins_group : &outs_group;
+            if (it->operand_attrs) {
+                pc_error(ctx, it->operand_attr_loc, "'%s' op does not take attributes on operands", opn);
+                malformed = true;
+            }
+            if (*slot) {
+                pc_error(ctx, it->loc, "'%s' op has more than one %s(...) list", opn, it->kind == IT_INS ? "ins" : "outs");
+                malformed = true;
+            } else {
+                *slot = it;
+            }
+            break;
+        }
+        case IT_ATTR_ARGS:
+        case IT_ANGLE:
+            if (info->cls != CLS_SYNC) {
+                pc_error(ctx, it->loc, "'%s' op does not take attribute arguments", opn);
+                malformed = true;
+                break;
+            }
+            for (size_t j = 0; j < it->attrs->count; j++) ptrvec_push(ctx->scratch, &attr_args, it->attrs->items[j]);
+            op->attr_args_bracketed = it->kind == IT_ATTR_ARGS;
+            break;
+        case IT_ATTR_DICT:
+            if (have_dict) {
+                pc_error(ctx, it->loc, "'%s' op has more than one attribute dictionary", opn);
+                malformed = true;
+            } else {
+                op->attrs = pc_attr_list(ctx, it->attrs);
+            }
+            have_dict = true;
+            break;
+        }
+    }
+    op->attr_args = pc_attr_list(ctx, &attr_args);
+    if (takes_predicate(code) && !op->predicate)
+        pc_error(ctx, op->loc, "'%s' op missing predicate (e.g. '%s slt, %%a, %%b : index')", opn, opn);
+
+    /* 2. split operands into ins and outs */
+    int R = defs_count(defs);
+    bool dps_form = ins_group || outs_group;
+    int n_ins_spec = opspec_count(info->ins, OPSPEC_MAX);
+    int n_outs_spec = opspec_count(info->outs, 2);
+    int n_required = 0;
+    for (int i = 0; i < n_ins_spec; i++)
+        if (!(info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC))) n_required++;
+    Operand **pos = (Operand **)positional.items;
+    int P = (int)positional.count;
+    Operand **ins_ops, **outs_ops;
+    int n_ins, n_outs;
+    if (dps_form && P > 0) {
+        pc_error(ctx, pos[0]->loc, "'%s' op mixes positional operands with ins(...)/outs(...)", opn);
+        malformed = true;
+    }
+    if (malformed) {
+        pc_poison_defs(ctx, defs);
+        return;
+    }
+    if (dps_form) {
+        op->spelling = SPELL_DPS;
+        if (d->sig)
+            pc_error(ctx, d->sig->loc, "'%s' op takes no ':' signature in the ins(...)/outs(...) form (the types go inside "
+                     "the lists)", opn);
+        if (ins_group) bind_group_types(ctx, op, ins_group, "ins");
+        if (outs_group) bind_group_types(ctx, op, outs_group, "outs");
+        ins_ops = ins_group ? (Operand **)ins_group->operands->items : NULL;
+        n_ins = ins_group ? (int)ins_group->operands->count : 0;
+        outs_ops = outs_group ? (Operand **)outs_group->operands->items : NULL;
+        n_outs = outs_group ? (int)outs_group->operands->count : 0;
+        P = 0;
+    } else {
+        op->spelling = (info->flags & OPF_DPS) ? (full_name ? SPELL_SSA : SPELL_ASM) : SPELL_CUSTOM;
+        n_outs = 0;
+        if ((info->flags & OPF_DPS) && R == 0) {
+            int extra = P - n_required;
+            n_outs = extra <= 0 ? 0 : extra < n_outs_spec ? extra : n_outs_spec;
+        }
+        n_ins = P - n_outs;
+        ins_ops = pos;
+        outs_ops = pos ? pos + n_ins : NULL;
+    }
+
+    /* 3. look values up (checks come after the signature is bound) */
+    unsigned *pos_kinds = arena_alloc_array(ctx->scratch, (size_t)(P > 0 ? P : 1), sizeof *pos_kinds);
+    for (int i = 0; i < n_ins; i++) {
+        const OperandSpec *s = spec_at(info->ins, n_ins_spec, i);
+        if (!dps_form) pos_kinds[i] = s ? s->kinds : 0;
+        lookup_use(fc, ins_ops[i]);
+    }
+    for (int i = 0; i < n_outs; i++) {
+        const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
+        if (!dps_form) pos_kinds[n_ins + i] = s ? s->kinds : 0;
+        lookup_use(fc, outs_ops[i]);
+    }
+
+    /* 4. keyword arguments */
+    int n_kw_spec = opspec_count(info->kw, 4);
+    bool kw_seen[4] = {false, false, false, false};
+    if (keywords.count) {
+        op->kwargs = arena_alloc_array(ctx->arena, keywords.count, sizeof *op->kwargs);
+        for (size_t i = 0; i < keywords.count; i++) {
+            const Item *it = keywords.items[i];
+            int j = 0;
+            while (j < n_kw_spec && !(strlen(info->kw[j].name) == it->tok.len &&
+                                      memcmp(info->kw[j].name, it->tok.text, it->tok.len) == 0))
+                j++;
+            if (j == n_kw_spec) {
+                pc_error(ctx, it->tok.loc, "'%s' op unexpected keyword argument '%.*s'", opn, (int)it->tok.len, it->tok.text);
+                continue;
+            }
+            const OperandSpec *s = &info->kw[j];
+            if (kw_seen[j]) {
+                pc_error(ctx, it->tok.loc, "'%s' op duplicate keyword argument '%s'", opn, s->name);
+                continue;
+            }
+            kw_seen[j] = true;
+            if (it->kind == IT_KEYWORD_ATTR) {
+                pc_error(ctx, it->attr->loc, "'%s' op keyword argument '%s' expects an operand, got an attribute", opn, s->name);
+                continue;
+            }
+            bool list = it->kind == IT_KEYWORD_LIST;
+            if ((s->flags & SPEC_VARIADIC) && !list) {
+                pc_error(ctx, it->operand->loc, "'%s' op keyword argument '%s' expects a list '[...]'", opn, s->name);
+                continue;
+            }
+            if (!(s->flags & SPEC_VARIADIC) && list) {
+                pc_error(ctx, it->loc, "'%s' op keyword argument '%s' expects a single operand, not a list", opn, s->name);
+                continue;
+            }
+            KeywordArg *kw = &op->kwargs[op->n_kwargs++];
+            kw->key = s->name;
+            kw->bracketed = list;
+            kw->loc = it->tok.loc;
+            if (list) kw->list = operand_list(ctx, (Operand **)it->operands->items, (int)it->operands->count);
+            else kw->list = operand_list(ctx, (Operand **)&it->operand, 1);
+            for (int k = 0; k < kw->list.count; k++) resolve_use(ctx, fc, op, &kw->list.items[k], s->name, s->kinds, false);
+        }
+    }
+    for (int j = 0; j < n_kw_spec; j++)
+        if (!kw_seen[j] && !(info->kw[j].flags & SPEC_OPTIONAL))
+            pc_error(ctx, op->loc, "'%s' op missing keyword argument '%s'", opn, info->kw[j].name);
+
+    /* 5. signature and results */
+    Type **res_types = arena_alloc_array(ctx->scratch, (size_t)(R > 0 ? R : 1), sizeof *res_types);
+    if (d->sig && !dps_form) bind_signature(ctx, op, d->sig, pos, pos_kinds, P, R, res_types);
+    bool results_ok = check_result_count(ctx, op, info, dps_form, defs, R);
+    if (results_ok) infer_result_types(ctx, op, info, ins_ops, P, n_ins, defs, res_types, R);
+    make_results(ctx, fc, op, defs, res_types);
+
+    /* 6. assemble the operand lists (SSA form of a DPS op: the result is outs[0]) */
+    op->ins = operand_list(ctx, ins_ops, n_ins);
+    if ((info->flags & OPF_DPS) && !dps_form && R > 0 && results_ok) {
+        Operand *dst = arena_alloc(ctx->scratch, sizeof *dst);
+        dst->kind = OPD_VALUE;
+        dst->value = op->results[0];
+        dst->text = op->results[0]->name;
+        dst->type = op->results[0]->type;
+        dst->loc = op->results[0]->loc;
+        op->outs = operand_list(ctx, &dst, 1);
+    } else {
+        op->outs = operand_list(ctx, outs_ops, n_outs);
+    }
+    /* names not visible yet: forward references or errors, decided at the end of the function */
+    for (int i = 0; i < op->ins.count; i++) {
+        const OperandSpec *s = spec_at(info->ins, n_ins_spec, i);
+        resolve_use(ctx, fc, op, &op->ins.items[i], s ? s->name : "operand", s ? s->kinds : K_ANY,
+                    s && (s->flags & SPEC_FORWARD));
+    }
+    for (int i = 0; i < op->outs.count; i++) {
+        const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
+        resolve_use(ctx, fc, op, &op->outs.items[i], s ? s->name : "operand", s ? s->kinds : K_ANY,
+                    s && (s->flags & SPEC_FORWARD));
+    }
+
+    /* 7. arity */
+    if (op->ins.count < n_required) {
+        int missing = 0;
+        for (int i = 0, seen = 0; i < n_ins_spec; i++) {
+            if (info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC)) continue;
+            if (seen++ == op->ins.count) {
+                missing = i;
+                break;
+            }
+        }
+        pc_error(ctx, op->loc, "'%s' op missing operand '%s' (operands: %s)", opn, info->ins[missing].name,
+                 spec_names(ctx, info->ins, n_ins_spec));
+    } else if (!spec_at(info->ins, n_ins_spec, op->ins.count - 1) && op->ins.count > 0) {
+        pc_error(ctx, op->ins.items[n_ins_spec].loc, "'%s' op has too many operands: expects at most %d (%s), got %d", opn,
+                 n_ins_spec, spec_names(ctx, info->ins, n_ins_spec), op->ins.count);
+    }
+    if (op->outs.count < n_outs_spec && results_ok) {
+        if (dps_form)
+            pc_error(ctx, outs_group ? outs_group->loc : op->loc, "'%s' op missing outs(...) operand '%s'", opn,
+                     info->outs[op->outs.count].name);
+        else
+            pc_error(ctx, op->loc, "'%s' op missing destination operand '%s' (write '%%%s = %s ...' or outs(...))", opn,
+                     info->outs[op->outs.count].name, info->outs[op->outs.count].name, opn);
+    } else if (op->outs.count > n_outs_spec) {
+        if (n_outs_spec == 0)
+            pc_error(ctx, op->outs.items[0].loc, "'%s' op takes no outs(...) operands", opn);
+        else
+            pc_error(ctx, op->outs.items[n_outs_spec].loc, "'%s' op has too many outs operands: expects %d (%s), got %d", opn,
+                     n_outs_spec, spec_names(ctx, info->outs, n_outs_spec), op->outs.count);
+    }
+
+    /* 8. kinds and use types of resolved operands */
+    for (int i = 0; i < op->ins.count; i++) {
+        const OperandSpec *s = spec_at(info->ins, n_ins_spec, i);
+        if (s) check_operand(ctx, op, &op->ins.items[i], s->name, s->kinds);
+    }
+    for (int i = 0; i < op->outs.count; i++) {
+        const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
+        if (s) check_operand(ctx, op, &op->outs.items[i], s->name, s->kinds);
+    }
+    for (int i = 0; i < op->n_kwargs; i++) {
+        const KeywordArg *kw = &op->kwargs[i];
+        for (int j = 0; j < n_kw_spec; j++)
+            if (strcmp(info->kw[j].name, kw->key) == 0)
+                for (int k = 0; k < kw->list.count; k++) check_operand(ctx, op, &kw->list.items[k], kw->key, info->kw[j].kinds);
+    }
+
+    /* 9. region */
+    if (d->region) {
+        if (!(info->flags & OPF_REGIONS)) {
+            pc_error(ctx, op->loc, "'%s' op takes no region", opn);
+        } else {
+            op->regions = arena_alloc(ctx->arena, sizeof *op->regions);
+            op->n_regions = 1;
+            op->regions[0].block = d->region;
+            op->regions[0].parent = op;
+            d->region->parent = &op->regions[0];
+        }
+    }
+
+    define_results(ctx, fc, op);
+    append_op(ctx, op);
+    maybe_reset_scratch(ctx);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Control structure                                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+static Op *new_control_op(ParseCtx *ctx, OpCode code, SrcLoc loc, int n_regions) {
+    Op *op = arena_alloc(ctx->arena, sizeof *op);
+    op->code = code;
+    op->spelling = SPELL_CUSTOM;
+    op->loc = loc;
+    if (n_regions) {
+        op->regions = arena_alloc_array(ctx->arena, (size_t)n_regions, sizeof *op->regions);
+        op->n_regions = n_regions;
+        for (int i = 0; i < n_regions; i++) {
+            op->regions[i].block = new_block(ctx);
+            op->regions[i].parent = op;
+            op->regions[i].block->parent = &op->regions[i];
+        }
+    }
+    return op;
+}
+
+static Type **type_array(ParseCtx *ctx, PtrVec *types, int *count) {
+    *count = types ? (int)types->count : 0;
+    if (!*count) return NULL;
+    Type **out = arena_alloc_array(ctx->arena, (size_t)*count, sizeof *out);
+    for (int i = 0; i < *count; i++) out[i] = types->items[i];
+    return out;
+}
+
+/* Ops (and pending uses) refer to operands by address: resolve after the list is final. */
+static void resolve_list(ParseCtx *ctx, FuncCtx *fc, Op *op, OperandList *list, int from, const OperandSpec *specs, int n_specs) {
+    for (int i = from; i < list->count; i++) {
+        const OperandSpec *s = spec_at(specs, n_specs, i);
+        resolve_use(ctx, fc, op, &list->items[i], s ? s->name : "operand", s ? s->kinds : K_ANY,
+                    s && (s->flags & SPEC_FORWARD));
+    }
+}
+
+static void check_list(ParseCtx *ctx, Op *op, OperandList *list, const OperandSpec *specs, int n_specs) {
+    for (int i = 0; i < list->count; i++) {
+        const OperandSpec *s = spec_at(specs, n_specs, i);
+        check_operand(ctx, op, &list->items[i], s ? s->name : "operand", s ? s->kinds : K_ANY);
+    }
+}
+
+/* The region `b` of `op` must end in `scf.yield` of values of `types` (when n > 0). */
+static void check_yield(ParseCtx *ctx, const Op *op, const Block *b, Type **types, int n) {
+    const Op *last = b->last;
+    bool is_yield = last && last->code == OP_SCF_YIELD;
+    const char *opn = op_name_of(op);
+    if (n > 0 && !is_yield) {
+        pc_error(ctx, last ? last->loc : op->loc, "'%s' op region must end with 'scf.yield' of %d value%s", opn, n,
+                 n == 1 ? "" : "s");
+        return;
+    }
+    if (!is_yield) return;
+    if (last->ins.count != n) {
+        pc_error(ctx, last->loc, "'scf.yield' op yields %d value%s, but the enclosing '%s' expects %d", last->ins.count,
+                 last->ins.count == 1 ? "" : "s", opn, n);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const Type *t = operand_type(&last->ins.items[i]);
+        if (t && types[i] && t->kind != TY_INVALID && types[i]->kind != TY_INVALID && !type_equal(t, types[i]))
+            pc_error(ctx, last->ins.items[i].loc, "'scf.yield' op value %d has type %s, but the enclosing '%s' expects %s", i,
+                     type_to_string(ctx->arena, t, false), opn, type_to_string(ctx->arena, types[i], false));
+    }
+}
+
+static void define_block_arg(ParseCtx *ctx, FuncCtx *fc, Block *b, int index, Tok name, Type *type) {
+    Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, name.text + 1, name.len - 1), type, name.loc);
+    v->owner = b;
+    v->result_index = index;
+    b->args[index] = v;
+    define_value(ctx, fc, v, NULL);
+}
+
+Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step, PtrVec *inits, PtrVec *iter_types,
+                 Type *iv_type, SrcLoc loc) {
+    FuncCtx *fc = current_func(ctx, loc);
+    Op *op = new_control_op(ctx, OP_SCF_FOR, loc, 1);
+    const OpInfo *info = op_info(OP_SCF_FOR);
+    int n_init = inits ? (int)inits->count - 1 : 0; /* the last entry is the type list */
+    Operand **ops = arena_alloc_array(ctx->scratch, (size_t)(3 + n_init), sizeof *ops);
+    ops[0] = lb, ops[1] = ub, ops[2] = step;
+    for (int i = 0; i < n_init; i++) ops[3 + i] = ((InitPair *)inits->items[i])->init;
+    op->ins = operand_list(ctx, ops, 3 + n_init);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    op->result_types = type_array(ctx, iter_types, &op->n_result_types);
+    if (n_init && op->n_result_types != n_init)
+        pc_error(ctx, loc, "'scf.for' op has %d iter_args but %d result types", n_init, op->n_result_types);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    for (int i = 0; i < n_init && i < op->n_result_types; i++) {
+        const Operand *init = &op->ins.items[3 + i];
+        const Type *t = operand_type(init);
+        const Type *want = op->result_types[i];
+        if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
+            pc_error(ctx, init->loc, "'scf.for' op iter_args initial value %d has type %s, but the loop-carried type is %s", i,
+                     type_to_string(ctx->arena, t, false), type_to_string(ctx->arena, want, false));
+    }
+    Block *body = op->regions[0].block;
+    push_block(ctx, fc, body, loc);
+    body->n_args = 1 + n_init;
+    body->args = arena_alloc_array(ctx->arena, (size_t)body->n_args, sizeof *body->args);
+    define_block_arg(ctx, fc, body, 0, iv, iv_type ? iv_type : type_new_scalar(ctx->arena, DT_INDEX));
+    for (int i = 0; i < n_init; i++) {
+        const InitPair *ip = inits->items[i];
+        Type *t = i < op->n_result_types ? op->result_types[i] : operand_type(ip->init);
+        define_block_arg(ctx, fc, body, 1 + i, ip->name, t);
+    }
+    return op;
+}
+
+Op *pc_for_end(ParseCtx *ctx, Op *op) {
+    Block *body = op->regions[0].block;
+    check_yield(ctx, op, body, op->result_types, op->n_result_types);
+    pop_block(ctx, body);
+    return op;
+}
+
+Op *pc_if_begin(ParseCtx *ctx, Operand *cond, PtrVec *result_types, SrcLoc loc) {
+    FuncCtx *fc = current_func(ctx, loc);
+    Op *op = new_control_op(ctx, OP_SCF_IF, loc, 2);
+    const OpInfo *info = op_info(OP_SCF_IF);
+    op->ins = operand_list(ctx, &cond, 1);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    op->result_types = type_array(ctx, result_types, &op->n_result_types);
+    push_block(ctx, fc, op->regions[0].block, loc);
+    return op;
+}
+
+void pc_then_end(ParseCtx *ctx, Op *op) {
+    check_yield(ctx, op, op->regions[0].block, op->result_types, op->n_result_types);
+    pop_block(ctx, op->regions[0].block);
+}
+
+void pc_else_begin(ParseCtx *ctx, Op *op, SrcLoc loc) {
+    push_block(ctx, current_func(ctx, loc), op->regions[1].block, loc);
+}
+
+Op *pc_if_end(ParseCtx *ctx, Op *op, bool has_else) {
+    if (has_else) {
+        check_yield(ctx, op, op->regions[1].block, op->result_types, op->n_result_types);
+        pop_block(ctx, op->regions[1].block);
+    } else if (op->n_result_types > 0) {
+        pc_error(ctx, op->loc, "'scf.if' op with results needs an 'else' region");
+    }
+    return op;
+}
+
+Op *pc_while_begin(ParseCtx *ctx, PtrVec *inits, PtrVec *init_types, PtrVec *result_types, SrcLoc loc) {
+    FuncCtx *fc = current_func(ctx, loc);
+    Op *op = new_control_op(ctx, OP_SCF_WHILE, loc, 2);
+    const OpInfo *info = op_info(OP_SCF_WHILE);
+    int n = (int)inits->count;
+    Operand **ops = arena_alloc_array(ctx->scratch, (size_t)(n ? n : 1), sizeof *ops);
+    for (int i = 0; i < n; i++) ops[i] = ((InitPair *)inits->items[i])->init;
+    int n_types;
+    Type **types = type_array(ctx, init_types, &n_types);
+    if (n_types != n)
+        pc_error(ctx, loc, "'scf.while' op has %d initial values but its signature lists %d types", n, n_types);
+    else
+        for (int i = 0; i < n; i++) ops[i]->type = types[i];
+    op->ins = operand_list(ctx, ops, n);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    op->result_types = type_array(ctx, result_types, &op->n_result_types);
+    Block *before = op->regions[0].block;
+    push_block(ctx, fc, before, loc);
+    before->n_args = n;
+    before->args = arena_alloc_array(ctx->arena, (size_t)(n ? n : 1), sizeof *before->args);
+    for (int i = 0; i < n; i++)
+        define_block_arg(ctx, fc, before, i, ((InitPair *)inits->items[i])->name,
+                         n_types == n ? types[i] : operand_type(ops[i]));
+    return op;
+}
+
+void pc_while_do(ParseCtx *ctx, Op *op, SrcLoc loc) {
+    Block *before = op->regions[0].block;
+    const Op *last = before->last;
+    if (!last || last->code != OP_SCF_CONDITION) {
+        pc_error(ctx, last ? last->loc : op->loc, "'scf.while' op first region must end with 'scf.condition'");
+    } else if (last->ins.count - 1 != op->n_result_types) {
+        pc_error(ctx, last->loc, "'scf.condition' op forwards %d values, but the enclosing 'scf.while' has %d results",
+                 last->ins.count - 1, op->n_result_types);
+    } else {
+        for (int i = 0; i < op->n_result_types; i++) {
+            const Type *t = operand_type(&last->ins.items[1 + i]);
+            const Type *want = op->result_types[i];
+            if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
+                pc_error(ctx, last->ins.items[1 + i].loc, "'scf.condition' op value %d has type %s, but the enclosing "
+                         "'scf.while' result type is %s", i, type_to_string(ctx->arena, t, false),
+                         type_to_string(ctx->arena, want, false));
+        }
+    }
+    pop_block(ctx, before);
+    push_block(ctx, current_func(ctx, loc), op->regions[1].block, loc);
+}
+
+void pc_block_args(ParseCtx *ctx, PtrVec *args) {
+    BlockFrame *f = top_frame(ctx);
+    if (!f) return;
+    Block *b = f->block;
+    b->n_args = (int)args->count;
+    b->args = arena_alloc_array(ctx->arena, args->count ? args->count : 1, sizeof *b->args);
+    for (size_t i = 0; i < args->count; i++) {
+        const ArgDecl *a = args->items[i];
+        define_block_arg(ctx, f->fc, b, (int)i, a->name, a->type);
+    }
+}
+
+Op *pc_while_end(ParseCtx *ctx, Op *op) {
+    Block *after = op->regions[1].block;
+    if (after->n_args != op->n_result_types)
+        pc_error(ctx, op->loc, "'scf.while' op 'do' region has %d arguments, but the condition forwards %d values",
+                 after->n_args, op->n_result_types);
+    Block *before = op->regions[0].block;
+    Type **want = arena_alloc_array(ctx->arena, (size_t)(before->n_args ? before->n_args : 1), sizeof *want);
+    for (int i = 0; i < before->n_args; i++) want[i] = before->args[i]->type;
+    check_yield(ctx, op, after, want, before->n_args);
+    pop_block(ctx, after);
+    return op;
+}
+
+Op *pc_call(ParseCtx *ctx, Tok callee, PtrVec *args, Signature *sig, SrcLoc loc) {
+    FuncCtx *fc = current_func(ctx, loc);
+    Op *op = new_control_op(ctx, OP_CALL, loc, 0);
+    const OpInfo *info = op_info(OP_CALL);
+    op->callee = arena_strndup(ctx->arena, callee.text + 1, callee.len - 1);
+    if (op->callee[0] == '"') op->callee = arena_strndup(ctx->arena, callee.text + 2, callee.len - 3);
+    op->sig_loc = sig->loc;
+    int n = (int)args->count;
+    if (sig->to || !sig->arrow) {
+        pc_error(ctx, sig->loc, "'func.call' op expects a function type signature such as ': (T) -> (R)'");
+    } else if ((int)sig->inputs->count != n) {
+        pc_error(ctx, sig->loc, "'func.call' op signature lists %d argument types, but the call has %d arguments",
+                 (int)sig->inputs->count, n);
+    } else {
+        for (int i = 0; i < n; i++) ((Operand *)args->items[i])->type = sig->inputs->items[i];
+    }
+    op->ins = operand_list(ctx, (Operand **)args->items, n);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    if (sig->arrow) op->result_types = type_array(ctx, sig->results, &op->n_result_types);
+    ptrvec_push(ctx->arena, &ctx->calls, op);
+    return op;
+}
+
+void pc_control_stmt(ParseCtx *ctx, ResultDefs *defs, Op *op, SrcLoc loc) {
+    SrcLoc start = defs ? defs->loc : loc;
+    FuncCtx *fc = current_func(ctx, start);
+    if (ctx->in_recovery) keep_statement(ctx, start);
+    int R = defs_count(defs);
+    if (R != op->n_result_types) {
+        if (R == 0)
+            pc_error(ctx, op->loc, "'%s' op results must be named (it produces %d value%s)", op_name_of(op),
+                     op->n_result_types, op->n_result_types == 1 ? "" : "s");
+        else
+            pc_error(ctx, defs->loc, "'%s' op produces %d result%s, got %d names", op_name_of(op), op->n_result_types,
+                     op->n_result_types == 1 ? "" : "s", R);
+        pc_poison_defs(ctx, defs);
+    } else if (R > 0) {
+        make_results(ctx, fc, op, defs, op->result_types);
+        define_results(ctx, fc, op);
+    }
+    append_op(ctx, op);
+    maybe_reset_scratch(ctx);
+}
+
+/* Binds `: T, ...` of return / scf.condition values. */
+static void bind_value_types(ParseCtx *ctx, const char *opn, Operand **vals, int n, PtrVec *types, SrcLoc loc) {
+    int k = types ? (int)types->count : 0;
+    if (k == 0) return;
+    if (k != n) {
+        pc_error(ctx, loc, "'%s' op has %d values but %d types", opn, n, k);
+        return;
+    }
+    for (int i = 0; i < n; i++) vals[i]->type = types->items[i];
+}
+
+void pc_return(ParseCtx *ctx, Tok kw, PtrVec *values, PtrVec *types, SrcLoc loc) {
+    if (!keep_statement(ctx, kw.loc)) return;
+    FuncCtx *fc = current_func(ctx, kw.loc);
+    Op *op = new_control_op(ctx, OP_RETURN, kw.loc, 0);
+    const OpInfo *info = op_info(OP_RETURN);
+    int n = values ? (int)values->count : 0;
+    if (n) bind_value_types(ctx, "return", (Operand **)values->items, n, types, loc);
+    op->ins = operand_list(ctx, n ? (Operand **)values->items : NULL, n);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    Func *f = fc->func;
+    if (current_block(ctx) != fc->body) {
+        pc_error(ctx, op->loc, "'return' op must be directly inside a function body (use 'scf.yield' in regions)");
+    } else if (n != f->n_results) {
+        pc_error(ctx, op->loc, "'return' op has %d operands, but enclosing function (@%s) returns %d", n, f->name, f->n_results);
+    } else {
+        for (int i = 0; i < n; i++) {
+            const Type *t = operand_type(&op->ins.items[i]);
+            if (t && f->result_types[i] && t->kind != TY_INVALID && f->result_types[i]->kind != TY_INVALID &&
+                !type_equal(t, f->result_types[i]))
+                pc_error(ctx, op->ins.items[i].loc, "'return' op type of return operand %d (%s) doesn't match function result "
+                         "type (%s) in function @%s", i, type_to_string(ctx->arena, t, false),
+                         type_to_string(ctx->arena, f->result_types[i], false), f->name);
+        }
+    }
+    append_op(ctx, op);
+}
+
+void pc_condition(ParseCtx *ctx, Tok kw, Operand *cond, PtrVec *values, PtrVec *types, SrcLoc loc) {
+    if (!keep_statement(ctx, kw.loc)) return;
+    FuncCtx *fc = current_func(ctx, kw.loc);
+    Op *op = new_control_op(ctx, OP_SCF_CONDITION, kw.loc, 0);
+    const OpInfo *info = op_info(OP_SCF_CONDITION);
+    int n = values ? (int)values->count : 0;
+    if (n) bind_value_types(ctx, "scf.condition", (Operand **)values->items, n, types, loc);
+    Operand **ops = arena_alloc_array(ctx->scratch, (size_t)n + 1, sizeof *ops);
+    ops[0] = cond;
+    for (int i = 0; i < n; i++) ops[1 + i] = values->items[i];
+    op->ins = operand_list(ctx, ops, n + 1);
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
+    check_list(ctx, op, &op->ins, info->ins, n_spec);
+    append_op(ctx, op);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Functions and modules                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
+    Module *m = ctx->module;
+    if (ctx->saw_module) pc_error(ctx, loc, "only one 'module' is allowed per file");
+    else if (ctx->saw_bare && !ctx->mixing_reported) {
+        pc_error(ctx, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+        ctx->mixing_reported = true;
+    }
+    ctx->saw_module = true;
+    m->has_module_keyword = true;
+    m->attrs = pc_attr_list(ctx, attrs);
+    const Attr *arch = attr_find(&m->attrs, "pto.target_arch");
+    if (arch) {
+        m->has_target_attr = true;
+        Target t = TARGET_A2A3;
+        if (arch->kind == ATTR_STRING && target_from_name(arch->text, &t) && t == TARGET_A5) m->file_target = TARGET_A5;
+        else m->file_target = TARGET_A2A3;
+    }
+}
+
+void pc_module_end(ParseCtx *ctx) {
+    (void)ctx;
+}
+
+Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrVec *results, PtrVec *attrs) {
+    if (ctx->saw_bare && !ctx->mixing_reported) {
+        pc_error(ctx, name.loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+        ctx->mixing_reported = true;
+    }
+    ctx->saw_func = true;
+    Func *f = arena_alloc(ctx->arena, sizeof *f);
+    f->name = arena_strndup(ctx->arena, name.text + 1, name.len - 1);
+    f->loc = name.loc;
+    f->is_private = is_private;
+    f->attrs = pc_attr_list(ctx, attrs);
+    f->is_entry = attr_find(&f->attrs, "pto.entry") || attr_find(&f->attrs, "hacc.entry");
+    f->result_types = type_array(ctx, results, &f->n_results);
+    for (size_t i = 0; i < ctx->funcs.count; i++)
+        if (strcmp(((Func *)ctx->funcs.items[i])->name, f->name) == 0) {
+            pc_error(ctx, name.loc, "redefinition of symbol '@%s'", f->name);
+            break;
+        }
+    ptrvec_push(ctx->arena, &ctx->funcs, f);
+    FuncCtx *fc = arena_alloc(ctx->arena, sizeof *fc);
+    fc->func = f;
+    fc->outer = ctx->func;
+    fc->cap = 64;
+    fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
+    fc->body = new_block(ctx);
+    f->body.block = fc->body;
+    fc->body->parent = &f->body;
+    ctx->func = fc;
+    push_block(ctx, fc, fc->body, name.loc);
+    f->n_args = args ? (int)args->count : 0;
+    f->args = arena_alloc_array(ctx->arena, (size_t)(f->n_args ? f->n_args : 1), sizeof *f->args);
+    for (int i = 0; i < f->n_args; i++) {
+        const ArgDecl *a = args->items[i];
+        Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, a->name.text + 1, a->name.len - 1), a->type, a->name.loc);
+        v->result_index = i;
+        f->args[i] = v;
+        define_value(ctx, fc, v, NULL);
+    }
+    return f;
+}
+
+static void finish_func(ParseCtx *ctx, FuncCtx *fc, bool has_body) {
+    Func *f = fc->func;
+    f->is_declaration = !has_body;
+    resolve_pending(ctx, fc);
+    if (has_body && f->n_results > 0 && (!fc->body->last || fc->body->last->code != OP_RETURN))
+        pc_error(ctx, f->loc, "'func.func' op body of @%s must end with 'return' of %d value%s", f->name, f->n_results,
+                 f->n_results == 1 ? "" : "s");
+    if (!has_body && f->is_entry)
+        pc_error(ctx, f->loc, "'func.func' op `pto.entry` is only valid on function definitions");
+}
+
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body) {
+    FuncCtx *fc = ctx->func;
+    while (fc && fc->func != func) fc = fc->outer;
+    if (!fc) return;
+    pop_block(ctx, fc->body);
+    finish_func(ctx, fc, has_body);
+    ctx->func = fc->outer;
+}
+
+void pc_abandon_func(ParseCtx *ctx, Func *func) {
+    FuncCtx *fc = ctx->func;
+    while (fc && fc->func != func) fc = fc->outer;
+    if (!fc) return;
+    pop_block(ctx, fc->body);
+    fc->func->is_declaration = fc->body->first == NULL;
+    ctx->func = fc->outer;
+}
+
+/* Checks that need the whole module: calls and entry functions. */
+static void check_module(ParseCtx *ctx) {
+    Module *m = ctx->module;
+    for (size_t i = 0; i < ctx->calls.count; i++) {
+        Op *call = ctx->calls.items[i];
+        Func *callee = module_find_func(m, call->callee);
+        if (!callee) {
+            pc_error(ctx, call->loc, "'func.call' op '@%s' does not reference a valid function", call->callee);
+            continue;
+        }
+        if (callee->n_args != call->ins.count) {
+            pc_error(ctx, call->loc, "'func.call' op incorrect number of operands for callee @%s: expects %d, got %d",
+                     callee->name, callee->n_args, call->ins.count);
+            continue;
+        }
+        if (callee->n_results != call->n_result_types) {
+            pc_error(ctx, call->loc, "'func.call' op incorrect number of results for callee @%s: expects %d, got %d",
+                     callee->name, callee->n_results, call->n_result_types);
+            continue;
+        }
+        for (int j = 0; j < call->ins.count; j++) {
+            const Type *t = operand_type(&call->ins.items[j]);
+            const Type *want = callee->args[j]->type;
+            if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
+                pc_error(ctx, call->ins.items[j].loc, "'func.call' op operand type mismatch: expected operand type %s, but "
+                         "provided %s for operand number %d", type_to_string(ctx->arena, want, false),
+                         type_to_string(ctx->arena, t, false), j);
+        }
+        for (int j = 0; j < call->n_result_types; j++) {
+            const Type *t = call->result_types[j];
+            const Type *want = callee->result_types[j];
+            if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
+                pc_error(ctx, call->sig_loc, "'func.call' op result type mismatch at index %d: expected %s, got %s", j,
+                         type_to_string(ctx->arena, want, false), type_to_string(ctx->arena, t, false));
+        }
+    }
+    /* SPEC 1.2 / PTOAS: entry functions return nothing. */
+    Func *entry = module_entry(m, NULL);
+    for (int i = 0; i < m->n_funcs; i++) {
+        Func *f = m->funcs[i];
+        if ((f->is_entry || f == entry) && !f->is_declaration && f->n_results > 0)
+            pc_error(ctx, f->loc, "'func.func' op PTO entry functions must return void (@%s returns %d value%s)", f->name,
+                     f->n_results, f->n_results == 1 ? "" : "s");
+    }
+}
+
+void pc_finish_file(ParseCtx *ctx) {
+    /* close whatever a syntax error left open */
+    while (ctx->func && ctx->func != ctx->implicit_main) {
+        FuncCtx *fc = ctx->func;
+        pop_block(ctx, fc->body);
+        fc->func->is_declaration = fc->body->first == NULL;
+        ctx->func = fc->outer;
+    }
+    if (ctx->implicit_main) {
+        pop_block(ctx, ctx->implicit_main->body);
+        finish_func(ctx, ctx->implicit_main, true);
+        ptrvec_push(ctx->arena, &ctx->funcs, ctx->implicit_main->func);
+        ctx->func = NULL;
+    }
+    ctx->frames.count = 0;
+    Module *m = ctx->module;
+    m->n_funcs = (int)ctx->funcs.count;
+    m->funcs = arena_alloc_array(ctx->arena, ctx->funcs.count ? ctx->funcs.count : 1, sizeof *m->funcs);
+    for (size_t i = 0; i < ctx->funcs.count; i++) m->funcs[i] = ctx->funcs.items[i];
+    check_module(ctx);
+}

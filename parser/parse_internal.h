@@ -1,0 +1,246 @@
+/* parse_internal.h - private interface between the Bison grammar (parser.y) and the IR builder
+ * (parser/build.c, parser/type_parse.c). Not part of the public API (see parser.h).
+ *
+ * The grammar is generic: it turns an op statement into an OpDraft (name, items, signature,
+ * region) and hands it to the builder, which looks the op up in the op table, normalises the
+ * three spellings (DPS / SSA / assembly) into one Op, resolves value names and runs the
+ * structural checks. Control structure (module, func.func, scf.*, func.call, return) has
+ * dedicated rules that call the builder at region boundaries so that scoping is exact. */
+#ifndef PTO_PARSE_INTERNAL_H
+#define PTO_PARSE_INTERNAL_H
+
+#include "ir.h"
+#include "lexer.h"
+
+/* Limits (SPEC 8: malformed input never crashes; issue #6 tests these). */
+#define PARSE_MAX_REGION_DEPTH 256      /* nested regions (func body, scf.for, scf.if, ...) */
+#define PARSE_MAX_GROUP_RESULTS 4096    /* %r:N */
+
+/* A token as the grammar sees it. */
+typedef struct Tok {
+    const char *text;
+    uint32_t len;
+    SrcLoc loc;
+    bool at_line_start;
+} Tok;
+
+/* Result names before `=`: `%a`, `%a, %b`, or a group `%r:N`. */
+typedef struct ResultDefs {
+    PtrVec names;         /* Tok* (text includes the leading %) */
+    int group_count;      /* > 0 for `%r:N` */
+    SrcLoc loc;
+} ResultDefs;
+
+typedef enum ItemKind {
+    IT_OPERAND,       /* %v, 7, 2.5, true */
+    IT_SYMBOL,        /* @name */
+    IT_SYMBOL_CALL,   /* @tile(0x1000) */
+    IT_BAREWORD,      /* slt (followed by a comma) */
+    IT_KEYWORD,       /* key = operand */
+    IT_KEYWORD_LIST,  /* key = [operands] */
+    IT_KEYWORD_ATTR,  /* key = #pto.attr<...> */
+    IT_INS,           /* ins(operands : types) */
+    IT_OUTS,          /* outs(operands : types) */
+    IT_ATTR_ARGS,     /* [ <A>, #pto.x<B>, ... ] */
+    IT_ANGLE,         /* <PIPE_ALL> */
+    IT_ATTR_DICT,     /* { key = value, ... } */
+    IT_PAREN          /* (operands [: types]) right after the op name (generic MLIR-style op syntax) */
+} ItemKind;
+
+typedef struct Item {
+    ItemKind kind;
+    SrcLoc loc;
+    Operand *operand;     /* IT_OPERAND, IT_KEYWORD */
+    Tok tok;              /* symbol, bare word or key */
+    PtrVec *operands;     /* IT_SYMBOL_CALL, IT_KEYWORD_LIST, IT_INS, IT_OUTS: Operand* */
+    PtrVec *types;        /* IT_INS, IT_OUTS: Type* (may be empty) */
+    PtrVec *attrs;        /* IT_ATTR_ARGS, IT_ANGLE, IT_ATTR_DICT: Attr* */
+    Attr *attr;           /* IT_KEYWORD_ATTR */
+    bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} */
+    SrcLoc operand_attr_loc;
+} Item;
+
+/* `: SIG` after an op. */
+typedef struct Signature {
+    PtrVec *inputs;       /* Type* */
+    PtrVec *results;      /* Type* (only with -> or to) */
+    bool arrow;           /* written with -> */
+    bool to;              /* written `A to B` */
+    SrcLoc loc;
+} Signature;
+
+/* One generic op statement before it is built. */
+typedef struct OpDraft {
+    Tok name;
+    PtrVec *items;        /* Item*, may be NULL */
+    Signature *sig;       /* may be NULL */
+    Block *region;        /* may be NULL */
+    SrcLoc loc;           /* whole statement */
+} OpDraft;
+
+/* `%x = %init` in iter_args / scf.while. */
+typedef struct InitPair {
+    Tok name;
+    Operand *init;
+} InitPair;
+
+/* `%a: T` (function or block argument). */
+typedef struct ArgDecl {
+    Tok name;
+    Type *type;
+} ArgDecl;
+
+typedef enum TParamKind { TP_IDENT, TP_INT, TP_FLOAT, TP_SHAPE, TP_QUESTION, TP_STRING, TP_ATTR, TP_TYPE } TParamKind;
+
+/* One parameter inside a type's `<...>`. */
+typedef struct TParam {
+    bool keyed;           /* written key=value */
+    Tok key;
+    TParamKind kind;
+    Tok value;            /* text of the value token */
+    Type *type;           /* TP_TYPE */
+    SrcLoc loc;           /* whole parameter */
+} TParam;
+
+/* Value names of one function: an open-addressing hash map (arena memory) plus a scope log. */
+typedef struct NameEntry {
+    const char *name;     /* without % */
+    uint32_t len;
+    uint32_t hash;
+    Value *current;       /* visible definition, or NULL */
+    Value *latest;        /* last definition ever made (for messages and forward references) */
+} NameEntry;
+
+typedef struct PendingUse {
+    Operand *operand;
+    Op *op;               /* NULL for uses outside ops */
+    const char *role;     /* operand position name */
+    unsigned kinds;       /* K_* accepted */
+    bool forward_ok;      /* SPEC_FORWARD position */
+} PendingUse;
+
+typedef struct FuncCtx {
+    Func *func;
+    struct FuncCtx *outer;
+    Block *body;
+    NameEntry *slots;
+    uint32_t cap, count;
+    PtrVec scope_log;     /* NameEntry* in definition order */
+    PtrVec scope_marks;   /* scope_log.count at each open scope (stored as uintptr_t) */
+    PtrVec pending;       /* PendingUse* resolved at the end of the function */
+} FuncCtx;
+
+/* One open region: its block, the function it belongs to, and the scope mark to restore. */
+typedef struct BlockFrame {
+    Block *block;
+    FuncCtx *fc;
+    size_t scope_mark;
+} BlockFrame;
+
+typedef struct OpNameEntry {
+    const char *name;
+    uint32_t len;
+    OpCode code;
+} OpNameEntry;
+
+typedef struct ParseCtx {
+    Arena *arena;                 /* the IR and everything it points to */
+    Arena *scratch;               /* grammar temporaries (items, lists, type parameters), reset between
+                                   * top-level statements so memory stays proportional to the IR */
+    const SourceFile *file;
+    DiagList *diags;
+    Module *module;
+    Lexer lexer;
+    FuncCtx *func;                /* current function, NULL at top level */
+    FuncCtx *implicit_main;       /* bare statements' function, once created */
+    PtrVec frames;                /* BlockFrame* stack; top = where statements go */
+    PtrVec calls;                 /* func.call ops, checked when the module is complete */
+    PtrVec funcs;                 /* Func* in source order */
+    OpNameEntry *op_names;        /* hash of op names and assembly mnemonics */
+    uint32_t op_names_cap;
+    bool depth_reported;
+    bool in_recovery;             /* after a syntax error, until a statement starts a line */
+    uint32_t recovery_offset;
+    bool saw_module, saw_func, saw_bare;
+    bool operand_attr_seen;       /* an ins/outs operand had an attribute dictionary (see Item) */
+    SrcLoc operand_attr_loc;
+    bool mixing_reported;
+    int syntax_errors;
+} ParseCtx;
+
+/* ---- builder entry points used by grammar actions (parser/build.c) ---- */
+void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diags);
+/* Frees the scratch arena. */
+void pc_release(ParseCtx *ctx);
+/* Allocates a zeroed grammar temporary (scratch arena). */
+void *pc_temp(ParseCtx *ctx, size_t size);
+void pc_finish_file(ParseCtx *ctx);
+void pc_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void pc_syntax_error_seen(ParseCtx *ctx, SrcLoc loc);
+
+PtrVec *pc_list(ParseCtx *ctx);
+PtrVec *pc_list1(ParseCtx *ctx, void *item);
+PtrVec *pc_push(ParseCtx *ctx, PtrVec *list, void *item);
+Tok *pc_tok(ParseCtx *ctx, Tok tok);
+
+Operand *pc_operand_value(ParseCtx *ctx, Tok tok);
+Operand *pc_operand_int(ParseCtx *ctx, Tok tok);
+Operand *pc_operand_float(ParseCtx *ctx, Tok tok);
+Operand *pc_operand_bool(ParseCtx *ctx, Tok tok, bool value);
+
+Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc);
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc);
+void pc_take_operand_attrs(ParseCtx *ctx, Item *item);
+Attr *pc_attr(ParseCtx *ctx, AttrKind kind, const char *key, Tok value, SrcLoc loc);
+Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span);
+Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, Type *type);
+AttrList pc_attr_list(ParseCtx *ctx, PtrVec *attrs);
+char *pc_key_text(ParseCtx *ctx, Tok tok, bool quoted);
+
+ResultDefs *pc_defs(ParseCtx *ctx, Tok first);
+ResultDefs *pc_defs_group(ParseCtx *ctx, Tok group);
+void pc_poison_defs(ParseCtx *ctx, ResultDefs *defs);
+
+Signature *pc_sig(ParseCtx *ctx, PtrVec *inputs, PtrVec *results, bool arrow, bool to, SrcLoc loc);
+OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block *region, SrcLoc loc);
+
+void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs);
+void pc_module_end(ParseCtx *ctx);
+Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrVec *results, PtrVec *attrs);
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body);
+
+Block *pc_region_open(ParseCtx *ctx, SrcLoc loc);
+Block *pc_region_close(ParseCtx *ctx, Block *block);
+/* Error recovery dropped a construct whose region(s) were open: closes them (no-op if already closed). */
+void pc_abandon_block(ParseCtx *ctx, Block *block);
+void pc_abandon_op(ParseCtx *ctx, Op *op);
+void pc_abandon_func(ParseCtx *ctx, Func *func);
+
+void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *draft);
+void pc_control_stmt(ParseCtx *ctx, ResultDefs *defs, Op *op, SrcLoc loc);
+
+Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step, PtrVec *inits, PtrVec *iter_types,
+                 Type *iv_type, SrcLoc loc);
+Op *pc_for_end(ParseCtx *ctx, Op *op);
+Op *pc_if_begin(ParseCtx *ctx, Operand *cond, PtrVec *result_types, SrcLoc loc);
+void pc_then_end(ParseCtx *ctx, Op *op);
+void pc_else_begin(ParseCtx *ctx, Op *op, SrcLoc loc);
+Op *pc_if_end(ParseCtx *ctx, Op *op, bool has_else);
+Op *pc_while_begin(ParseCtx *ctx, PtrVec *inits, PtrVec *init_types, PtrVec *result_types, SrcLoc loc);
+void pc_while_do(ParseCtx *ctx, Op *op, SrcLoc loc);
+Op *pc_while_end(ParseCtx *ctx, Op *op);
+void pc_block_args(ParseCtx *ctx, PtrVec *args);
+Op *pc_call(ParseCtx *ctx, Tok callee, PtrVec *args, Signature *sig, SrcLoc loc);
+void pc_return(ParseCtx *ctx, Tok kw, PtrVec *values, PtrVec *types, SrcLoc loc);
+void pc_condition(ParseCtx *ctx, Tok kw, Operand *cond, PtrVec *values, PtrVec *types, SrcLoc loc);
+
+/* ---- types (parser/type_parse.c) ---- */
+/* Builds a type from its name token and `<...>` parameters (params NULL when there is no `<`). */
+Type *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span);
+/* Parses a decimal or 0x integer token; false (with a diagnostic) when out of the int64 range. */
+bool pc_parse_int(ParseCtx *ctx, Tok tok, int64_t *out, bool *hex);
+
+/* The Bison parser (generated from parser.y). */
+int pto_yyparse(ParseCtx *ctx);
+
+#endif

@@ -1,0 +1,237 @@
+/* pto-as - assembles and verifies .pto files (SPEC 4).
+ *
+ *   pto-as [options] FILE...
+ *
+ * Each file is parsed (structural checks included) and, when that succeeds, verified against the
+ * target profile. Diagnostics are printed sorted by position. Exit status: 0 valid (warnings
+ * allowed), 1 errors in some file, 2 usage or I/O problem. */
+#define _POSIX_C_SOURCE 200809L
+#include "ir.h"
+#include "parser.h"
+#include "verifier.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef PTO_VERSION
+#define PTO_VERSION "0.0.0"
+#endif
+
+enum { EXIT_VALID = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
+
+typedef struct Options {
+    bool target_given;
+    Target target;
+    bool werror;
+    bool quiet;
+    bool emit;
+    PrintForm emit_form;
+    const char *output;       /* -o FILE, or NULL for stdout */
+    bool json;
+    bool verify_diagnostics;
+    const char *entry;
+    const char **files;
+    int n_files;
+} Options;
+
+static void print_help(FILE *out) {
+    fputs("usage: pto-as [options] FILE...\n"
+          "\n"
+          "Parses and verifies PTO assembly (.pto) files; prints nothing on success unless asked.\n"
+          "FILE may be '-' for standard input.\n"
+          "\n"
+          "options:\n"
+          "  --target=a2a3|a5        target profile (a2 and a3 are aliases of a2a3); overrides the\n"
+          "                          module attribute pto.target_arch (default: a2a3)\n"
+          "  --entry NAME            entry function (default: the one marked pto.entry, else the only one)\n"
+          "  -Werror                 treat warnings as errors\n"
+          "  -q                      quiet: print errors only (no warnings or notes)\n"
+          "  --emit=dps|ssa          write the verified program in canonical DPS (PTOAS-compatible,\n"
+          "                          compact !pto.tile_buf types) or SSA form; needs exactly one FILE\n"
+          "  -o FILE                 write --emit output to FILE (default: standard output)\n"
+          "  --diagnostics=text|json diagnostics format on standard error (default: text)\n"
+          "  --verify-diagnostics    check the diagnostics against the file's\n"
+          "                          '// expected-error@+N {{text}}' annotations instead of printing them;\n"
+          "                          exit 0 when they match exactly\n"
+          "  --help                  show this help and exit\n"
+          "  --version               show the version and exit\n"
+          "\n"
+          "exit status: 0 valid (warnings allowed), 1 errors, 2 usage or I/O problem\n",
+          out);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+    fputs("pto-as: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(see pto-as --help)\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* Value of `--name=VALUE` or `--name VALUE`; NULL when `arg` is not that option. */
+static const char *option_value(const char *arg, const char *name, int *i, int argc, char **argv, bool *missing) {
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) return NULL;
+    if (arg[n] == '=') return arg + n + 1;
+    if (arg[n] != '\0') return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Parses the command line; returns -1 to continue, else an exit status. */
+static int parse_options(int argc, char **argv, Options *o) {
+    memset(o, 0, sizeof *o);
+    o->files = calloc((size_t)argc, sizeof *o->files);
+    if (!o->files) return EXIT_USAGE;
+    bool no_more_options = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v;
+        bool missing = false;
+        if (no_more_options || a[0] != '-' || strcmp(a, "-") == 0) {
+            o->files[o->n_files++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            no_more_options = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            print_help(stdout);
+            return EXIT_VALID;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("pto-as %s\n", PTO_VERSION);
+            return EXIT_VALID;
+        } else if (strcmp(a, "-Werror") == 0) {
+            o->werror = true;
+        } else if (strcmp(a, "-q") == 0) {
+            o->quiet = true;
+        } else if (strcmp(a, "--verify-diagnostics") == 0) {
+            o->verify_diagnostics = true;
+        } else if ((v = option_value(a, "--target", &i, argc, argv, &missing)) || missing) {
+            if (missing) return usage_error("option %s needs a value (a2a3 or a5)", a);
+            if (!target_from_name(v, &o->target)) return usage_error("unknown target '%s' (expected a2a3 or a5)", v);
+            o->target_given = true;
+        } else if ((v = option_value(a, "--entry", &i, argc, argv, &missing)) || missing) {
+            if (missing || !*v) return usage_error("option %s needs a function name", a);
+            o->entry = v[0] == '@' ? v + 1 : v;
+        } else if ((v = option_value(a, "--emit", &i, argc, argv, &missing)) || missing) {
+            if (missing) return usage_error("option %s needs a value (dps or ssa)", a);
+            if (strcmp(v, "dps") == 0) o->emit_form = PRINT_DPS;
+            else if (strcmp(v, "ssa") == 0) o->emit_form = PRINT_SSA;
+            else return usage_error("unknown --emit form '%s' (expected dps or ssa)", v);
+            o->emit = true;
+        } else if ((v = option_value(a, "--diagnostics", &i, argc, argv, &missing)) || missing) {
+            if (missing) return usage_error("option %s needs a value (text or json)", a);
+            if (strcmp(v, "json") == 0) o->json = true;
+            else if (strcmp(v, "text") != 0) return usage_error("unknown --diagnostics format '%s' (expected text or json)", v);
+        } else if (strcmp(a, "-o") == 0 || strncmp(a, "-o", 2) == 0) {
+            if (a[2]) o->output = a + 2;
+            else if (i + 1 < argc) o->output = argv[++i];
+            else return usage_error("option %s needs a file name", a);
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+    }
+    if (o->n_files == 0) return usage_error("%s", "no input files");
+    if (o->emit && o->n_files != 1) return usage_error("%s", "--emit needs exactly one input file");
+    if (o->output && !o->emit) return usage_error("%s", "-o is only meaningful with --emit");
+    return -1;
+}
+
+/* Writes `text` to `path` through a temporary file in the same directory and a rename, so a
+ * failure never leaves a half-written output. */
+static bool write_file_atomically(const char *path, const char *text, size_t len) {
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp) return false;
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "pto-as: error: cannot create a temporary file next to %s: %s\n", path, strerror(errno));
+        free(tmp);
+        return false;
+    }
+    FILE *f = fdopen(fd, "wb");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f) ok = (fclose(f) == 0) && ok;
+    else close(fd);
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "pto-as: error: cannot write %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok;
+}
+
+/* Copies the diagnostics of one file into the combined list (messages live in the same arena). */
+static void append_diags(DiagList *all, const DiagList *one, bool quiet) {
+    for (size_t i = 0; i < one->count; i++) {
+        const Diag *d = &one->items[i];
+        if (quiet && d->severity != SEV_ERROR) continue;
+        diag_report(all, d->file, d->severity, d->loc, d->rule, "%s", d->message);
+    }
+    /* errors beyond the file's DIAG_MAX_ERRORS were only counted: keep counting them */
+    size_t recorded = 0;
+    for (size_t i = 0; i < one->count; i++) recorded += one->items[i].severity == SEV_ERROR;
+    all->errors += one->errors - recorded;
+}
+
+int main(int argc, char **argv) {
+    Options opt;
+    int status = parse_options(argc, argv, &opt);
+    if (status >= 0) {
+        free(opt.files);
+        return status;
+    }
+    Arena *arena = arena_new();
+    DiagList all;
+    diag_init(&all, arena);
+    bool io_error = false, any_error = false, mismatch = false;
+    char *emitted = NULL;
+    for (int i = 0; i < opt.n_files; i++) {
+        SourceFile *sf = arena_alloc(arena, sizeof *sf);
+        char err[512];
+        if (!source_file_read(arena, opt.files[i], sf, err, sizeof err)) {
+            fprintf(stderr, "pto-as: error: %s\n", err);
+            io_error = true;
+            continue;
+        }
+        DiagList diags;
+        diag_init(&diags, arena);
+        diags.warnings_as_errors = opt.werror;
+        Module *m = parse_module(arena, sf, &diags);
+        if (diags.errors == 0 && opt.entry && !module_find_func(m, opt.entry))
+            diag_report(&diags, sf, SEV_ERROR, (SrcLoc){0, 0, 0, 0}, NULL, "no function named '@%s' (--entry)", opt.entry);
+        if (diags.errors == 0) {
+            VerifyOptions vopts = {.target = opt.target, .target_given = opt.target_given, .entry = opt.entry};
+            verify_module(m, &vopts, &diags);
+        }
+        if (opt.verify_diagnostics) {
+            if (verify_expected_diagnostics(sf, &diags, stderr) != 0) mismatch = true;
+            continue;
+        }
+        if (diags.errors) any_error = true;
+        else if (opt.emit) emitted = module_to_string(arena, m, opt.emit_form);
+        append_diags(&all, &diags, opt.quiet);
+    }
+    diag_sort(&all);
+    if (opt.json) diag_print_json(stderr, &all);
+    else diag_print_text(stderr, &all);
+    if (emitted && !any_error && !io_error) {
+        size_t len = strlen(emitted);
+        if (opt.output) {
+            if (!write_file_atomically(opt.output, emitted, len)) io_error = true;
+        } else if (fwrite(emitted, 1, len, stdout) != len || fflush(stdout) != 0) {
+            fprintf(stderr, "pto-as: error: cannot write standard output\n");
+            io_error = true;
+        }
+    }
+    arena_free(arena);
+    free(opt.files);
+    if (io_error) return EXIT_USAGE;
+    if (opt.verify_diagnostics) return mismatch ? EXIT_ERRORS : EXIT_VALID;
+    return any_error ? EXIT_ERRORS : EXIT_VALID;
+}
