@@ -342,8 +342,24 @@ enum {
     OPF_REGIONS    = 1u << 2,  /* carries regions (scf.for, scf.if) */
     OPF_PURE_SYNC  = 1u << 3,  /* no effect at run time */
     OPF_VARIADIC_RESULTS = 1u << 4, /* any number of results (scf.if, scf.for, func.call) */
-    OPF_OPTIONAL_RESULT  = 1u << 5  /* zero or one result (seed `pto.tassign %t, @tile(..)` vs PTOAS form) */
+    OPF_OPTIONAL_RESULT  = 1u << 5, /* zero or one result (seed `pto.tassign %t, @tile(..)` vs PTOAS form) */
+    OPF_PREDICATE  = 1u << 6,  /* a leading predicate keyword: `arith.cmpi slt, %a, %b` */
+    OPF_LITERAL    = 1u << 7   /* its operand is a literal written in place (arith.constant) */
 };
+
+/* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
+typedef enum SigStyle {
+    SIG_DEFAULT,    /* `: (T0, ...) -> R` when it has results, else `: T0, T1, ...` */
+    SIG_RESULT,     /* `: R` (a bool literal with an i1 result writes none) */
+    SIG_OPERAND0,   /* `: T0` */
+    SIG_ARROW,      /* `: T0 -> R`; without a result `: T0` when its type is known */
+    SIG_TO,         /* `: T0 to R` */
+    /* what SIG_DEFAULT / SIG_RESULT / SIG_ARROW resolve to for a given op (printer): */
+    SIG_NONE,       /* nothing */
+    SIG_OPERANDS,   /* `: T0, T1, ...` */
+    SIG_FUNCTION    /* `: (T0, ...) -> R` */
+} SigStyle;
+#define OPF_SIG(style) ((unsigned)(style) << 8)
 
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */
@@ -355,6 +371,9 @@ typedef struct OpInfo {
     int n_results;                 /* results of the non-DPS form (DPS: 0; SSA form: 1 = outs[0]) */
     unsigned flags;
 } OpInfo;
+
+/* The signature style of an op row. */
+static inline SigStyle op_sig_style(const OpInfo *info) { return (SigStyle)((info->flags >> 8) & 0xfu); }
 
 /* The row for an opcode. */
 const OpInfo *op_info(OpCode code);

@@ -407,51 +407,30 @@ static void print_dps_op_ssa(Printer *p, const Op *op) {
 
 /* ---- other ops: their own syntax ------------------------------------------------------------ */
 
-typedef enum SigStyle {
-    SIG_NONE,       /* nothing after the operands */
-    SIG_RESULT,     /* : R */
-    SIG_OPERAND0,   /* : T0 */
-    SIG_ARROW,      /* : T0 -> R */
-    SIG_TO,         /* : T0 to R */
-    SIG_OPERANDS,   /* : T0, T1, ... */
-    SIG_FUNCTION    /* : (T0, ...) -> R */
-} SigStyle;
-
-/* How each custom-syntax op writes its signature (PTOAS / MLIR assembly formats). */
+/* The signature style of a custom-syntax op, from its row (SigStyle in ir.h). */
 static SigStyle sig_style(const Op *op) {
-    switch (op->code) {
-    case OP_ALLOC_TILE:
-    case OP_MAKE_TENSOR_VIEW:
-    case OP_ADDI: case OP_SUBI: case OP_MULI: case OP_DIVSI: case OP_REMSI: case OP_MINSI: case OP_MAXSI:
-    case OP_ANDI: case OP_ORI: case OP_XORI: case OP_SELECT:
+    SigStyle style = op_sig_style(op_info(op->code));
+    const Type *r = op->n_results ? op->results[0]->type : NULL;
+    const Operand *v0 = op->ins.count ? &op->ins.items[0] : NULL;
+    switch (style) {
+    case SIG_RESULT: /* `arith.constant true` carries no type */
+        if (v0 && v0->kind == OPD_BOOL && r && r->kind == TY_SCALAR && r->dtype == DT_I1) return SIG_NONE;
         return SIG_RESULT;
-    case OP_CONSTANT: {
-        const Operand *v = op->ins.count ? &op->ins.items[0] : NULL;
-        const Type *r = op->n_results ? op->results[0]->type : NULL;
-        if (v && v->kind == OPD_BOOL && r && r->kind == TY_SCALAR && r->dtype == DT_I1) return SIG_NONE;
-        return SIG_RESULT;
-    }
-    case OP_CMPI:
-    case OP_SET_VALIDSHAPE:
-        return SIG_OPERAND0;
-    case OP_INDEX_CAST:
-        return SIG_TO;
-    case OP_PARTITION_VIEW:
-        return SIG_ARROW;
-    case OP_TASSIGN:
+    case SIG_ARROW: /* an optional result: `: T0 -> R` with it, `: T0` (when known) without */
         if (op->n_results) return SIG_ARROW;
-        return op->ins.count && op->ins.items[0].type ? SIG_OPERAND0 : SIG_NONE;
+        return v0 && v0->type ? SIG_OPERAND0 : SIG_NONE;
+    case SIG_DEFAULT:
+        if (op->n_results) return SIG_FUNCTION;
+        return op->ins.count ? SIG_OPERANDS : SIG_NONE;
     default:
-        break;
+        return style;
     }
-    if (op->n_results) return SIG_FUNCTION;
-    return op->ins.count ? SIG_OPERANDS : SIG_NONE;
 }
 
 static void print_custom_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const Type **types;
-    bool hoist = op->code != OP_CONSTANT;
+    bool hoist = !(info->flags & OPF_LITERAL);
     const char **names = NULL;
     if (hoist) {
         names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
@@ -511,7 +490,9 @@ static void print_custom_op(Printer *p, const Op *op) {
     const Type *r = op->n_results ? op->results[0]->type : NULL;
     const Type *t0 = op->ins.count ? types[0] : NULL;
     switch (sig_style(op)) {
-    case SIG_NONE: break;
+    case SIG_NONE:
+    case SIG_DEFAULT: /* resolved by sig_style() */
+        break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0: outf(p, " : %s", type_text(p, t0)); break;
     case SIG_ARROW: outf(p, " : %s -> %s", type_text(p, t0), type_text(p, r)); break;

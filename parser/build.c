@@ -747,9 +747,9 @@ static void define_results(ParseCtx *ctx, FuncCtx *fc, Op *op) {
 /* Generic ops                                                                                    */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The one op of the table written with a leading predicate keyword (`arith.cmpi slt, ...`). */
+/* Ops written with a leading predicate keyword (`arith.cmpi slt, ...`): OPF_PREDICATE rows. */
 static bool takes_predicate(OpCode code) {
-    return code == OP_CMPI;
+    return (op_info(code)->flags & OPF_PREDICATE) != 0;
 }
 
 static bool valid_cmpi_predicate(const char *p) {
