@@ -2,13 +2,23 @@
  * chosen once when an instruction is lowered) and the scalar conversions they rely on.
  *
  * A kernel gets element pointers with per-tile strides and the iteration extents, already proven
- * to lie inside every tile's footprint; it never checks bounds itself. */
+ * to lie inside every tile's footprint; it never checks bounds itself. Operands may overlap the
+ * destination in any way: the result is always that of the element-by-element sequential order
+ * (the ISA CPU simulator's). The kernels exist in bit-identical variants (portable, AVX2 + F16C;
+ * interp/kernels_isa.h explains how they work). */
 #ifndef PTO_INTERP_KERNELS_H
 #define PTO_INTERP_KERNELS_H
 
 #include "interp.h"
 
 #include <string.h>
+
+/* The AVX2 + F16C kernel variant (kernels_avx2.c) exists on x86-64 with GCC. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define KERNELS_HAVE_AVX2 1
+#else
+#define KERNELS_HAVE_AVX2 0
+#endif
 
 /* Inline f16/bf16 conversions for the kernels' inner loops (the public f32_to_f16_bits & co. wrap
  * these). Exact round to nearest even; NaN stays NaN (quiet), overflow gives Inf. */
@@ -57,7 +67,8 @@ static inline float fp_f16_to_f32(uint16_t bits) {
     uint32_t sign = (uint32_t)(bits & 0x8000u) << 16;
     uint32_t exp = (bits >> 10) & 0x1fu;
     uint32_t mant = bits & 0x03ffu;
-    if (exp == 0x1f) return fp_bits_float(sign | 0x7f800000u | (mant << 13));
+    if (exp == 0x1f) /* Inf, or NaN made quiet (payload kept), as F16C's vcvtph2ps does */
+        return fp_bits_float(sign | 0x7f800000u | (mant << 13) | (mant ? 0x00400000u : 0u));
     if (exp == 0) {
         float mag = (float)mant * 5.9604644775390625e-08f; /* mant * 2^-24, exact */
         return sign ? -mag : mag;
@@ -75,10 +86,11 @@ static inline uint16_t fp_f32_to_bf16(float value) {
 
 static inline float fp_bf16_to_f32(uint16_t bits) { return fp_bits_float((uint32_t)bits << 16); }
 
-/* One tile operand as a kernel sees it: element (r, c) is at ((T *)p)[r * rs + c * cs]. */
+/* One tile operand as a kernel sees it: element (r, c) is at ((T *)p)[r * rs + c * cs]. 16 bytes,
+ * so that it is passed in two registers (strides fit: a tile is at most 2^30 bytes). */
 typedef struct KTile {
     uint8_t *p;
-    int64_t rs, cs;   /* row and column strides in elements */
+    int32_t rs, cs;   /* row and column strides in elements (non-negative) */
 } KTile;
 
 /* A scalar converted to a tile's element type: `f` for f16/bf16/f32 (already rounded to the
@@ -99,15 +111,55 @@ typedef void (*KernelRowReduce)(KTile dst, KTile src, int64_t rows, int64_t cols
 typedef void (*KernelRowExpand)(KTile dst, KTile src0, KTile src1, int64_t rows, int64_t cols,
                                 int64_t m0, int64_t m1);
 
-/* Kernel of TMULS for an element type, or NULL if the type has none. */
+/* Instruction-set variants of the kernels. Every variant computes bit-identical results; one is
+ * chosen per interpreter when it is created (kernel_isa_best) and the lowering stores the chosen
+ * variant's function pointers in each instruction. */
+typedef enum KernelIsa {
+    KISA_PORTABLE,   /* C with GCC vector extensions: any CPU the compiler targets */
+    KISA_AVX2,       /* x86-64 AVX2 + F16C (hardware f16 conversions), no FMA */
+    KISA_COUNT
+} KernelIsa;
+
+/* The kernels of one element type in one variant. */
+typedef struct KernelSet {
+    KernelTileScalar tmuls;
+    KernelFill fill;
+    KernelRowReduce trowprod;
+    KernelRowExpand trowexpandmul, trowexpandsub;
+} KernelSet;
+
+/* n-element f16/bf16 <-> f32 conversions of one variant (exact, RNE; unit tests compare variants). */
+typedef void (*KernelWiden)(float *dst, const uint16_t *src, int64_t n);
+typedef void (*KernelNarrow)(uint16_t *dst, const float *src, int64_t n);
+
+/* Everything one variant provides, indexed by element type (members of a type without kernels
+ * are NULL). */
+typedef struct KernelIsaTable {
+    const char *name;
+    KernelSet set[DT_COUNT];
+    KernelWiden f16_to_f32, bf16_to_f32;
+    KernelNarrow f32_to_f16, f32_to_bf16;
+} KernelIsaTable;
+
+/* The fastest variant this build has and this CPU runs; PTO_RUN_KERNELS=portable in the
+ * environment forces the portable one (to test it end to end). */
+KernelIsa kernel_isa_best(void);
+/* True when this build has variant `isa` and the CPU can run it. */
+bool kernel_isa_available(KernelIsa isa);
+/* The table of variant `isa`, or the portable table when `isa` is not available. */
+const KernelIsaTable *kernel_isa_table(KernelIsa isa);
+/* The kernels of element type `dt` in variant `isa`, or NULL when the type has none. */
+const KernelSet *kernel_set(DType dt, KernelIsa isa);
+
+/* Kernel of TMULS for an element type in the best variant, or NULL if the type has none. */
 KernelTileScalar kernel_tmuls(DType dt);
-/* Kernel of TEXPANDS for an element type, or NULL. */
+/* Kernel of TEXPANDS for an element type in the best variant, or NULL. */
 KernelFill kernel_fill(DType dt);
-/* Kernel of TROWPROD for an element type, or NULL. */
+/* Kernel of TROWPROD for an element type in the best variant, or NULL. */
 KernelRowReduce kernel_trowprod(DType dt);
-/* Kernel of TROWEXPANDMUL for an element type, or NULL. */
+/* Kernel of TROWEXPANDMUL for an element type in the best variant, or NULL. */
 KernelRowExpand kernel_trowexpandmul(DType dt);
-/* Kernel of TROWEXPANDSUB for an element type, or NULL. */
+/* Kernel of TROWEXPANDSUB for an element type in the best variant, or NULL. */
 KernelRowExpand kernel_trowexpandsub(DType dt);
 
 /* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and

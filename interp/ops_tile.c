@@ -68,7 +68,7 @@ static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) 
 }
 
 static inline KTile ktile(const TileRef *t, const TileView *v) {
-    KTile k = {v->base, t->rs, t->cs};
+    KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */
     return k;
 }
 
@@ -118,6 +118,21 @@ static bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const Tile
                        dtype_name(a->dtype), dtype_name(dst->dtype));
 }
 
+/* The scalar operand of TMULS / TEXPANDS. A value defined by arith.constant is resolved to its
+ * literal here (an SSA constant never changes), so the instruction converts it to the element type
+ * once, at lowering, instead of at every execution. */
+static bool kernel_scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType dt, ScalarRef *out) {
+    const Value *v = opd->kind == OPD_VALUE ? opd->value : NULL;
+    const Op *def = v ? v->def : NULL;
+    if (def && def->code == OP_CONSTANT && def->ins.count >= 1 && def->ins.items[0].kind != OPD_VALUE &&
+        v->type && v->type->kind == TY_SCALAR) {
+        Operand typed = def->ins.items[0];
+        typed.type = v->type; /* as lower_constant reads it: the literal has the result's type */
+        return scalar_ref(ctx, op, &typed, v->type->dtype, out);
+    }
+    return scalar_ref(ctx, op, opd, dt, out);
+}
+
 /* ---- TMULS --------------------------------------------------------------------------------- */
 
 static int32_t exec_tmuls(Interp *ip, const Instr *in, int32_t pc) {
@@ -146,9 +161,10 @@ bool lower_tmuls(LowerCtx *ctx, const Op *op) {
     if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
     if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
     Instr in = instr_for(op, exec_tmuls);
-    if (!scalar_ref(ctx, op, &op->ins.items[1], dst.dtype, &in.sc[0])) return false;
-    in.k.tile_scalar = kernel_tmuls(dst.dtype);
-    if (!in.k.tile_scalar) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    if (!kernel_scalar_ref(ctx, op, &op->ins.items[1], dst.dtype, &in.sc[0])) return false;
+    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.k.tile_scalar = ks->tmuls;
     in.t[0] = dst;
     in.t[1] = src;
     in.defines_dst = defines;
@@ -178,9 +194,10 @@ bool lower_texpands(LowerCtx *ctx, const Op *op) {
     if (!lower_dst(ctx, op, &dst, &defines)) return false;
     if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
     Instr in = instr_for(op, exec_texpands);
-    if (!scalar_ref(ctx, op, &op->ins.items[0], dst.dtype, &in.sc[0])) return false;
-    in.k.fill = kernel_fill(dst.dtype);
-    if (!in.k.fill) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    if (!kernel_scalar_ref(ctx, op, &op->ins.items[0], dst.dtype, &in.sc[0])) return false;
+    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.k.fill = ks->fill;
     in.t[0] = dst;
     in.defines_dst = defines;
     if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst.dtype);
@@ -215,8 +232,9 @@ bool lower_trowprod(LowerCtx *ctx, const Op *op) {
     if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
     if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
     Instr in = instr_for(op, exec_trowprod);
-    in.k.row_reduce = kernel_trowprod(dst.dtype);
-    if (!in.k.row_reduce) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.k.row_reduce = ks->trowprod;
     in.t[0] = dst;
     in.t[1] = src;
     in.defines_dst = defines;
@@ -258,7 +276,7 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
-static bool lower_trowexpand(LowerCtx *ctx, const Op *op, KernelRowExpand (*pick)(DType)) {
+static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
     TileRef dst, s0, s1;
     bool defines;
     if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1 operands");
@@ -271,8 +289,9 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, KernelRowExpand (*pick
     if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
     /* tmp (ins[2]) never changes the result: the simulator ignores it and so does pto-run */
     Instr in = instr_for(op, exec_trowexpand);
-    in.k.row_expand = pick(dst.dtype);
-    if (!in.k.row_expand) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+    in.k.row_expand = sub ? ks->trowexpandsub : ks->trowexpandmul;
     in.t[0] = dst;
     in.t[1] = s0;
     in.t[2] = s1;
@@ -281,9 +300,9 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, KernelRowExpand (*pick
     return true;
 }
 
-bool lower_trowexpandmul(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, kernel_trowexpandmul); }
+bool lower_trowexpandmul(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, false); }
 
-bool lower_trowexpandsub(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, kernel_trowexpandsub); }
+bool lower_trowexpandsub(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, true); }
 
 /* ---- alloc_tile, tassign, set_validshape ----------------------------------------------------- */
 
@@ -468,8 +487,14 @@ bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach) {
                  b->arg->name, (long long)reach, (long long)INTERP_MAX_GM_BYTES);
         return false;
     }
+    if (!interp_reserve_memory(ip, bytes - b->count * (int64_t)b->elem_size)) {
+        rt_error(ip, in, "view on %%%s reaches %lld elements (%lld bytes), over pto-run's memory limit of %lld bytes "
+                 "for GM buffers and frames", b->arg->name, (long long)reach, (long long)bytes, (long long)ip->max_memory);
+        return false;
+    }
     uint8_t *grown = realloc(b->data, (size_t)bytes);
     if (!grown) {
+        interp_reserve_memory(ip, b->count * (int64_t)b->elem_size - bytes);
         rt_error(ip, in, "out of host memory for %lld bytes of %%%s", (long long)bytes, b->arg->name);
         return false;
     }
@@ -726,7 +751,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
 }
 
 /* Fills a whole tile footprint with its pad value (TLOAD with pad = zero / max / min). */
-static void fill_pad(const TileRef *t, const TileView *v) {
+static void fill_pad(const Interp *ip, const TileRef *t, const TileView *v) {
     KScalar k = {0.0f, 0};
     bool is_float = dtype_is_float(t->dtype);
     size_t es = dtype_size(t->dtype);
@@ -738,7 +763,8 @@ static void fill_pad(const TileRef *t, const TileView *v) {
         if (is_float) k.f = -INFINITY;
         else k.u = uns ? 0 : ~(UINT64_MAX >> (65 - 8 * es));
     }
-    kernel_fill(t->dtype)((KTile){v->base, t->rs, t->cs}, k, t->rows, t->cols);
+    const KernelSet *ks = kernel_set(t->dtype, ip->isa);
+    if (ks) ks->fill(ktile(t, v), k, t->rows, t->cols);
 }
 
 static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
@@ -753,7 +779,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
-    if (t->pad >= 1 && t->pad <= 3) fill_pad(t, tv);
+    if (t->pad >= 1 && t->pad <= 3) fill_pad(ip, t, tv);
     gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, t->blayout == BL_ROW_MAJOR);
     return pc + 1;
 }

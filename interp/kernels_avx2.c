@@ -1,0 +1,25 @@
+/* kernels_avx2.c - the x86-64 AVX2 + F16C kernel variant: the same kernels as the portable one
+ * (kernels_isa.h) compiled for AVX2, with f16 conversions done by F16C (vcvtph2ps / vcvtps2ph,
+ * round to nearest even). "fma" is deliberately not enabled, so no multiply-add is ever fused.
+ * kernels.c selects this variant only on a CPU that has AVX2 and F16C (the binary still runs
+ * anywhere); elsewhere this file is empty. */
+#include "kernels.h"
+
+#if KERNELS_HAVE_AVX2
+#include <immintrin.h>
+
+#pragma GCC push_options
+#pragma GCC target("avx2,f16c")
+
+#define KISA_NATIVE_BYTES 32
+#define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))
+#define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
+#define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+#define KISA_TABLE kernels_avx2
+#define KISA_NAME "avx2"
+#include "kernels_isa.h"
+
+#pragma GCC pop_options
+#else
+typedef int kernels_avx2_unused; /* ISO C: a translation unit must not be empty */
+#endif

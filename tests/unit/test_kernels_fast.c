@@ -1,0 +1,538 @@
+/* test_kernels_fast.c - the vectorised kernels (every instruction-set variant this CPU runs:
+ * portable C vectors, AVX2 + F16C) against a plain element-by-element reference written here:
+ *   - f16/bf16 vector conversions against the scalar ones, exhaustive for the 65536 16-bit
+ *     patterns and over millions of f32 patterns (rounding boundaries, subnormals, NaN payloads);
+ *   - the five kernels on thousands of random cases per element type: odd widths, valid regions
+ *     smaller than the tile, row- and col-major tiles, Mode 1 / Mode 2 / full row-expand operands
+ *     on either side, TROWPROD with ND and DN destinations (the multi-row path bit for bit
+ *     against the sequential product), tall thin tiles, in-place and partially overlapping
+ *     operands (which must give the sequential result). Whole buffers are compared, so anything
+ *     written outside the valid region is caught too. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+
+static uint32_t rng_next(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 32);
+}
+
+static uint32_t rng_below(uint64_t *s, uint32_t n) { return rng_next(s) % n; }
+
+static uint32_t fbits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bitsf(uint32_t u) {
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* The variants to test: every one this build has and this CPU runs. */
+static int isas(KernelIsa out[KISA_COUNT]) {
+    int n = 0;
+    for (int i = 0; i < KISA_COUNT; i++)
+        if (kernel_isa_available((KernelIsa)i)) out[n++] = (KernelIsa)i;
+    return n;
+}
+
+Test(kernels_fast, variants_are_reported) {
+    cr_assert(kernel_isa_available(KISA_PORTABLE));
+    cr_assert(kernel_isa_available(kernel_isa_best()));
+    for (int i = 0; i < KISA_COUNT; i++) cr_assert_not_null(kernel_isa_table((KernelIsa)i)->name);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+        cr_assert(kernel_isa_available(KISA_AVX2), "this CPU has AVX2 + F16C: the variant must be used");
+#endif
+}
+
+/* ---- conversions ---------------------------------------------------------------------------- */
+
+Test(kernels_fast, f16_and_bf16_widening_is_exhaustively_exact) {
+    uint16_t *h = malloc(65536 * sizeof *h);
+    float *f = malloc(65536 * sizeof *f);
+    for (uint32_t i = 0; i < 65536; i++) h[i] = (uint16_t)i;
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    for (int k = 0; k < nv; k++) {
+        const KernelIsaTable *t = kernel_isa_table(v[k]);
+        t->f16_to_f32(f, h, 65536);
+        for (uint32_t i = 0; i < 65536; i++)
+            cr_assert_eq(fbits(f[i]), fbits(fp_f16_to_f32(h[i])), "%s f16 0x%04x -> 0x%08x, scalar 0x%08x", t->name,
+                         i, fbits(f[i]), fbits(fp_f16_to_f32(h[i])));
+        t->bf16_to_f32(f, h, 65536);
+        for (uint32_t i = 0; i < 65536; i++)
+            cr_assert_eq(fbits(f[i]), fbits(fp_bf16_to_f32(h[i])), "%s bf16 0x%04x", t->name, i);
+    }
+    /* every f16 goes back to itself through f32 (NaN: made quiet, payload kept) */
+    for (uint32_t i = 0; i < 65536; i++) {
+        uint16_t back = fp_f32_to_f16(fp_f16_to_f32((uint16_t)i));
+        bool nan = (i & 0x7C00) == 0x7C00 && (i & 0x03FF);
+        cr_assert_eq(back, nan ? (uint16_t)(i | 0x0200) : (uint16_t)i, "0x%04x -> 0x%04x", i, back);
+    }
+    free(h);
+    free(f);
+}
+
+/* Checks every variant's f32 -> f16 and f32 -> bf16 on n values against the scalar conversion. */
+static void check_narrowing(const float *in, size_t n) {
+    uint16_t *out = malloc(n * sizeof *out);
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    for (int k = 0; k < nv; k++) {
+        const KernelIsaTable *t = kernel_isa_table(v[k]);
+        t->f32_to_f16(out, in, (int64_t)n);
+        for (size_t i = 0; i < n; i++)
+            if (out[i] != fp_f32_to_f16(in[i]))
+                cr_assert_fail("%s f32 0x%08x -> f16 0x%04x, scalar 0x%04x", t->name, fbits(in[i]), out[i],
+                               fp_f32_to_f16(in[i]));
+        t->f32_to_bf16(out, in, (int64_t)n);
+        for (size_t i = 0; i < n; i++)
+            if (out[i] != fp_f32_to_bf16(in[i]))
+                cr_assert_fail("%s f32 0x%08x -> bf16 0x%04x, scalar 0x%04x", t->name, fbits(in[i]), out[i],
+                               fp_f32_to_bf16(in[i]));
+    }
+    free(out);
+}
+
+Test(kernels_fast, narrowing_matches_the_scalar_conversion_on_millions_of_floats) {
+    enum { N = 1 << 22 };
+    float *in = malloc(N * sizeof *in);
+    size_t n = 0;
+    /* every sign/exponent/top-10-mantissa pattern with low 13 bits at and around the f16 rounding
+     * point (and the bf16 one: bit 15 and neighbours) */
+    static const uint32_t low[] = {0x0000, 0x0001, 0x0FFF, 0x1000, 0x1001, 0x1FFF, 0x7FFF, 0x8000};
+    for (uint32_t hi = 0; hi < (1u << 19) && n + 8 <= N; hi++)
+        for (int j = 0; j < 8; j++) in[n++] = bitsf((hi << 13) | low[j]);
+    check_narrowing(in, n);
+    /* f16 subnormal range: for each exponent, the quotients around every rounding point */
+    n = 0;
+    for (uint32_t sign = 0; sign < 2; sign++)
+        for (uint32_t e = 98; e <= 113; e++) {
+            uint32_t shift = e < 113 ? 126 - e : 13; /* rounding position in the 24-bit significand */
+            if (shift > 24) shift = 24;
+            for (uint32_t q = 0; (q << shift) < (1u << 24) && n + 8 <= N; q++) {
+                uint32_t base = (q << shift) & 0x7FFFFFu, half = 1u << (shift - 1);
+                const uint32_t m[] = {base, base + 1, base + half - 1, base + half, base + half + 1,
+                                      base + (1u << shift) - 1, base + 2, base + half + 2};
+                for (int j = 0; j < 8; j++)
+                    in[n++] = bitsf((sign << 31) | (e << 23) | (m[j] & 0x7FFFFFu));
+            }
+        }
+    check_narrowing(in, n);
+    /* a stride through all 2^32 patterns (NaNs with every payload shape included) */
+    n = 0;
+    for (uint64_t u = 0; u < (1ull << 32) && n < N; u += 1031) in[n++] = bitsf((uint32_t)u);
+    check_narrowing(in, n);
+    /* the special values */
+    const uint32_t special[] = {0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x7F800000, 0xFF800000,
+                                0x7F800001, 0x7FC00000, 0xFFFFFFFF, 0x7FBFFFFF, 0x477FE000, 0x477FEFFF,
+                                0x477FF000, 0x47800000, 0x33000000, 0x33000001, 0x387FE000, 0x387FF000};
+    check_narrowing((const float *)(const void *)special, sizeof special / sizeof *special);
+    free(in);
+}
+
+/* ---- the reference kernels ------------------------------------------------------------------ */
+
+static float ref_ldf(DType dt, const uint8_t *p) {
+    uint16_t h;
+    float f;
+    switch (dt) {
+    case DT_F16: memcpy(&h, p, 2); return fp_f16_to_f32(h);
+    case DT_BF16: memcpy(&h, p, 2); return fp_bf16_to_f32(h);
+    default: memcpy(&f, p, 4); return f;
+    }
+}
+
+static void ref_stf(DType dt, uint8_t *p, float v) {
+    uint16_t h;
+    switch (dt) {
+    case DT_F16: h = fp_f32_to_f16(v); memcpy(p, &h, 2); return;
+    case DT_BF16: h = fp_f32_to_bf16(v); memcpy(p, &h, 2); return;
+    default: memcpy(p, &v, 4); return;
+    }
+}
+
+static uint64_t ref_ldi(size_t es, const uint8_t *p) {
+    uint64_t u = 0;
+    memcpy(&u, p, es); /* little-endian: the low bits; the rest does not matter modulo 2^width */
+    return u;
+}
+
+static void ref_sti(size_t es, uint8_t *p, uint64_t v) { memcpy(p, &v, es); }
+
+/* One element op: *d = a OP b (op 0 multiply, 1 subtract), in the element type's arithmetic. */
+static void ref_op(DType dt, uint8_t *d, const uint8_t *a, const uint8_t *b, int op) {
+    size_t es = dtype_size(dt);
+    if (dtype_is_float(dt)) {
+        float x = ref_ldf(dt, a), y = ref_ldf(dt, b);
+        ref_stf(dt, d, op ? x - y : x * y);
+    } else {
+        uint64_t x = ref_ldi(es, a), y = ref_ldi(es, b);
+        ref_sti(es, d, op ? x - y : x * y);
+    }
+}
+
+static uint8_t *at(KTile t, size_t es, int64_t r, int64_t c) { return t.p + (size_t)(r * t.rs + c * t.cs) * es; }
+
+static void scalar_bytes(DType dt, KScalar k, uint8_t out[8]) {
+    memset(out, 0, 8);
+    if (dtype_is_float(dt)) ref_stf(dt, out, k.f);
+    else ref_sti(dtype_size(dt), out, k.u);
+}
+
+static void ref_tmuls(DType dt, KTile d, KTile s, KScalar k, int64_t rows, int64_t cols) {
+    size_t es = dtype_size(dt);
+    uint8_t kb[8];
+    scalar_bytes(dt, k, kb);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) ref_op(dt, at(d, es, r, c), at(s, es, r, c), kb, 0);
+}
+
+static void ref_fill(DType dt, KTile d, KScalar k, int64_t rows, int64_t cols) {
+    size_t es = dtype_size(dt);
+    uint8_t kb[8];
+    scalar_bytes(dt, k, kb);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) memcpy(at(d, es, r, c), kb, es);
+}
+
+static void ref_trowprod(DType dt, KTile d, KTile s, int64_t rows, int64_t cols) {
+    size_t es = dtype_size(dt);
+    for (int64_t r = 0; r < rows; r++) {
+        uint8_t p[8] = {0};
+        if (dtype_is_float(dt)) ref_stf(dt, p, 1.0f);
+        else ref_sti(es, p, 1);
+        for (int64_t c = 0; c < cols; c++) ref_op(dt, p, p, at(s, es, r, c), 0); /* rounded every step */
+        memcpy(at(d, es, r, 0), p, es);
+    }
+}
+
+static void ref_rowexpand(DType dt, int op, KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma,
+                          int64_t mb) {
+    size_t es = dtype_size(dt);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) {
+            uint8_t x[8], y[8];
+            memcpy(x, at(a, es, r, c % ma), es); /* read both before the write (the simulator's order) */
+            memcpy(y, at(b, es, r, c % mb), es);
+            ref_op(dt, at(d, es, r, c), x, y, op);
+        }
+}
+
+/* ---- random cases --------------------------------------------------------------------------- */
+
+enum { BUF = 1 << 17 };
+
+typedef struct Case {
+    DType dt;
+    int op;                 /* 0 tmuls, 1 fill, 2 trowprod, 3 rowexpand mul, 4 rowexpand sub */
+    KTile d, a, b;          /* offsets (in elements) in p; strides */
+    int64_t rows, cols, ma, mb;
+    KScalar k;
+    int64_t end;            /* elements of the buffer the tiles reach (plus a margin) */
+} Case;
+
+/* A tile of pr x pc elements at element offset `off`, row- or col-major; p holds the offset until
+ * resolve() turns it into an address in a buffer. `end` grows to the tile's last element + 1. */
+static KTile tile_at(int64_t off, int64_t pr, int64_t pc, bool col_major, int64_t *end) {
+    KTile t = {(uint8_t *)(uintptr_t)off, col_major ? 1 : pc, col_major ? pr : 1};
+    if (off + pr * pc > *end) *end = off + pr * pc;
+    return t;
+}
+
+static KTile resolve(KTile t, uint8_t *buf, size_t es) {
+    t.p = buf + (uintptr_t)t.p * es;
+    return t;
+}
+
+/* Random element bits: special values, values near 1 (long products stay finite and round at every
+ * step), or any bits. */
+static void fill_random(uint8_t *buf, size_t n, DType dt, uint64_t *s, int style) {
+    size_t es = dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *p = buf + i * es;
+        uint64_t bits = ((uint64_t)rng_next(s) << 32) | rng_next(s);
+        if (dtype_is_float(dt) && style == 1) {
+            float f = 0.5f + (float)(rng_next(s) & 0xFFFFFF) / 16777216.0f * 1.5f;
+            if (rng_below(s, 2)) f = -f;
+            ref_stf(dt, p, f);
+        } else if (dtype_is_float(dt) && style == 2 && rng_below(s, 4) == 0) {
+            static const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -1e-45f, 65504.0f, 65520.0f,
+                                       6e-8f, 3e38f, 1.0f};
+            ref_stf(dt, p, sp[rng_below(s, sizeof sp / sizeof *sp)]);
+            if (rng_below(s, 8) == 0) memcpy(p, &bits, es); /* NaNs with payloads, sNaNs */
+        } else {
+            memcpy(p, &bits, es);
+        }
+    }
+}
+
+/* Element-wise comparison of two buffers of dt: bit-exact, except that any NaN equals any NaN
+ * (when both operands of one product are NaN, which one's payload survives is the compiler's
+ * choice, in the ISA's simulator as here). */
+static bool same_elements(DType dt, const uint8_t *x, const uint8_t *y, size_t n, size_t *where) {
+    size_t es = dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        if (memcmp(x + i * es, y + i * es, es) == 0) continue;
+        if (dtype_is_float(dt) && isnan(ref_ldf(dt, x + i * es)) && isnan(ref_ldf(dt, y + i * es))) continue;
+        *where = i;
+        return false;
+    }
+    return true;
+}
+
+static void run_case(const KernelSet *ks, const Case *c, uint8_t *buf, size_t es, bool reference) {
+    KTile d = resolve(c->d, buf, es), a = resolve(c->a, buf, es), b = resolve(c->b, buf, es);
+    switch (c->op) {
+    case 0:
+        if (reference) ref_tmuls(c->dt, d, a, c->k, c->rows, c->cols);
+        else ks->tmuls(d, a, c->k, c->rows, c->cols);
+        break;
+    case 1:
+        if (reference) ref_fill(c->dt, d, c->k, c->rows, c->cols);
+        else ks->fill(d, c->k, c->rows, c->cols);
+        break;
+    case 2:
+        if (reference) ref_trowprod(c->dt, d, a, c->rows, c->cols);
+        else ks->trowprod(d, a, c->rows, c->cols);
+        break;
+    default:
+        if (reference) ref_rowexpand(c->dt, c->op - 3, d, a, b, c->rows, c->cols, c->ma, c->mb);
+        else (c->op == 3 ? ks->trowexpandmul : ks->trowexpandsub)(d, a, b, c->rows, c->cols, c->ma, c->mb);
+        break;
+    }
+}
+
+static const char *op_name(int op) {
+    static const char *const n[] = {"tmuls", "fill", "trowprod", "trowexpandmul", "trowexpandsub"};
+    return n[op];
+}
+
+/* A random case of `op` whose tiles lie in a buffer of BUF bytes; false when the draw does not fit
+ * (the caller draws again). One case in six lets tiles land on each other anywhere (most such
+ * cases take the sequential path); otherwise they are disjoint or dst is the source (in place). */
+static bool random_case(Case *c, DType dt, int op, uint64_t *s) {
+    const size_t es = dtype_size(dt);
+    const int64_t block = 32 / (int64_t)es;
+    memset(c, 0, sizeof *c);
+    c->dt = dt;
+    c->op = op;
+    int shape = (int)rng_below(s, 10);
+    int64_t rows, cols;
+    if (shape == 0) { rows = 100 + rng_below(s, 400); cols = 1 + rng_below(s, 16); }        /* tall thin */
+    else if (shape == 1) { rows = 1 + rng_below(s, 3); cols = 200 + rng_below(s, 2000); }   /* long rows */
+    else if (shape == 2) { rows = 8 * (1 + rng_below(s, 8)); cols = 8 * (1 + rng_below(s, 8)); }
+    else { rows = 1 + rng_below(s, 40); cols = 1 + rng_below(s, 70); }
+    c->rows = rows;
+    c->cols = cols;
+    int64_t pr = rows + (rng_below(s, 3) ? 0 : rng_below(s, 5));
+    int64_t pc = cols + (rng_below(s, 3) ? 0 : rng_below(s, 9));
+    bool dcm = rng_below(s, 8) == 0, acm = rng_below(s, 8) == 0;
+    bool overlap = rng_below(s, 6) == 0;
+    int64_t span = pr * pc, end = 0;
+    /* disjoint slots: dst, a, b, each after a random gap */
+    int64_t off_d = rng_below(s, 64), off_a = off_d + span + 1 + rng_below(s, 64);
+    int64_t off_b = off_a + span + 1 + rng_below(s, 64);
+    if (overlap) {
+        off_a = off_d + (int64_t)rng_below(s, (uint32_t)(2 * span + 2)) - span / 2;
+        off_b = off_d + (int64_t)rng_below(s, (uint32_t)(2 * span + 2)) - span / 2;
+        if (off_a < 0) off_a = 0;
+        if (off_b < 0) off_b = 0;
+    }
+    c->d = tile_at(off_d, pr, pc, dcm, &end);
+    c->a = tile_at(off_a, pr, pc, acm, &end);
+    if (op != 1 && rng_below(s, 8) == 0) c->a = c->d; /* in place */
+    c->k.u = ((uint64_t)rng_next(s) << 32) | rng_next(s);
+    if (dtype_is_float(dt)) { /* the scalar already has the element type's value */
+        float kf = rng_below(s, 10) ? (float)((int32_t)rng_below(s, 2001) - 1000) / 64.0f : bitsf(rng_next(s));
+        uint8_t tmp[4];
+        ref_stf(dt, tmp, kf);
+        c->k.f = ref_ldf(dt, tmp);
+    }
+    if (op == 2) { /* TROWPROD: dst ND (pr x dc) or DN (col-major pr x 1) */
+        bool dn = rng_below(s, 2);
+        int64_t dc = 1 + rng_below(s, 9);
+        int64_t at = overlap ? off_a + (int64_t)rng_below(s, (uint32_t)span) : off_b;
+        c->d = dn ? tile_at(at, pr, 1, true, &end) : tile_at(at, pr, dc, false, &end);
+    }
+    if (op >= 3) { /* row-expand: one full operand; the other full, Mode 1 or Mode 2; either side */
+        int mode = (int)rng_below(s, 4); /* 0 both full, 1 Mode 1 col-major, 2 Mode 1 row-major, 3 Mode 2 */
+        KTile full = c->a, e;
+        int64_t m;
+        if (mode == 0) { e = tile_at(off_b, pr, pc, rng_below(s, 8) == 0, &end); m = cols; }
+        else if (mode == 1) { e = tile_at(off_b, pr, 1, true, &end); m = 1; }
+        else if (mode == 2) { e = tile_at(off_b, pr, 1 + rng_below(s, 8), false, &end); m = 1; }
+        else { e = tile_at(off_b, pr, block * (1 + rng_below(s, 2)), false, &end); m = block < cols ? block : cols; }
+        if (rng_below(s, 2)) { c->a = full; c->b = e; c->ma = cols; c->mb = m; }
+        else { c->a = e; c->b = full; c->ma = m; c->mb = cols; }
+    }
+    c->end = end + 64;
+    return c->end * (int64_t)es <= BUF;
+}
+
+/* Runs `n` random cases of every op for one element type against every variant. */
+static void check_type(DType dt, int n, uint64_t seed) {
+    const size_t es = dtype_size(dt);
+    uint8_t *orig = malloc(BUF + 64), *want = malloc(BUF + 64), *got = malloc(BUF + 64);
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    uint64_t s = seed;
+    for (int i = 0; i < n; i++) {
+        Case c;
+        int op = i % 5;
+        while (!random_case(&c, dt, op, &s)) {}
+        const size_t n_el = (size_t)c.end;
+        fill_random(orig, n_el, dt, &s, (int)rng_below(&s, 3));
+        memcpy(want, orig, n_el * es);
+        run_case(NULL, &c, want, es, true);
+        for (int k = 0; k < nv; k++) {
+            const KernelSet *ks = kernel_set(dt, v[k]);
+            cr_assert_not_null(ks);
+            memcpy(got, orig, n_el * es);
+            run_case(ks, &c, got, es, false);
+            size_t where = 0;
+            if (!same_elements(dt, want, got, n_el, &where))
+                cr_assert_fail("%s %s %s case %d: %lldx%lld (m %lld/%lld), d@%lld rs %lld cs %lld, a@%lld rs %lld cs "
+                               "%lld, b@%lld rs %lld cs %lld: element %zu differs",
+                               kernel_isa_table(v[k])->name, dtype_name(dt), op_name(op), i, (long long)c.rows,
+                               (long long)c.cols, (long long)c.ma, (long long)c.mb, (long long)(uintptr_t)c.d.p,
+                               (long long)c.d.rs, (long long)c.d.cs, (long long)(uintptr_t)c.a.p, (long long)c.a.rs,
+                               (long long)c.a.cs, (long long)(uintptr_t)c.b.p, (long long)c.b.rs, (long long)c.b.cs,
+                               where);
+        }
+    }
+    free(orig);
+    free(want);
+    free(got);
+}
+
+Test(kernels_fast, f32_random_cases) { check_type(DT_F32, 3000, 1); }
+Test(kernels_fast, f16_random_cases) { check_type(DT_F16, 3000, 2); }
+Test(kernels_fast, bf16_random_cases) { check_type(DT_BF16, 2000, 3); }
+Test(kernels_fast, i8_u8_random_cases) {
+    check_type(DT_I8, 1000, 4);
+    check_type(DT_U8, 1000, 5);
+}
+Test(kernels_fast, i16_u16_random_cases) {
+    check_type(DT_I16, 1500, 6);
+    check_type(DT_U16, 1000, 7);
+}
+Test(kernels_fast, i32_u32_random_cases) {
+    check_type(DT_I32, 2000, 8);
+    check_type(DT_U32, 1000, 9);
+}
+Test(kernels_fast, i64_u64_random_cases) {
+    check_type(DT_I64, 1000, 10);
+    check_type(DT_U64, 1000, 11);
+}
+
+/* ---- targeted cases ------------------------------------------------------------------------- */
+
+/* TMULS f16 over all 65536 inputs with scalars that round, overflow, underflow and keep NaNs. */
+Test(kernels_fast, f16_tmuls_every_input) {
+    uint16_t *src = malloc(65536 * 2), *dst = malloc(65536 * 2);
+    for (uint32_t i = 0; i < 65536; i++) src[i] = (uint16_t)i;
+    const float ks[] = {1.5f, -3.0f, fp_f16_to_f32(0x2E66) /* 0.1 */, 65504.0f, 0x1p-24f, 0.0f, -1.0f, 1.0f};
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    for (int k = 0; k < nv; k++)
+        for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
+            kernel_set(DT_F16, v[k])->tmuls((KTile){(uint8_t *)dst, 256, 1}, (KTile){(uint8_t *)src, 256, 1},
+                                           (KScalar){ks[j], 0}, 256, 256);
+            for (uint32_t i = 0; i < 65536; i++) {
+                uint16_t want = fp_f32_to_f16(fp_f16_to_f32(src[i]) * ks[j]);
+                bool both_nan = isnan(fp_f16_to_f32(want)) && isnan(fp_f16_to_f32(dst[i]));
+                cr_assert(dst[i] == want || both_nan, "%s 0x%04x * %g = 0x%04x, want 0x%04x",
+                          kernel_isa_table(v[k])->name, i, (double)ks[j], dst[i], want);
+            }
+        }
+    free(src);
+    free(dst);
+}
+
+/* The multi-row TROWPROD path against the sequential product, on data where rounding at every step
+ * matters (a single rounding at the end gives different bits for most rows). */
+Test(kernels_fast, trowprod_multirow_is_the_sequential_product) {
+    enum { R = 45, C = 37 };
+    static uint16_t h[R * C], hd[R];
+    static float f[R * C], fd[R];
+    uint64_t s = 99;
+    for (int i = 0; i < R * C; i++) {
+        f[i] = 1.0f + (float)(rng_next(&s) & 0xFFFF) / 65536.0f * 0.1f;
+        h[i] = fp_f32_to_f16(f[i]);
+    }
+    int differs_from_one_rounding = 0;
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    for (int k = 0; k < nv; k++) {
+        kernel_set(DT_F16, v[k])->trowprod((KTile){(uint8_t *)hd, 1, R}, (KTile){(uint8_t *)h, C, 1}, R, C);
+        kernel_set(DT_F32, v[k])->trowprod((KTile){(uint8_t *)fd, 1, R}, (KTile){(uint8_t *)f, C, 1}, R, C);
+        for (int r = 0; r < R; r++) {
+            float p = 1.0f, pf = 1.0f, exact = 1.0f;
+            for (int c = 0; c < C; c++) {
+                p = fp_f16_to_f32(fp_f32_to_f16(p * fp_f16_to_f32(h[r * C + c])));
+                pf = pf * f[r * C + c];
+                exact = exact * fp_f16_to_f32(h[r * C + c]);
+            }
+            cr_assert_eq(hd[r], fp_f32_to_f16(p), "%s f16 row %d", kernel_isa_table(v[k])->name, r);
+            cr_assert_eq(fbits(fd[r]), fbits(pf), "%s f32 row %d", kernel_isa_table(v[k])->name, r);
+            differs_from_one_rounding += fp_f32_to_f16(exact) != hd[r];
+        }
+    }
+    cr_assert_gt(differs_from_one_rounding, 0, "the data must make per-step rounding observable");
+}
+
+/* 2048x8 shapes as the benchmarks run them, every variant against the reference. */
+Test(kernels_fast, tall_thin_shapes) {
+    enum { R = 2048, W = 16 };
+    const DType types[] = {DT_F32, DT_F16, DT_I32, DT_I16};
+    uint64_t s = 5;
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v);
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+        DType dt = types[t];
+        size_t es = dtype_size(dt);
+        int64_t pc = es == 2 ? 16 : 8; /* f16/i16 2048x8 live in a 2048x16 tile */
+        uint8_t *src = malloc(R * W * 8), *col = malloc(R * 8), *want = malloc(R * W * 8), *got = malloc(R * W * 8);
+        fill_random(src, R * W, dt, &s, 1);
+        fill_random(col, R, dt, &s, 1);
+        KTile S = {src, pc, 1}, CM = {col, 1, R};
+        for (int k = 0; k < nv; k++) {
+            const KernelSet *ks = kernel_set(dt, v[k]);
+            for (int op = 0; op < 5; op++) {
+                memset(want, 0x5A, R * W * 8);
+                memset(got, 0x5A, R * W * 8);
+                KTile dw = {want, pc, 1}, dg = {got, pc, 1};
+                KScalar kk = {1.25f, 3};
+                switch (op) {
+                case 0: ref_tmuls(dt, dw, S, kk, R, 8); ks->tmuls(dg, S, kk, R, 8); break;
+                case 1: ref_fill(dt, dw, kk, R, 8); ks->fill(dg, kk, R, 8); break;
+                case 2:
+                    ref_trowprod(dt, (KTile){want, 1, R}, S, R, 8);
+                    ks->trowprod((KTile){got, 1, R}, S, R, 8);
+                    break;
+                default:
+                    ref_rowexpand(dt, op - 3, dw, S, CM, R, 8, 8, 1);
+                    (op == 3 ? ks->trowexpandmul : ks->trowexpandsub)(dg, S, CM, R, 8, 8, 1);
+                    break;
+                }
+                size_t where = 0;
+                cr_assert(same_elements(dt, want, got, R * W * 8 / es, &where), "%s %s %s 2048x8: element %zu",
+                          kernel_isa_table(v[k])->name, dtype_name(dt), op_name(op), where);
+            }
+        }
+        free(src);
+        free(col);
+        free(want);
+        free(got);
+    }
+}
