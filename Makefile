@@ -132,3 +132,6 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# libFuzzer harnesses (issue #6): make fuzz-build | fuzz FUZZ_SECONDS=N | fuzz-smoke | fuzz-regress
+include tests/fuzz/fuzz.mk

@@ -1,7 +1,7 @@
 /* datafile.c - data files (SPEC 7): raw little-endian `.bin` and numpy `.npy` v1.0-3.0 (C order),
  * atomic writes (temporary file + rename), element-wise comparison for --expect and printing in the
  * TPRINT layout. The host is assumed little-endian (x86-64, AArch64): elements are copied as bytes. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 + realpath */
 #include "kernels.h"
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -85,6 +86,13 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *out_len, ch
         set_err(err, errlen, "cannot open '%s': %s", path, strerror(errno));
         return false;
     }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > DATA_FILE_MAX_BYTES) {
+        fclose(f);
+        set_err(err, errlen, "'%s' has %lld bytes, more than the limit of %zu bytes for data files", path,
+                (long long)st.st_size, DATA_FILE_MAX_BYTES);
+        return false;
+    }
     size_t cap = 1 << 16, len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) {
@@ -94,6 +102,13 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *out_len, ch
     }
     for (;;) {
         if (len == cap) {
+            if (cap >= DATA_FILE_MAX_BYTES) { /* a stream (pipe, /dev/zero) that does not end */
+                free(buf);
+                fclose(f);
+                set_err(err, errlen, "'%s' holds more than the limit of %zu bytes for data files", path,
+                        DATA_FILE_MAX_BYTES);
+                return false;
+            }
             if (cap > SIZE_MAX / 2) break;
             uint8_t *grown = realloc(buf, cap * 2);
             if (!grown) break;
@@ -353,7 +368,8 @@ bool datafile_read(const char *path, DType dtype, DataArray *out, char *err, siz
     size_t len;
     if (!read_whole_file(path, &buf, &len, err, errlen)) return false;
     bool ok;
-    bool npy_magic = len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0;
+    /* a `.bin` file is raw whatever its first bytes are (its data may begin with the .npy magic) */
+    bool npy_magic = len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0 && !ends_with(path, ".bin");
     if (npy_magic) {
         ok = read_npy(path, buf, len, dtype, out, err, errlen);
     } else if (ends_with(path, ".npy")) {
@@ -417,6 +433,32 @@ bool datafile_write(const char *path, const DataArray *a, char *err, size_t errl
             return false;
         }
     }
+    size_t bytes = (size_t)a->count * dtype_size(a->dtype);
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        /* a device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
+         * temporary file over it would replace the device node itself */
+        FILE *f = fopen(path, "wb");
+        bool ok = f && (header_len == 0 || fwrite(header, 1, header_len, f) == header_len) &&
+                  (bytes == 0 || fwrite(a->data, 1, bytes, f) == bytes);
+        int saved = errno;
+        if (f && fclose(f) != 0 && ok) {
+            ok = false;
+            saved = errno;
+        }
+        if (!ok) set_err(err, errlen, "cannot write '%s': %s", path, strerror(saved));
+        return ok;
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a symbolic link: write its target (atomically, next to it) and keep the link */
+        char *target = realpath(path, NULL);
+        if (target) {
+            bool ok = datafile_write(target, a, err, errlen);
+            free(target);
+            return ok;
+        }
+    }
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 48);
     if (!tmp) {
@@ -442,7 +484,6 @@ bool datafile_write(const char *path, const DataArray *a, char *err, size_t errl
         free(tmp);
         return false;
     }
-    size_t bytes = (size_t)a->count * dtype_size(a->dtype);
     bool ok = (header_len == 0 || fwrite(header, 1, header_len, f) == header_len) &&
               (bytes == 0 || fwrite(a->data, 1, bytes, f) == bytes);
     int saved = errno;

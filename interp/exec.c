@@ -76,8 +76,10 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
     ip->diags = diags;
     ip->arena = arena_new();
     ip->opts = *opts;
+    ip->isa = kernel_isa_best();
     ip->out = opts->out ? opts->out : stdout;
     ip->max_steps = opts->max_steps ? opts->max_steps : INTERP_DEFAULT_MAX_STEPS;
+    ip->max_memory = opts->max_memory > 0 ? opts->max_memory : INTERP_DEFAULT_MAX_MEMORY;
     SrcLoc top = {1, 1, 0, 0};
     ip->entry = module_entry(m, opts->entry);
     if (!ip->entry) {
@@ -170,12 +172,25 @@ void interp_destroy(Interp *ip) {
 
 /* ---- frames ---------------------------------------------------------------------------------- */
 
+bool interp_reserve_memory(Interp *ip, int64_t delta) {
+    int64_t total;
+    if (!checked_add_i64(ip->memory_used, delta, &total) || total > ip->max_memory) return false;
+    ip->memory_used = total;
+    return true;
+}
+
 Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
     const FuncCode *fc = &ip->funcs[fn_index];
     Frame *f = ip->free_frames[fn_index];
     if (f) {
         ip->free_frames[fn_index] = f->next_free;
     } else {
+        int64_t bytes = (int64_t)(fc->n_slots ? fc->n_slots : 1) * (int64_t)sizeof(RtValue) + fc->auto_bytes;
+        if (!interp_reserve_memory(ip, bytes)) {
+            rt_error(ip, in, "a frame of @%s needs %lld more bytes, over pto-run's memory limit of %lld bytes for GM "
+                     "buffers and frames", fc->func->name, (long long)bytes, (long long)ip->max_memory);
+            return NULL;
+        }
         f = calloc(1, sizeof *f);
         if (f) {
             f->vals = malloc((size_t)(fc->n_slots ? fc->n_slots : 1) * sizeof *f->vals);
@@ -187,6 +202,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
                 free(f->auto_mem);
                 free(f);
             }
+            interp_reserve_memory(ip, -bytes);
             rt_error(ip, in, "out of host memory for a frame of @%s (%lld bytes of auto tiles)", fc->func->name,
                      (long long)fc->auto_bytes);
             return NULL;
@@ -494,8 +510,14 @@ bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, c
         return false;
     }
     size_t bytes = (size_t)data->count * g->elem_size;
+    if (!interp_reserve_memory(ip, (int64_t)bytes - g->count * (int64_t)g->elem_size)) {
+        set_err(err, errlen, "%s: %zu bytes of data exceed pto-run's memory limit of %lld bytes for GM buffers and "
+                "frames", b->display, bytes, (long long)ip->max_memory);
+        return false;
+    }
     uint8_t *copy = malloc(bytes ? bytes : 1);
     if (!copy) {
+        interp_reserve_memory(ip, g->count * (int64_t)g->elem_size - (int64_t)bytes);
         set_err(err, errlen, "out of host memory for %s", b->display);
         return false;
     }

@@ -37,6 +37,8 @@ uint16_t f64_to_bf16_bits(double value);
 /* ------------------------------------------------------------------------------------------ */
 
 #define DATA_MAX_RANK 8
+/* Largest data file datafile_read accepts (bytes); a larger file or stream is refused unread. */
+#define DATA_FILE_MAX_BYTES ((size_t)4 << 30)
 
 /* A host array of little-endian elements (what a data file holds). */
 typedef struct DataArray {
@@ -55,6 +57,7 @@ bool data_array_alloc(DataArray *a, DType dtype, int64_t rows, int64_t cols, cha
 const char *npy_descr_for(DType dtype);
 /* Reads a `.npy` (v1.0-3.0) or raw little-endian `.bin` file of elements of `dtype` into `out`.
  * A `.npy` dtype must match (`<u2` for bf16); a `.bin` size must be a multiple of the element size.
+ * A name ending in `.bin` is always raw; another name is `.npy` when it starts with the magic.
  * On failure writes a one-line reason naming the file and both sides to `err`. */
 bool datafile_read(const char *path, DType dtype, DataArray *out, char *err, size_t errlen);
 /* Writes `a` as `.npy` (when the path ends in .npy, using a's shape) or raw `.bin`, whole or not
@@ -82,11 +85,15 @@ void data_array_print(FILE *out, const char *title, const DataArray *a);
 /* ------------------------------------------------------------------------------------------ */
 
 #define INTERP_DEFAULT_MAX_STEPS 100000000ull
+/* Host memory one run may hold in GM buffers and frames (values and auto tiles) together; a
+ * program needing more stops with a located error instead of allocating it (issue #6). */
+#define INTERP_DEFAULT_MAX_MEMORY ((int64_t)4 << 30)
 
 typedef struct InterpOptions {
     Target target;           /* memory sizes and target-dependent run-time checks */
     const char *entry;       /* --entry NAME, or NULL for SPEC 1.2's rule */
     uint64_t max_steps;      /* 0 = INTERP_DEFAULT_MAX_STEPS */
+    int64_t max_memory;      /* bytes of GM buffers + frames; 0 = INTERP_DEFAULT_MAX_MEMORY */
     bool trace;              /* print each executed op to `out` */
     FILE *out;               /* trace and pto.tprint output; NULL = stdout */
 } InterpOptions;

@@ -193,6 +193,7 @@ struct Interp {
     DiagList *diags;
     Arena *arena;           /* lowering data (instructions' extras, tables) */
     InterpOptions opts;
+    KernelIsa isa;          /* kernel variant, chosen once when the interpreter is created */
     FILE *out;
     uint8_t *buf[LOC_COUNT];
     int64_t buf_size[LOC_COUNT];
@@ -215,6 +216,8 @@ struct Interp {
     int depth;
     uint32_t next_serial;
     uint64_t steps, max_steps;
+    int64_t memory_used;    /* bytes of GM buffers and frames held (against max_memory) */
+    int64_t max_memory;
     RtValue *xfer;          /* scratch for parallel copies */
     size_t xfer_cap;
     uint8_t *scratch;       /* staging area for tile copies */
@@ -330,6 +333,9 @@ bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int6
 void tile_fill_from_array(const TileRef *t, const TileView *v, const DataArray *a);
 /* Copies a tile's valid region into a new array (rows x cols, logical row-major). */
 bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *err, size_t errlen);
+/* Accounts `delta` more bytes of GM buffers or frames; false (nothing accounted) when the run's
+ * total would exceed ip->max_memory (InterpOptions.max_memory). */
+bool interp_reserve_memory(Interp *ip, int64_t delta);
 /* Makes sure a GM buffer holds `reach` elements (grows a non-fixed buffer, zero-filled). */
 bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach);
 /* Name of the on-chip memory behind a loc ("UB", "L1", ...). */

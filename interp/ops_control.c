@@ -452,9 +452,7 @@ bool lower_scf_condition(LowerCtx *ctx, const Op *op) {
 
 bool lower_call(LowerCtx *ctx, const Op *op) {
     const Module *m = ctx->ip->module;
-    int callee = -1;
-    for (int i = 0; i < m->n_funcs && op->callee; i++)
-        if (strcmp(m->funcs[i]->name, op->callee) == 0) callee = i;
+    int callee = op->callee ? module_func_index(m, op->callee) : -1; /* hashed: many calls stay linear */
     if (callee < 0) return lower_error(ctx, op, (SrcLoc){0}, "calls @%s, which is not defined", op->callee ? op->callee : "?");
     const Func *f = m->funcs[callee];
     if (f->is_declaration) return emit_unsupported(ctx, op, "calls @%s, which has no body", f->name);

@@ -1,4 +1,6 @@
-/* arena.c - bump allocator: one per compilation, freed in one call. */
+/* arena.c - bump allocator: one per compilation, freed in one call. Chunks come zeroed from
+ * calloc and memory is never reused within an arena, so allocations need no clearing of their
+ * own. */
 #include "ir.h"
 
 #include <stdlib.h>
@@ -44,10 +46,9 @@ void *arena_alloc(Arena *arena, size_t size) {
     if (!c || c->size - c->used < rounded) {
         size_t chunk_size = rounded > 65536 ? rounded : 65536;
         if (chunk_size > SIZE_MAX - sizeof(Chunk)) out_of_memory(size);
-        c = malloc(sizeof(Chunk) + chunk_size);
+        c = calloc(1, sizeof(Chunk) + chunk_size);
         if (!c) out_of_memory(size);
         c->size = chunk_size;
-        c->used = 0;
         /* Big blocks go behind the head so the head's free space is kept for small ones. */
         if (arena->head && rounded > 65536) {
             c->next = arena->head->next;
@@ -60,8 +61,7 @@ void *arena_alloc(Arena *arena, size_t size) {
     void *p = c->data + c->used;
     c->used += rounded;
     arena->bytes_used += rounded;
-    memset(p, 0, size);
-    return p;
+    return p; /* zero: the chunk was zeroed when it was made and is only handed out once */
 }
 
 void *arena_alloc_array(Arena *arena, size_t count, size_t elem_size) {

@@ -7,6 +7,7 @@
 void diag_init(DiagList *list, Arena *arena) {
     memset(list, 0, sizeof *list);
     list->arena = arena;
+    list->max_errors = DIAG_MAX_ERRORS;
 }
 
 const char *severity_name(Severity sev) {
@@ -71,11 +72,19 @@ void diag_sort(DiagList *list) {
 /* Writes the source line containing `loc` and a caret line under the located span. */
 static void print_source_excerpt(FILE *out, const SourceFile *file, SrcLoc loc) {
     if (!file || !file->text || loc.line == 0 || loc.offset > file->len) return;
+    /* do not echo giant lines; scan at most DIAG_MAX_EXCERPT bytes each way, so printing many
+     * diagnostics on one long line stays linear */
     size_t start = loc.offset;
-    while (start > 0 && file->text[start - 1] != '\n') start--;
+    while (start > 0 && file->text[start - 1] != '\n') {
+        if (loc.offset - start > DIAG_MAX_EXCERPT) return;
+        start--;
+    }
     size_t end = loc.offset;
-    while (end < file->len && file->text[end] != '\n' && file->text[end] != '\r') end++;
-    if (end - start > 400) return; /* do not echo giant lines */
+    while (end < file->len && file->text[end] != '\n' && file->text[end] != '\r') {
+        if (end - start > DIAG_MAX_EXCERPT) return;
+        end++;
+    }
+    if (end - start > DIAG_MAX_EXCERPT) return;
     fprintf(out, "  %.*s\n  ", (int)(end - start), file->text + start);
     for (size_t i = start; i < loc.offset; i++) fputc(file->text[i] == '\t' ? '\t' : ' ', out);
     fputc('^', out);
@@ -99,6 +108,11 @@ void diag_print_text(FILE *out, const DiagList *list) {
         fputc('\n', out);
         print_source_excerpt(out, d->file, d->loc);
     }
+    size_t shown = 0;
+    for (size_t i = 0; i < list->count; i++) shown += list->items[i].severity == SEV_ERROR;
+    if (list->errors > shown)
+        fprintf(out, "note: %zu more errors not shown (at most %zu are reported)\n", list->errors - shown,
+                list->max_errors);
 }
 
 static void print_json_string(FILE *out, const char *s) {

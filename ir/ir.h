@@ -207,10 +207,12 @@ typedef struct Type {
     int rank;             /* views */
     int64_t *dims;        /* views: rank entries, DIM_DYNAMIC for `?` */
     const char *text;     /* TY_OTHER: the spelling as written */
-    SrcLoc loc;           /* where this type was written (for carets) */
 } Type;
+/* Types are shared: the parser makes one Type per distinct spelling in a module and never changes
+ * it afterwards. Where a type is written is recorded at each use (Operand.type_loc,
+ * Value.type_loc, Op.result_type_locs, Func.result_type_locs). */
 
-/* Structural equality (ignores loc and the tile/tile_buf spelling). */
+/* Structural equality (ignores the tile/tile_buf spelling). */
 bool type_equal(const Type *a, const Type *b);
 /* Canonical text of a type: compact `!pto.tile_buf<vec, 16x16xf32, valid=16x1>` for tiles
  * (or `!pto.tile<...>` when `tile_buf` is false and `as_tile_buf` is false). */
@@ -227,12 +229,13 @@ struct Block;
 
 typedef struct Value {
     const char *name;     /* as written without `%`, e.g. "arg0", "c32", "0"; group results "r#1" */
-    uint32_t id;          /* dense index within its function (frame slot) */
     Type *type;
     struct Op *def;       /* defining op; NULL for function and block arguments */
-    int result_index;     /* index among def's results */
     struct Block *owner;  /* block argument: its block */
+    uint32_t id;          /* dense index within its function (frame slot) */
+    int result_index;     /* index among def's results */
     SrcLoc loc;           /* where it is defined */
+    SrcLoc type_loc;      /* where its type was written (line 0: implied, e.g. an scf.for index) */
 } Value;
 
 typedef enum OperandKind {
@@ -244,14 +247,17 @@ typedef enum OperandKind {
 } OperandKind;
 
 typedef struct Operand {
-    OperandKind kind;
     Value *value;       /* OPD_VALUE, resolved by the parser (never NULL after a clean parse) */
-    int64_t ival;
-    double fval;
+    union {             /* one storage: read the member of the operand's kind */
+        int64_t ival;   /* OPD_INT, OPD_BOOL, OPD_TILE_ADDR (0 for OPD_VALUE) */
+        double fval;    /* OPD_FLOAT */
+    };
     const char *text;   /* literal or value name as written */
-    bool hex;           /* integer literal written in 0x form (a float bit pattern where a float is expected) */
     Type *type;         /* type written for this operand at this use (ins/outs lists, SSA signature); may be NULL */
     SrcLoc loc;
+    SrcLoc type_loc;    /* where `type` is written for this use (line 0: not written here) */
+    OperandKind kind;
+    bool hex;           /* integer literal written in 0x form (a float bit pattern where a float is expected) */
 } Operand;
 
 typedef struct OperandList {
@@ -402,18 +408,19 @@ typedef struct Op {
     OperandList ins;          /* positional operands, in table order */
     OperandList outs;         /* DPS outs; for an SSA-form DPS op, outs[0].value == results[0] */
     KeywordArg *kwargs;
-    int n_kwargs;
     Value **results;
-    int n_results;
     AttrList attrs;           /* {key = value} dictionary */
     AttrList attr_args;       /* positional attribute arguments: pto.set_flag[<A>, <B>], pto.barrier <PIPE_ALL> */
-    bool attr_args_bracketed; /* attr_args were written inside [ ] */
     const char *predicate;    /* arith.cmpi predicate ("slt", ...) or NULL */
     Type **result_types;      /* declared result types (scf.if -> (T), scf.for iter_args, func.call) */
-    int n_result_types;
+    SrcLoc *result_type_locs; /* where each result type is written (n_result_types entries) */
     const char *callee;       /* func.call @callee (without @) */
     Region *regions;
+    int n_kwargs;
+    int n_results;
+    int n_result_types;
     int n_regions;
+    bool attr_args_bracketed; /* attr_args were written inside [ ] */
     SrcLoc loc;               /* location of the op name */
     SrcLoc sig_loc;           /* location of the `: SIG` part, if any */
     struct Op *next;
@@ -443,6 +450,7 @@ typedef struct Func {
     Value **args;
     int n_args;
     Type **result_types;
+    SrcLoc *result_type_locs; /* where each result type is written (n_results entries) */
     int n_results;
     AttrList attrs;
     bool is_private;
@@ -463,8 +471,16 @@ typedef struct Module {
     bool has_module_keyword;  /* written `module { ... }` */
     bool has_target_attr;     /* pto.target_arch given */
     Target file_target;       /* from pto.target_arch (A2A3 when absent) */
+    int32_t *func_slots;      /* hash index of funcs by name (module_index_funcs), or NULL */
+    size_t func_slot_count;   /* a power of two */
 } Module;
 
+/* Indexes m->funcs by name (in m->arena) so that lookups cost O(1); call again after changing
+ * m->funcs. Without an index, lookups scan the functions (issue #6: a module with many functions
+ * and calls must not take quadratic time). */
+void module_index_funcs(Module *m);
+/* Index in m->funcs of the (first) function named `name`, or -1. */
+int module_func_index(const Module *m, const char *name);
 /* Finds a function by name, or NULL. */
 Func *module_find_func(const Module *m, const char *name);
 /* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */

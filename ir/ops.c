@@ -64,10 +64,45 @@ void block_append(Block *block, Op *op) {
     block->last = op;
 }
 
+/* FNV-1a of a function name. */
+static size_t func_name_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+void module_index_funcs(Module *m) {
+    m->func_slots = NULL;
+    m->func_slot_count = 0;
+    if (!m->arena || m->n_funcs <= 0) return;
+    size_t cap = 16;
+    while (cap < (size_t)m->n_funcs * 2) cap *= 2;
+    int32_t *slots = arena_alloc_array(m->arena, cap, sizeof *slots);
+    for (size_t i = 0; i < cap; i++) slots[i] = -1;
+    for (int f = 0; f < m->n_funcs; f++) {
+        size_t i = func_name_hash(m->funcs[f]->name) & (cap - 1);
+        while (slots[i] >= 0 && strcmp(m->funcs[slots[i]]->name, m->funcs[f]->name) != 0) i = (i + 1) & (cap - 1);
+        if (slots[i] < 0) slots[i] = f; /* a redefinition keeps the first (the parser reports it) */
+    }
+    m->func_slots = slots;
+    m->func_slot_count = cap;
+}
+
+int module_func_index(const Module *m, const char *name) {
+    if (!m->func_slots) {
+        for (int i = 0; i < m->n_funcs; i++)
+            if (strcmp(m->funcs[i]->name, name) == 0) return i;
+        return -1;
+    }
+    size_t mask = m->func_slot_count - 1;
+    for (size_t i = func_name_hash(name) & mask; m->func_slots[i] >= 0; i = (i + 1) & mask)
+        if (strcmp(m->funcs[m->func_slots[i]]->name, name) == 0) return m->func_slots[i];
+    return -1;
+}
+
 Func *module_find_func(const Module *m, const char *name) {
-    for (int i = 0; i < m->n_funcs; i++)
-        if (strcmp(m->funcs[i]->name, name) == 0) return m->funcs[i];
-    return NULL;
+    int i = module_func_index(m, name);
+    return i >= 0 ? m->funcs[i] : NULL;
 }
 
 Func *module_entry(const Module *m, const char *name) {

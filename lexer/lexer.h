@@ -62,12 +62,18 @@ typedef struct Lexer {
     uint32_t line;
     bool at_line_start;       /* no token yet on the current line */
     char error_buf[96];       /* message storage for TK_ERROR tokens */
+    const char *list_start;   /* the last `%a, %b, ...` list scanned for a trailing `=`: names ending */
+    const char *list_end;     /* in (list_start, list_end] reuse list_is_def, so a list of n names */
+    bool list_is_def;         /* is lexed in O(n), not O(n^2) (issue #6) */
 } Lexer;
 
 /* Prepares `lx` to tokenize `file` from its first byte. */
 void lexer_init(Lexer *lx, const SourceFile *file);
 /* Returns the next token (TK_EOF at the end, repeatedly). */
 Token lexer_next(Lexer *lx);
+/* Continues lexing at `p`, which must lie on the current line at or after the last token's start
+ * (the parser skips a type spelling it already knows, or backs up inside one). */
+void lexer_advance_to(Lexer *lx, const char *p);
 /* Human-readable name of a token kind, e.g. "identifier", "'('". */
 const char *token_kind_name(TokenKind kind);
 

@@ -62,6 +62,11 @@ void lexer_init(Lexer *lx, const SourceFile *file) {
     lx->at_line_start = true;
 }
 
+void lexer_advance_to(Lexer *lx, const char *p) {
+    lx->cursor = p;
+    lx->at_line_start = false;
+}
+
 /* Builds a token of `kind` spanning [start, end). */
 static Token make_token(Lexer *lx, TokenKind kind, const char *start, const char *end) {
     Token t;
@@ -137,6 +142,42 @@ static TokenKind keyword_kind(const char *s, size_t n) {
     }
 #undef KW
     return TK_BARE_ID;
+}
+
+static bool is_anyws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static bool is_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Whether the `%name` ending at p is one of the results of a definition `%a, %b, ... = ...`:
+ * the rest of the list must be `(anyws* "," anyws* "%" valname)* anyws* "=" [^=]`. The answer is
+ * remembered for the later names of the same list, so lexing a list of n names is O(n). */
+static bool value_list_is_definition(Lexer *lx, const char *p) {
+    if (lx->list_start && p > lx->list_start && p <= lx->list_end) return lx->list_is_def;
+    const char *q = p, *last = p;
+    bool def = false;
+    for (;;) {
+        while (is_anyws(*q)) q++;
+        if (*q != ',') {
+            def = *q == '=' && q[1] != '=';
+            break;
+        }
+        q++;
+        while (is_anyws(*q)) q++;
+        if (*q != '%') break;
+        q++;
+        if (is_digit(*q)) {
+            while (is_digit(*q)) q++;
+        } else if (is_letter(*q) || *q == '_' || *q == '$' || *q == '.' || *q == '-') {
+            while (is_letter(*q) || is_digit(*q) || *q == '_' || *q == '$' || *q == '.' || *q == '-') q++;
+        } else {
+            break;
+        }
+        last = q;
+    }
+    lx->list_start = p;
+    lx->list_end = last;
+    lx->list_is_def = def;
+    return def;
 }
 
 /* Scans the balanced `<...>` body of an attribute starting at p (which points at '<').
@@ -229,9 +270,13 @@ Token lexer_next(Lexer *lx) {
             continue;
         }
 
-        "%" valname / (anyws* "," anyws* "%" valname)* anyws* "=" [^=] {
+        "%" valname / anyws* "=" [^=] {
             lx->cursor = cur;
             return make_token(lx, TK_VALUE_DEF, start, cur);
+        }
+        "%" valname / anyws* "," {
+            lx->cursor = cur;
+            return make_token(lx, value_list_is_definition(lx, cur) ? TK_VALUE_DEF : TK_VALUE, start, cur);
         }
         "%" valname ("#" digit+)? { lx->cursor = cur; return make_token(lx, TK_VALUE, start, cur); }
         "%" valname ":" digit+ { lx->cursor = cur; return make_token(lx, TK_VALUE_GROUP, start, cur); }

@@ -31,13 +31,44 @@ void *pc_temp(ParseCtx *ctx, size_t size) {
     return arena_alloc(ctx->scratch, size);
 }
 
+/* The parser's own tables (names, open blocks) live on the heap, not in the arena: they grow by
+ * doubling, and old copies left in the arena would stay for the life of the IR. */
+static _Noreturn void heap_exhausted(size_t size) {
+    fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
+    exit(2);
+}
+
+/* calloc that exits on failure. */
+static void *heap_calloc(size_t count, size_t size) {
+    void *p = calloc(count ? count : 1, size);
+    if (!p) heap_exhausted(count * size);
+    return p;
+}
+
+/* Appends to a heap PtrVec (freed with free(vec->items)). */
+static void heap_push(PtrVec *vec, void *item) {
+    if (vec->count == vec->cap) {
+        size_t cap = vec->cap ? vec->cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof(void *)) heap_exhausted(SIZE_MAX);
+        void **items = realloc(vec->items, cap * sizeof *items);
+        if (!items) heap_exhausted(cap * sizeof *items);
+        vec->items = items;
+        vec->cap = cap;
+    }
+    vec->items[vec->count++] = item;
+}
+
 PtrVec *pc_list(ParseCtx *ctx) {
     return arena_alloc(ctx->scratch, sizeof(PtrVec));
 }
 
 PtrVec *pc_list1(ParseCtx *ctx, void *item) {
-    PtrVec *v = pc_list(ctx);
-    ptrvec_push(ctx->scratch, v, item);
+    /* the vector and room for its first items in one allocation */
+    enum { FIRST_ITEMS = 5 };
+    PtrVec *v = arena_alloc(ctx->scratch, sizeof(PtrVec) + FIRST_ITEMS * sizeof(void *));
+    v->items = (void **)(v + 1);
+    v->cap = FIRST_ITEMS;
+    v->items[v->count++] = item;
     return v;
 }
 
@@ -107,6 +138,7 @@ void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diag
     ctx->scratch = arena_new();
     ctx->file = file;
     ctx->diags = diags;
+    ctx->errors_at_start = diags->errors;
     lexer_init(&ctx->lexer, file);
     Module *m = arena_alloc(arena, sizeof *m);
     m->arena = arena;
@@ -124,15 +156,38 @@ void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diag
     }
 }
 
+/* Frees a function's name tables (it stays usable: they are empty afterwards). */
+static void func_tables_free(FuncCtx *fc) {
+    free(fc->visible.slots);
+    free(fc->closed.slots);
+    free(fc->scope_log);
+    free(fc->closed_log);
+    free(fc->pending.items);
+    fc->visible = fc->closed = (NameTable){0};
+    fc->scope_log = fc->closed_log = NULL;
+    fc->scope_count = fc->scope_cap = fc->closed_count = fc->closed_cap = fc->closed_indexed = 0;
+    fc->pending = (PtrVec){0};
+}
+
 void pc_release(ParseCtx *ctx) {
     arena_free(ctx->scratch);
     ctx->scratch = NULL;
+    pc_types_release(ctx);
+    for (FuncCtx *fc = ctx->all_funcs, *next; fc; fc = next) {
+        next = fc->next_all;
+        func_tables_free(fc);
+        free(fc);
+    }
+    ctx->all_funcs = ctx->func = ctx->implicit_main = NULL;
+    free(ctx->frames);
+    ctx->frames = NULL;
+    ctx->n_frames = ctx->frames_cap = 0;
 }
 
 /* Between statements of a function body (no enclosing construct on the parser stack) the grammar
  * temporaries are dead: start a fresh scratch arena once the old one has grown. */
 static void maybe_reset_scratch(ParseCtx *ctx) {
-    if (ctx->frames.count != 1 || arena_bytes_used(ctx->scratch) < ((size_t)1 << 20)) return;
+    if (ctx->n_frames != 1 || arena_bytes_used(ctx->scratch) < ((size_t)256 << 10)) return;
     arena_free(ctx->scratch);
     ctx->scratch = arena_new();
 }
@@ -141,82 +196,119 @@ static void maybe_reset_scratch(ParseCtx *ctx) {
 /* Value names: per-function hash map + scope log                                                 */
 /* ---------------------------------------------------------------------------------------------- */
 
-static NameEntry *name_slot(FuncCtx *fc, const char *s, uint32_t n, uint32_t h) {
-    uint32_t mask = fc->cap - 1;
+/* The slot of a name in a table with room: its entry, or the empty slot where it would go. */
+static NameEntry *table_slot(const NameTable *t, const char *s, uint32_t n, uint32_t h) {
+    uint32_t mask = t->cap - 1;
     for (uint32_t i = h & mask;; i = (i + 1) & mask) {
-        NameEntry *e = &fc->slots[i];
-        if (!e->name || (e->hash == h && e->len == n && memcmp(e->name, s, n) == 0)) return e;
+        NameEntry *e = &t->slots[i];
+        if (!e->value || (e->hash == h && e->len == n && memcmp(e->value->name, s, n) == 0)) return e;
     }
 }
 
-static NameEntry *name_lookup(FuncCtx *fc, const char *s, uint32_t n) {
-    NameEntry *e = name_slot(fc, s, n, hash_bytes(s, n));
-    return e->name ? e : NULL;
+/* The definition a table holds for a name, or NULL. */
+static Value *table_find(const NameTable *t, const char *s, uint32_t n, uint32_t h) {
+    return t->cap ? table_slot(t, s, n, h)->value : NULL;
 }
 
-/* Finds or creates the entry for a name; `name` must be an arena string of length n. */
-static NameEntry *name_entry(ParseCtx *ctx, FuncCtx *fc, const char *name, uint32_t n) {
+/* Makes `v` the table's definition of its name (n bytes, hash h), replacing an older one. */
+static void table_put(NameTable *t, Value *v, uint32_t n, uint32_t h) {
+    if ((t->count + 1) * 10 >= t->cap * 7) {
+        NameTable old = *t;
+        if (old.cap > UINT32_MAX / 4) heap_exhausted(SIZE_MAX);
+        t->cap = old.cap ? old.cap * 2 : 64;
+        t->slots = heap_calloc(t->cap, sizeof *t->slots);
+        for (uint32_t i = 0; i < old.cap; i++)
+            if (old.slots[i].value) *table_slot(t, old.slots[i].value->name, old.slots[i].len, old.slots[i].hash) = old.slots[i];
+        free(old.slots);
+    }
+    NameEntry *e = table_slot(t, v->name, n, h);
+    if (!e->value) t->count++;
+    *e = (NameEntry){.value = v, .hash = h, .len = n};
+}
+
+/* Removes a name from a table (linear probing: later entries of its run move back). */
+static void table_remove(NameTable *t, const char *s, uint32_t n, uint32_t h) {
+    if (!t->cap) return;
+    NameEntry *e = table_slot(t, s, n, h);
+    if (!e->value) return;
+    uint32_t mask = t->cap - 1, hole = (uint32_t)(e - t->slots);
+    for (uint32_t i = (hole + 1) & mask; t->slots[i].value; i = (i + 1) & mask) {
+        uint32_t home = t->slots[i].hash & mask;
+        /* the entry at i may fill the hole unless its home lies cyclically in (hole, i] */
+        bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+        if (stays) continue;
+        t->slots[hole] = t->slots[i];
+        hole = i;
+    }
+    t->slots[hole] = (NameEntry){0};
+    t->count--;
+}
+
+/* The definition of `name` in scope, or NULL. */
+static Value *scope_value(const FuncCtx *fc, const char *name, uint32_t n) {
+    return table_find(&fc->visible, name, n, hash_bytes(name, n));
+}
+
+/* Appends to a heap log of definitions. */
+static void log_push(ScopeName **log, size_t *count, size_t *cap, ScopeName d) {
+    if (*count == *cap) {
+        size_t new_cap = *cap ? *cap * 2 : 64;
+        if (new_cap > SIZE_MAX / sizeof **log) heap_exhausted(SIZE_MAX);
+        ScopeName *grown = realloc(*log, new_cap * sizeof *grown);
+        if (!grown) heap_exhausted(new_cap * sizeof *grown);
+        *log = grown;
+        *cap = new_cap;
+    }
+    (*log)[(*count)++] = d;
+}
+
+/* The last definition ever made of `name` (for messages and forward references), or NULL. */
+static Value *latest_value(FuncCtx *fc, const char *name, uint32_t n) {
     uint32_t h = hash_bytes(name, n);
-    NameEntry *e = name_slot(fc, name, n, h);
-    if (e->name) return e;
-    if ((fc->count + 1) * 10 >= fc->cap * 7) {
-        uint32_t old_cap = fc->cap;
-        NameEntry *old = fc->slots;
-        fc->cap = old_cap * 2;
-        fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
-        /* entries move: rewrite the scope log, which points at them */
-        for (uint32_t i = 0; i < old_cap; i++) {
-            if (!old[i].name) continue;
-            NameEntry *ne = name_slot(fc, old[i].name, old[i].len, old[i].hash);
-            *ne = old[i];
-        }
-        for (size_t i = 0; i < fc->scope_log.count; i++) {
-            NameEntry *oe = fc->scope_log.items[i];
-            fc->scope_log.items[i] = name_slot(fc, oe->name, oe->len, oe->hash);
-        }
-        e = name_slot(fc, name, n, h);
+    Value *v = table_find(&fc->visible, name, n, h);
+    if (v) return v;
+    /* index the definitions closed since the last call (later ones replace earlier ones) */
+    for (; fc->closed_indexed < fc->closed_count; fc->closed_indexed++) {
+        const ScopeName *d = &fc->closed_log[fc->closed_indexed];
+        table_put(&fc->closed, d->value, d->len, d->hash);
     }
-    e->name = name;
-    e->len = n;
-    e->hash = h;
-    fc->count++;
-    return e;
+    return table_find(&fc->closed, name, n, h);
 }
 
 /* Looks up a use `%name` (also `%x#0` for a single-result `%x`). */
-static Value *visible_value(FuncCtx *fc, const char *name, uint32_t n, NameEntry **entry_out) {
-    NameEntry *e = name_lookup(fc, name, n);
-    if ((!e || !e->current) && n > 2 && name[n - 2] == '#' && name[n - 1] == '0') {
-        NameEntry *base = name_lookup(fc, name, n - 2);
-        if (base && base->current && (!base->current->def || base->current->def->n_results <= 1)) e = base;
+static Value *visible_value(const FuncCtx *fc, const char *name, uint32_t n) {
+    Value *v = scope_value(fc, name, n);
+    if (!v && n > 2 && name[n - 2] == '#' && name[n - 1] == '0') {
+        Value *base = scope_value(fc, name, n - 2);
+        if (base && (!base->def || base->def->n_results <= 1)) v = base;
     }
-    if (entry_out) *entry_out = e;
-    return e ? e->current : NULL;
+    return v;
 }
 
-static Value *new_value(ParseCtx *ctx, FuncCtx *fc, const char *name, Type *type, SrcLoc loc) {
+static Value *new_value(ParseCtx *ctx, FuncCtx *fc, const char *name, Type *type, SrcLoc type_loc, SrcLoc loc) {
     Value *v = arena_alloc(ctx->arena, sizeof *v);
     v->name = name;
     v->id = fc->func->n_values++;
     v->type = type;
+    v->type_loc = type_loc;
     v->loc = loc;
     return v;
 }
 
 /* Makes `v` visible under its name in the current scope; reports a redefinition. */
 static void define_value(ParseCtx *ctx, FuncCtx *fc, Value *v, const Op *op) {
-    NameEntry *e = name_entry(ctx, fc, v->name, (uint32_t)strlen(v->name));
-    if (e->current) {
+    uint32_t n = (uint32_t)strlen(v->name), h = hash_bytes(v->name, n);
+    Value *current = table_find(&fc->visible, v->name, n, h);
+    if (current) {
         if (op)
             pc_error(ctx, v->loc, "'%s' op redefines value '%%%s' (previously defined at line %u)", op_name_of(op), v->name,
-                     line_of(e->current));
+                     line_of(current));
         else
-            pc_error(ctx, v->loc, "redefinition of value '%%%s' (previously defined at line %u)", v->name, line_of(e->current));
+            pc_error(ctx, v->loc, "redefinition of value '%%%s' (previously defined at line %u)", v->name, line_of(current));
         return;
     }
-    e->current = v;
-    e->latest = v;
-    ptrvec_push(ctx->arena, &fc->scope_log, e);
+    table_put(&fc->visible, v, n, h);
+    log_push(&fc->scope_log, &fc->scope_count, &fc->scope_cap, (ScopeName){.value = v, .hash = h, .len = n});
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -224,7 +316,7 @@ static void define_value(ParseCtx *ctx, FuncCtx *fc, Value *v, const Op *op) {
 /* ---------------------------------------------------------------------------------------------- */
 
 static BlockFrame *top_frame(ParseCtx *ctx) {
-    return ctx->frames.count ? ctx->frames.items[ctx->frames.count - 1] : NULL;
+    return ctx->n_frames ? &ctx->frames[ctx->n_frames - 1] : NULL;
 }
 
 static Block *new_block(ParseCtx *ctx) {
@@ -232,42 +324,60 @@ static Block *new_block(ParseCtx *ctx) {
 }
 
 static void push_block(ParseCtx *ctx, FuncCtx *fc, Block *b, SrcLoc loc) {
-    if (ctx->frames.count >= PARSE_MAX_REGION_DEPTH && !ctx->depth_reported) {
+    if (ctx->n_frames >= PARSE_MAX_REGION_DEPTH && !ctx->depth_reported) {
         pc_error(ctx, loc, "regions are nested more than %d levels deep", PARSE_MAX_REGION_DEPTH);
         ctx->depth_reported = true;
     }
-    BlockFrame *f = arena_alloc(ctx->arena, sizeof *f);
-    f->block = b;
-    f->fc = fc;
-    f->scope_mark = fc->scope_log.count;
-    ptrvec_push(ctx->arena, &ctx->frames, f);
+    if (ctx->n_frames == ctx->frames_cap) {
+        size_t cap = ctx->frames_cap ? ctx->frames_cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof *ctx->frames) heap_exhausted(SIZE_MAX);
+        BlockFrame *frames = realloc(ctx->frames, cap * sizeof *frames);
+        if (!frames) heap_exhausted(cap * sizeof *frames);
+        ctx->frames = frames;
+        ctx->frames_cap = cap;
+    }
+    ctx->frames[ctx->n_frames++] = (BlockFrame){.block = b, .fc = fc, .scope_mark = fc->scope_count};
 }
 
 static void pop_frame(ParseCtx *ctx) {
     BlockFrame *f = top_frame(ctx);
     if (!f) return;
     FuncCtx *fc = f->fc;
-    for (size_t i = f->scope_mark; i < fc->scope_log.count; i++) {
-        NameEntry *e = fc->scope_log.items[i];
-        e->current = NULL;
+    /* the scope's definitions leave the visible table for the closed log */
+    for (size_t i = f->scope_mark; i < fc->scope_count; i++) {
+        const ScopeName *d = &fc->scope_log[i];
+        table_remove(&fc->visible, d->value->name, d->len, d->hash);
+        log_push(&fc->closed_log, &fc->closed_count, &fc->closed_cap, *d);
     }
-    if (fc->scope_log.count > f->scope_mark) fc->scope_log.count = f->scope_mark;
-    ctx->frames.count--;
+    if (fc->scope_count > f->scope_mark) fc->scope_count = f->scope_mark;
+    ctx->n_frames--;
 }
 
 /* Pops frames down to and including the one of `b`; false (nothing popped) if `b` is not open. */
 static bool pop_block(ParseCtx *ctx, Block *b) {
     if (!b) return false;
-    size_t i = ctx->frames.count;
-    while (i > 0 && ((BlockFrame *)ctx->frames.items[i - 1])->block != b) i--;
+    size_t i = ctx->n_frames;
+    while (i > 0 && ctx->frames[i - 1].block != b) i--;
     if (i == 0) return false;
-    while (ctx->frames.count >= i) pop_frame(ctx);
+    while (ctx->n_frames >= i) pop_frame(ctx);
     return true;
 }
 
 static Block *current_block(ParseCtx *ctx) {
     BlockFrame *f = top_frame(ctx);
     return f ? f->block : NULL;
+}
+
+/* Per-function parse state with an empty name table and body block (heap; see pc_release). */
+static FuncCtx *new_func_ctx(ParseCtx *ctx, Func *f) {
+    FuncCtx *fc = heap_calloc(1, sizeof *fc);
+    fc->next_all = ctx->all_funcs;
+    ctx->all_funcs = fc;
+    fc->func = f;
+    fc->body = new_block(ctx);
+    f->body.block = fc->body;
+    fc->body->parent = &f->body;
+    return fc;
 }
 
 /* The function statements go to; creates the implicit @main for bare top-level statements. */
@@ -283,13 +393,7 @@ static FuncCtx *current_func(ParseCtx *ctx, SrcLoc loc) {
     f->name = "main";
     f->loc = loc;
     f->loc.len = 0;
-    FuncCtx *fc = arena_alloc(ctx->arena, sizeof *fc);
-    fc->func = f;
-    fc->cap = 64;
-    fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
-    fc->body = new_block(ctx);
-    f->body.block = fc->body;
-    fc->body->parent = &f->body;
+    FuncCtx *fc = new_func_ctx(ctx, f);
     ctx->func = fc;
     ctx->implicit_main = fc;
     ctx->module->implicit = true;
@@ -325,8 +429,7 @@ void pc_abandon_op(ParseCtx *ctx, Op *op) {
 Operand *pc_operand_value(ParseCtx *ctx, Tok tok) {
     Operand *o = arena_alloc(ctx->scratch, sizeof *o);
     o->kind = OPD_VALUE;
-    o->text = arena_strndup(ctx->arena, tok.text + 1, tok.len - 1);
-    o->loc = tok.loc;
+    o->loc = tok.loc; /* the name is the token without `%`; `text` is set by resolve_use */
     return o;
 }
 
@@ -446,9 +549,9 @@ Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span) {
     return a;
 }
 
-Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, Type *type) {
+Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, const TypeUse *type) {
     (void)ctx;
-    attr->type = type;
+    attr->type = type->type;
     return attr;
 }
 
@@ -508,9 +611,8 @@ void pc_poison_defs(ParseCtx *ctx, ResultDefs *defs) {
     for (int i = 0; i < defs_count(defs); i++) {
         SrcLoc loc;
         const char *name = def_name(ctx, defs, i, &loc);
-        NameEntry *e = name_entry(ctx, fc, name, (uint32_t)strlen(name));
-        if (e->current) continue;
-        define_value(ctx, fc, new_value(ctx, fc, name, NULL, loc), NULL);
+        if (scope_value(fc, name, (uint32_t)strlen(name))) continue;
+        define_value(ctx, fc, new_value(ctx, fc, name, NULL, (SrcLoc){0}, loc), NULL);
     }
 }
 
@@ -615,6 +717,18 @@ static Type *operand_type(const Operand *o) {
     return o->type;
 }
 
+/* operand_type with where that type is written. */
+static TypeUse operand_type_use(const Operand *o) {
+    if (o->kind == OPD_VALUE && o->value && o->value->type) return (TypeUse){o->value->type, o->value->type_loc};
+    return (TypeUse){o->type, o->type_loc};
+}
+
+/* Gives `o` the type of a written use. */
+static void set_operand_type(Operand *o, const TypeUse *u) {
+    o->type = u->type;
+    o->type_loc = u->loc;
+}
+
 /* Kind and type checks of one resolved operand (SPEC 3 structure stage). */
 static void check_operand(ParseCtx *ctx, const Op *op, const Operand *o, const char *role, unsigned kinds) {
     const char *opn = op_name_of(op);
@@ -622,7 +736,7 @@ static void check_operand(ParseCtx *ctx, const Op *op, const Operand *o, const c
         const Value *v = o->value;
         if (!v) return;
         if (o->type && v->type && o->type->kind != TY_INVALID && v->type->kind != TY_INVALID && !type_equal(o->type, v->type)) {
-            pc_error(ctx, o->type->loc, "'%s' op operand '%s' is written with type %s, but %%%s was defined with type %s", opn,
+            pc_error(ctx, o->type_loc, "'%s' op operand '%s' is written with type %s, but %%%s was defined with type %s", opn,
                      role, type_to_string(ctx->arena, o->type, false), v->name, type_to_string(ctx->arena, v->type, false));
             return;
         }
@@ -638,21 +752,44 @@ static void check_operand(ParseCtx *ctx, const Op *op, const Operand *o, const c
         return;
     }
     if (o->type && !type_fits(o->type, kinds))
-        pc_error(ctx, o->type->loc, "'%s' op operand '%s' expects %s, got type %s", opn, role, kinds_text(ctx, kinds),
+        pc_error(ctx, o->type_loc, "'%s' op operand '%s' expects %s, got type %s", opn, role, kinds_text(ctx, kinds),
                  type_to_string(ctx->arena, o->type, false));
 }
 
+/* The name of a value use without `%`: its text, or before resolve_use its token's. */
+static const char *use_name(const ParseCtx *ctx, const Operand *o, uint32_t *len) {
+    if (o->text) {
+        *len = (uint32_t)strlen(o->text);
+        return o->text;
+    }
+    *len = o->loc.len ? o->loc.len - 1 : 0;
+    return ctx->file->text + o->loc.offset + 1;
+}
+
 /* Looks a use up in the visible scope (sets o->value when found). */
-static void lookup_use(FuncCtx *fc, Operand *o) {
+static void lookup_use(const ParseCtx *ctx, FuncCtx *fc, Operand *o) {
     if (o->kind != OPD_VALUE || o->value) return;
-    o->value = visible_value(fc, o->text, (uint32_t)strlen(o->text), NULL);
+    uint32_t n;
+    const char *name = use_name(ctx, o, &n);
+    o->value = visible_value(fc, name, n);
+}
+
+/* Sets the text of a value use: its value's name when spelled the same (no copy), else a copy. */
+static void set_use_text(ParseCtx *ctx, Operand *o) {
+    if (o->text) return;
+    uint32_t n;
+    const char *name = use_name(ctx, o, &n);
+    const char *vn = o->value ? o->value->name : NULL;
+    if (vn && strncmp(vn, name, n) == 0 && vn[n] == '\0') o->text = vn;
+    else o->text = arena_strndup(ctx->arena, name, n);
 }
 
 /* Looks a use up; records it for the end of the function when the name is not visible yet.
  * `o` must be the operand's final address (inside the op's operand list). */
 static void resolve_use(ParseCtx *ctx, FuncCtx *fc, Op *op, Operand *o, const char *role, unsigned kinds, bool forward_ok) {
     if (o->kind != OPD_VALUE) return;
-    lookup_use(fc, o);
+    lookup_use(ctx, fc, o);
+    set_use_text(ctx, o);
     if (o->value) return;
     PendingUse *p = arena_alloc(ctx->arena, sizeof *p);
     p->operand = o;
@@ -660,7 +797,7 @@ static void resolve_use(ParseCtx *ctx, FuncCtx *fc, Op *op, Operand *o, const ch
     p->role = role;
     p->kinds = kinds;
     p->forward_ok = forward_ok;
-    ptrvec_push(ctx->arena, &fc->pending, p);
+    heap_push(&fc->pending, p);
 }
 
 /* Uses still unresolved when the function ends: forward references (allowed only at SPEC_FORWARD
@@ -670,8 +807,7 @@ static void resolve_pending(ParseCtx *ctx, FuncCtx *fc) {
         PendingUse *p = fc->pending.items[i];
         Operand *o = p->operand;
         const char *opn = op_name_of(p->op);
-        NameEntry *e = name_lookup(fc, o->text, (uint32_t)strlen(o->text));
-        Value *later = e ? e->latest : NULL;
+        Value *later = latest_value(fc, o->text, (uint32_t)strlen(o->text));
         if (later && later->loc.offset > o->loc.offset) {
             if (p->forward_ok) {
                 o->value = later;
@@ -723,14 +859,15 @@ static void append_op(ParseCtx *ctx, Op *op) {
     block_append(b, op);
 }
 
-static Value **make_results(ParseCtx *ctx, FuncCtx *fc, Op *op, const ResultDefs *defs, Type **types) {
+/* The results named by `defs`, typed by `types` (NULL: untyped). */
+static Value **make_results(ParseCtx *ctx, FuncCtx *fc, Op *op, const ResultDefs *defs, const TypeUse *types) {
     int n = defs_count(defs);
     if (n == 0) return NULL;
     Value **vals = arena_alloc_array(ctx->arena, (size_t)n, sizeof *vals);
     for (int i = 0; i < n; i++) {
         SrcLoc loc;
         const char *name = def_name(ctx, defs, i, &loc);
-        vals[i] = new_value(ctx, fc, name, types ? types[i] : NULL, loc);
+        vals[i] = new_value(ctx, fc, name, types ? types[i].type : NULL, types ? types[i].loc : (SrcLoc){0}, loc);
         vals[i]->def = op;
         vals[i]->result_index = i;
     }
@@ -761,39 +898,40 @@ static bool valid_cmpi_predicate(const char *p) {
 
 /* Binds `: SIG` types to positional operands and results (docs/syntax.md "Signatures"). */
 static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand **pos, const unsigned *pos_kinds, int P,
-                           int R, Type **res_types) {
+                           int R, TypeUse *res_types) {
     const char *opn = op_name_of(op);
     int k = (int)sig->inputs->count;
-    Type **L = (Type **)sig->inputs->items;
+    TypeUse **L = (TypeUse **)sig->inputs->items;
     if (sig->arrow || sig->to) {
         int nr = (int)sig->results->count;
         if (k > P) {
             pc_error(ctx, sig->loc, "'%s' op signature lists %d operand types, but the op has %d operands", opn, k, P);
             return;
         }
-        for (int i = 0; i < k; i++) pos[i]->type = L[i];
+        for (int i = 0; i < k; i++) set_operand_type(pos[i], L[i]);
         if (nr != R) {
             pc_error(ctx, sig->loc, "'%s' op signature lists %d result types, but the op has %d results", opn, nr, R);
             return;
         }
-        for (int i = 0; i < R; i++) res_types[i] = sig->results->items[i];
+        for (int i = 0; i < R; i++) res_types[i] = *(TypeUse *)sig->results->items[i];
         return;
     }
     if (k == 0) return;
     if (k > 1 && k == P) {
-        for (int i = 0; i < k; i++) pos[i]->type = L[i];
+        for (int i = 0; i < k; i++) set_operand_type(pos[i], L[i]);
         return;
     }
     if (k > 1 && R > 0 && k == P + R) {
-        for (int i = 0; i < P; i++) pos[i]->type = L[i];
-        for (int i = 0; i < R; i++) res_types[i] = L[P + i];
+        for (int i = 0; i < P; i++) set_operand_type(pos[i], L[i]);
+        for (int i = 0; i < R; i++) res_types[i] = *L[P + i];
         return;
     }
     if (k == 1) {
         /* one shared type: the result type and the type of every operand whose position accepts it */
-        for (int i = 0; i < R; i++) res_types[i] = op->predicate ? type_new_scalar(ctx->arena, DT_I1) : L[0];
+        for (int i = 0; i < R; i++)
+            res_types[i] = op->predicate ? (TypeUse){pc_scalar_type(ctx, DT_I1), {0}} : *L[0];
         for (int i = 0; i < P; i++)
-            if (pos_kinds[i] && type_fits(L[0], pos_kinds[i])) pos[i]->type = L[0];
+            if (pos_kinds[i] && type_fits(L[0]->type, pos_kinds[i])) set_operand_type(pos[i], L[0]);
         return;
     }
     pc_error(ctx, sig->loc, "'%s' op signature lists %d types, but the op has %d operands and %d results", opn, k, P, R);
@@ -801,24 +939,24 @@ static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand 
 
 /* Result types not written: implied by the op (docs/syntax.md). */
 static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operand **pos, int P, int n_ins, const ResultDefs *defs,
-                               Type **res_types, int R) {
+                               TypeUse *res_types, int R) {
     for (int i = 0; i < R; i++) {
-        if (res_types[i]) continue;
+        if (res_types[i].type) continue;
         if (op->predicate) {
-            res_types[i] = type_new_scalar(ctx->arena, DT_I1);
+            res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I1), {0}};
             continue;
         }
-        Type *t = NULL;
+        TypeUse t = {NULL, {0}};
         if (info->flags & OPF_DPS) {
-            for (int j = 0; j < n_ins && !t; j++) {
-                Type *ot = operand_type(pos[j]);
-                if (ot && ot->kind == TY_TILE) t = ot;
+            for (int j = 0; j < n_ins && !t.type; j++) {
+                TypeUse ot = operand_type_use(pos[j]);
+                if (ot.type && ot.type->kind == TY_TILE) t = ot;
             }
         } else if (P > 0) {
-            t = operand_type(pos[0]);
-            if (!t && pos[0]->kind == OPD_BOOL) t = type_new_scalar(ctx->arena, DT_I1);
+            t = operand_type_use(pos[0]);
+            if (!t.type && pos[0]->kind == OPD_BOOL) t = (TypeUse){pc_scalar_type(ctx, DT_I1), {0}};
         }
-        if (!t) {
+        if (!t.type) {
             SrcLoc loc;
             const char *name = def_name(ctx, defs, i, &loc);
             pc_error(ctx, loc, "'%s' op cannot infer the type of result %%%s; write it in the signature (': ... -> TYPE')",
@@ -869,7 +1007,7 @@ static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, con
         pc_error(ctx, group->loc, "'%s' op %s(...) lists %d operands but %d types", op_name_of(op), what, n, k);
         return;
     }
-    for (int i = 0; i < n; i++) ((Operand *)group->operands->items[i])->type = group->types->items[i];
+    for (int i = 0; i < n; i++) set_operand_type(group->operands->items[i], group->types->items[i]);
 }
 
 void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
@@ -1034,12 +1172,12 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     for (int i = 0; i < n_ins; i++) {
         const OperandSpec *s = spec_at(info->ins, n_ins_spec, i);
         if (!dps_form) pos_kinds[i] = s ? s->kinds : 0;
-        lookup_use(fc, ins_ops[i]);
+        lookup_use(ctx, fc, ins_ops[i]);
     }
     for (int i = 0; i < n_outs; i++) {
         const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
         if (!dps_form) pos_kinds[n_ins + i] = s ? s->kinds : 0;
-        lookup_use(fc, outs_ops[i]);
+        lookup_use(ctx, fc, outs_ops[i]);
     }
 
     /* 4. keyword arguments */
@@ -1090,7 +1228,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             pc_error(ctx, op->loc, "'%s' op missing keyword argument '%s'", opn, info->kw[j].name);
 
     /* 5. signature and results */
-    Type **res_types = arena_alloc_array(ctx->scratch, (size_t)(R > 0 ? R : 1), sizeof *res_types);
+    TypeUse *res_types = arena_alloc_array(ctx->scratch, (size_t)(R > 0 ? R : 1), sizeof *res_types);
     if (d->sig && !dps_form) bind_signature(ctx, op, d->sig, pos, pos_kinds, P, R, res_types);
     bool results_ok = check_result_count(ctx, op, info, dps_form, defs, R);
     if (results_ok) infer_result_types(ctx, op, info, ins_ops, P, n_ins, defs, res_types, R);
@@ -1104,6 +1242,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         dst->value = op->results[0];
         dst->text = op->results[0]->name;
         dst->type = op->results[0]->type;
+        dst->type_loc = op->results[0]->type_loc;
         dst->loc = op->results[0]->loc;
         op->outs = operand_list(ctx, &dst, 1);
     } else {
@@ -1207,11 +1346,20 @@ static Op *new_control_op(ParseCtx *ctx, OpCode code, SrcLoc loc, int n_regions)
     return op;
 }
 
-static Type **type_array(ParseCtx *ctx, PtrVec *types, int *count) {
+/* The types of a TypeUse* list as an exact-size array (NULL when empty); *locs gets where each is
+ * written when locs is not NULL. */
+static Type **type_array(ParseCtx *ctx, PtrVec *types, int *count, SrcLoc **locs) {
     *count = types ? (int)types->count : 0;
+    if (locs) *locs = NULL;
     if (!*count) return NULL;
     Type **out = arena_alloc_array(ctx->arena, (size_t)*count, sizeof *out);
-    for (int i = 0; i < *count; i++) out[i] = types->items[i];
+    SrcLoc *where = locs ? arena_alloc_array(ctx->arena, (size_t)*count, sizeof *where) : NULL;
+    for (int i = 0; i < *count; i++) {
+        const TypeUse *u = types->items[i];
+        out[i] = u->type;
+        if (where) where[i] = u->loc;
+    }
+    if (locs) *locs = where;
     return out;
 }
 
@@ -1255,8 +1403,8 @@ static void check_yield(ParseCtx *ctx, const Op *op, const Block *b, Type **type
     }
 }
 
-static void define_block_arg(ParseCtx *ctx, FuncCtx *fc, Block *b, int index, Tok name, Type *type) {
-    Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, name.text + 1, name.len - 1), type, name.loc);
+static void define_block_arg(ParseCtx *ctx, FuncCtx *fc, Block *b, int index, Tok name, TypeUse type) {
+    Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, name.text + 1, name.len - 1), type.type, type.loc, name.loc);
     v->owner = b;
     v->result_index = index;
     b->args[index] = v;
@@ -1264,7 +1412,7 @@ static void define_block_arg(ParseCtx *ctx, FuncCtx *fc, Block *b, int index, To
 }
 
 Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step, PtrVec *inits, PtrVec *iter_types,
-                 Type *iv_type, SrcLoc loc) {
+                 TypeUse *iv_type, SrcLoc loc) {
     FuncCtx *fc = current_func(ctx, loc);
     Op *op = new_control_op(ctx, OP_SCF_FOR, loc, 1);
     const OpInfo *info = op_info(OP_SCF_FOR);
@@ -1275,7 +1423,7 @@ Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step,
     op->ins = operand_list(ctx, ops, 3 + n_init);
     int n_spec = opspec_count(info->ins, OPSPEC_MAX);
     resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
-    op->result_types = type_array(ctx, iter_types, &op->n_result_types);
+    op->result_types = type_array(ctx, iter_types, &op->n_result_types, &op->result_type_locs);
     if (n_init && op->n_result_types != n_init)
         pc_error(ctx, loc, "'scf.for' op has %d iter_args but %d result types", n_init, op->n_result_types);
     check_list(ctx, op, &op->ins, info->ins, n_spec);
@@ -1291,10 +1439,11 @@ Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step,
     push_block(ctx, fc, body, loc);
     body->n_args = 1 + n_init;
     body->args = arena_alloc_array(ctx->arena, (size_t)body->n_args, sizeof *body->args);
-    define_block_arg(ctx, fc, body, 0, iv, iv_type ? iv_type : type_new_scalar(ctx->arena, DT_INDEX));
+    define_block_arg(ctx, fc, body, 0, iv, iv_type ? *iv_type : (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}});
     for (int i = 0; i < n_init; i++) {
         const InitPair *ip = inits->items[i];
-        Type *t = i < op->n_result_types ? op->result_types[i] : operand_type(ip->init);
+        TypeUse t = i < op->n_result_types ? (TypeUse){op->result_types[i], op->result_type_locs[i]}
+                                           : operand_type_use(ip->init);
         define_block_arg(ctx, fc, body, 1 + i, ip->name, t);
     }
     return op;
@@ -1315,7 +1464,7 @@ Op *pc_if_begin(ParseCtx *ctx, Operand *cond, PtrVec *result_types, SrcLoc loc) 
     int n_spec = opspec_count(info->ins, OPSPEC_MAX);
     resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
     check_list(ctx, op, &op->ins, info->ins, n_spec);
-    op->result_types = type_array(ctx, result_types, &op->n_result_types);
+    op->result_types = type_array(ctx, result_types, &op->n_result_types, &op->result_type_locs);
     push_block(ctx, fc, op->regions[0].block, loc);
     return op;
 }
@@ -1346,24 +1495,24 @@ Op *pc_while_begin(ParseCtx *ctx, PtrVec *inits, PtrVec *init_types, PtrVec *res
     int n = (int)inits->count;
     Operand **ops = arena_alloc_array(ctx->scratch, (size_t)(n ? n : 1), sizeof *ops);
     for (int i = 0; i < n; i++) ops[i] = ((InitPair *)inits->items[i])->init;
-    int n_types;
-    Type **types = type_array(ctx, init_types, &n_types);
+    int n_types = init_types ? (int)init_types->count : 0;
+    TypeUse **types = init_types ? (TypeUse **)init_types->items : NULL;
     if (n_types != n)
         pc_error(ctx, loc, "'scf.while' op has %d initial values but its signature lists %d types", n, n_types);
     else
-        for (int i = 0; i < n; i++) ops[i]->type = types[i];
+        for (int i = 0; i < n; i++) set_operand_type(ops[i], types[i]);
     op->ins = operand_list(ctx, ops, n);
     int n_spec = opspec_count(info->ins, OPSPEC_MAX);
     resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
     check_list(ctx, op, &op->ins, info->ins, n_spec);
-    op->result_types = type_array(ctx, result_types, &op->n_result_types);
+    op->result_types = type_array(ctx, result_types, &op->n_result_types, &op->result_type_locs);
     Block *before = op->regions[0].block;
     push_block(ctx, fc, before, loc);
     before->n_args = n;
     before->args = arena_alloc_array(ctx->arena, (size_t)(n ? n : 1), sizeof *before->args);
     for (int i = 0; i < n; i++)
         define_block_arg(ctx, fc, before, i, ((InitPair *)inits->items[i])->name,
-                         n_types == n ? types[i] : operand_type(ops[i]));
+                         n_types == n ? *types[i] : operand_type_use(ops[i]));
     return op;
 }
 
@@ -1397,7 +1546,7 @@ void pc_block_args(ParseCtx *ctx, PtrVec *args) {
     b->args = arena_alloc_array(ctx->arena, args->count ? args->count : 1, sizeof *b->args);
     for (size_t i = 0; i < args->count; i++) {
         const ArgDecl *a = args->items[i];
-        define_block_arg(ctx, f->fc, b, (int)i, a->name, a->type);
+        define_block_arg(ctx, f->fc, b, (int)i, a->name, *a->type);
     }
 }
 
@@ -1428,13 +1577,13 @@ Op *pc_call(ParseCtx *ctx, Tok callee, PtrVec *args, Signature *sig, SrcLoc loc)
         pc_error(ctx, sig->loc, "'func.call' op signature lists %d argument types, but the call has %d arguments",
                  (int)sig->inputs->count, n);
     } else {
-        for (int i = 0; i < n; i++) ((Operand *)args->items[i])->type = sig->inputs->items[i];
+        for (int i = 0; i < n; i++) set_operand_type(args->items[i], sig->inputs->items[i]);
     }
     op->ins = operand_list(ctx, (Operand **)args->items, n);
     int n_spec = opspec_count(info->ins, OPSPEC_MAX);
     resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
     check_list(ctx, op, &op->ins, info->ins, n_spec);
-    if (sig->arrow) op->result_types = type_array(ctx, sig->results, &op->n_result_types);
+    if (sig->arrow) op->result_types = type_array(ctx, sig->results, &op->n_result_types, &op->result_type_locs);
     ptrvec_push(ctx->arena, &ctx->calls, op);
     return op;
 }
@@ -1453,7 +1602,9 @@ void pc_control_stmt(ParseCtx *ctx, ResultDefs *defs, Op *op, SrcLoc loc) {
                      op->n_result_types == 1 ? "" : "s", R);
         pc_poison_defs(ctx, defs);
     } else if (R > 0) {
-        make_results(ctx, fc, op, defs, op->result_types);
+        TypeUse *types = arena_alloc_array(ctx->scratch, (size_t)R, sizeof *types);
+        for (int i = 0; i < R; i++) types[i] = (TypeUse){op->result_types[i], op->result_type_locs[i]};
+        make_results(ctx, fc, op, defs, types);
         define_results(ctx, fc, op);
     }
     append_op(ctx, op);
@@ -1468,7 +1619,7 @@ static void bind_value_types(ParseCtx *ctx, const char *opn, Operand **vals, int
         pc_error(ctx, loc, "'%s' op has %d values but %d types", opn, n, k);
         return;
     }
-    for (int i = 0; i < n; i++) vals[i]->type = types->items[i];
+    for (int i = 0; i < n; i++) set_operand_type(vals[i], types->items[i]);
 }
 
 void pc_return(ParseCtx *ctx, Tok kw, PtrVec *values, PtrVec *types, SrcLoc loc) {
@@ -1556,28 +1707,25 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     f->is_private = is_private;
     f->attrs = pc_attr_list(ctx, attrs);
     f->is_entry = attr_find(&f->attrs, "pto.entry") || attr_find(&f->attrs, "hacc.entry");
-    f->result_types = type_array(ctx, results, &f->n_results);
-    for (size_t i = 0; i < ctx->funcs.count; i++)
+    f->result_types = type_array(ctx, results, &f->n_results, &f->result_type_locs);
+    if (ctx->funcs.count == PARSE_MAX_FUNCS) /* reported once; the scan below stays bounded */
+        pc_error(ctx, name.loc, "more than %d functions in one module", PARSE_MAX_FUNCS);
+    for (size_t i = 0; i < ctx->funcs.count && ctx->funcs.count <= PARSE_MAX_FUNCS; i++)
         if (strcmp(((Func *)ctx->funcs.items[i])->name, f->name) == 0) {
             pc_error(ctx, name.loc, "redefinition of symbol '@%s'", f->name);
             break;
         }
     ptrvec_push(ctx->arena, &ctx->funcs, f);
-    FuncCtx *fc = arena_alloc(ctx->arena, sizeof *fc);
-    fc->func = f;
+    FuncCtx *fc = new_func_ctx(ctx, f);
     fc->outer = ctx->func;
-    fc->cap = 64;
-    fc->slots = arena_alloc_array(ctx->arena, fc->cap, sizeof *fc->slots);
-    fc->body = new_block(ctx);
-    f->body.block = fc->body;
-    fc->body->parent = &f->body;
     ctx->func = fc;
     push_block(ctx, fc, fc->body, name.loc);
     f->n_args = args ? (int)args->count : 0;
     f->args = arena_alloc_array(ctx->arena, (size_t)(f->n_args ? f->n_args : 1), sizeof *f->args);
     for (int i = 0; i < f->n_args; i++) {
         const ArgDecl *a = args->items[i];
-        Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, a->name.text + 1, a->name.len - 1), a->type, a->name.loc);
+        Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, a->name.text + 1, a->name.len - 1), a->type->type,
+                             a->type->loc, a->name.loc);
         v->result_index = i;
         f->args[i] = v;
         define_value(ctx, fc, v, NULL);
@@ -1603,6 +1751,7 @@ void pc_func_end(ParseCtx *ctx, Func *func, bool has_body) {
     pop_block(ctx, fc->body);
     finish_func(ctx, fc, has_body);
     ctx->func = fc->outer;
+    func_tables_free(fc); /* its names are resolved: the next function starts from an empty table */
 }
 
 void pc_abandon_func(ParseCtx *ctx, Func *func) {
@@ -1674,10 +1823,11 @@ void pc_finish_file(ParseCtx *ctx) {
         ptrvec_push(ctx->arena, &ctx->funcs, ctx->implicit_main->func);
         ctx->func = NULL;
     }
-    ctx->frames.count = 0;
+    ctx->n_frames = 0;
     Module *m = ctx->module;
     m->n_funcs = (int)ctx->funcs.count;
     m->funcs = arena_alloc_array(ctx->arena, ctx->funcs.count ? ctx->funcs.count : 1, sizeof *m->funcs);
     for (size_t i = 0; i < ctx->funcs.count; i++) m->funcs[i] = ctx->funcs.items[i];
+    module_index_funcs(m);
     check_module(ctx);
 }

@@ -15,14 +15,20 @@
 /* Limits (SPEC 8: malformed input never crashes; issue #6 tests these). */
 #define PARSE_MAX_REGION_DEPTH 256      /* nested regions (func body, scf.for, scf.if, ...) */
 #define PARSE_MAX_GROUP_RESULTS 4096    /* %r:N */
+#define PARSE_MAX_FUNCS 4096            /* func.func definitions and declarations of one module */
 
-/* A token as the grammar sees it. */
+/* A token as the builder sees it (made from the token's location by pc_tok_at). */
 typedef struct Tok {
     const char *text;
     uint32_t len;
     SrcLoc loc;
-    bool at_line_start;
 } Tok;
+
+/* One written type: the module's shared Type for its spelling and where this use is written. */
+typedef struct TypeUse {
+    Type *type;
+    SrcLoc loc;
+} TypeUse;
 
 /* Result names before `=`: `%a`, `%a, %b`, or a group `%r:N`. */
 typedef struct ResultDefs {
@@ -53,7 +59,7 @@ typedef struct Item {
     Operand *operand;     /* IT_OPERAND, IT_KEYWORD */
     Tok tok;              /* symbol, bare word or key */
     PtrVec *operands;     /* IT_SYMBOL_CALL, IT_KEYWORD_LIST, IT_INS, IT_OUTS: Operand* */
-    PtrVec *types;        /* IT_INS, IT_OUTS: Type* (may be empty) */
+    PtrVec *types;        /* IT_INS, IT_OUTS: TypeUse* (may be empty) */
     PtrVec *attrs;        /* IT_ATTR_ARGS, IT_ANGLE, IT_ATTR_DICT: Attr* */
     Attr *attr;           /* IT_KEYWORD_ATTR */
     bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} */
@@ -62,8 +68,8 @@ typedef struct Item {
 
 /* `: SIG` after an op. */
 typedef struct Signature {
-    PtrVec *inputs;       /* Type* */
-    PtrVec *results;      /* Type* (only with -> or to) */
+    PtrVec *inputs;       /* TypeUse* */
+    PtrVec *results;      /* TypeUse* (only with -> or to) */
     bool arrow;           /* written with -> */
     bool to;              /* written `A to B` */
     SrcLoc loc;
@@ -87,7 +93,7 @@ typedef struct InitPair {
 /* `%a: T` (function or block argument). */
 typedef struct ArgDecl {
     Tok name;
-    Type *type;
+    TypeUse *type;
 } ArgDecl;
 
 typedef enum TParamKind { TP_IDENT, TP_INT, TP_FLOAT, TP_SHAPE, TP_QUESTION, TP_STRING, TP_ATTR, TP_TYPE } TParamKind;
@@ -102,14 +108,26 @@ typedef struct TParam {
     SrcLoc loc;           /* whole parameter */
 } TParam;
 
-/* Value names of one function: an open-addressing hash map (arena memory) plus a scope log. */
+/* Value names of one function (heap memory): an open-addressing hash map of the definitions in
+ * scope (few: looked up at every use, so it stays in cache) and a log of the definitions that went
+ * out of scope, indexed by name only when a message or a forward reference needs a name's last
+ * definition (at the end of a function with unresolved uses). A name is visible at most once:
+ * an inner scope cannot redefine it. */
 typedef struct NameEntry {
-    const char *name;     /* without % */
-    uint32_t len;
-    uint32_t hash;
-    Value *current;       /* visible definition, or NULL */
-    Value *latest;        /* last definition ever made (for messages and forward references) */
+    Value *value;         /* NULL = empty slot; the name is value->name */
+    uint32_t hash, len;
 } NameEntry;
+
+typedef struct NameTable {
+    NameEntry *slots;
+    uint32_t cap, count;  /* cap: 0 or a power of two */
+} NameTable;
+
+/* A definition in a scope or closed log. */
+typedef struct ScopeName {
+    Value *value;
+    uint32_t hash, len;
+} ScopeName;
 
 typedef struct PendingUse {
     Operand *operand;
@@ -119,22 +137,27 @@ typedef struct PendingUse {
     bool forward_ok;      /* SPEC_FORWARD position */
 } PendingUse;
 
+/* Per-function parse state. Its tables are heap memory (not the arena), freed by pc_release. */
 typedef struct FuncCtx {
     Func *func;
     struct FuncCtx *outer;
+    struct FuncCtx *next_all; /* every FuncCtx of the parse (ParseCtx.all_funcs), for freeing */
     Block *body;
-    NameEntry *slots;
-    uint32_t cap, count;
-    PtrVec scope_log;     /* NameEntry* in definition order */
-    PtrVec scope_marks;   /* scope_log.count at each open scope (stored as uintptr_t) */
-    PtrVec pending;       /* PendingUse* resolved at the end of the function */
+    NameTable visible;    /* definitions in scope */
+    ScopeName *scope_log; /* definitions in scope, in definition order (heap) */
+    size_t scope_count, scope_cap;
+    ScopeName *closed_log; /* definitions that went out of scope, in that order (heap) */
+    size_t closed_count, closed_cap;
+    NameTable closed;     /* by name, the last of closed_log[0 .. closed_indexed) (built on demand) */
+    size_t closed_indexed;
+    PtrVec pending;       /* PendingUse* resolved at the end of the function (heap) */
 } FuncCtx;
 
 /* One open region: its block, the function it belongs to, and the scope mark to restore. */
 typedef struct BlockFrame {
     Block *block;
     FuncCtx *fc;
-    size_t scope_mark;
+    size_t scope_mark;    /* scope_count when the block opened */
 } BlockFrame;
 
 typedef struct OpNameEntry {
@@ -142,6 +165,13 @@ typedef struct OpNameEntry {
     uint32_t len;
     OpCode code;
 } OpNameEntry;
+
+/* A type spelling (exact source bytes) and the shared Type it was parsed into. */
+typedef struct TypeEntry {
+    const char *text;     /* points into the source text */
+    uint32_t len, hash;
+    Type *type;           /* NULL = empty slot */
+} TypeEntry;
 
 typedef struct ParseCtx {
     Arena *arena;                 /* the IR and everything it points to */
@@ -151,9 +181,17 @@ typedef struct ParseCtx {
     DiagList *diags;
     Module *module;
     Lexer lexer;
+    size_t errors_at_start;       /* diags->errors when the parse began: types are shared only while
+                                   * no error has been reported (an error-free spelling always
+                                   * parses to the same Type) */
+    TypeEntry *types;             /* shared types by spelling (heap hash table) */
+    uint32_t types_cap, types_count;
+    Type *scalar_types[DT_COUNT]; /* shared scalar types */
     FuncCtx *func;                /* current function, NULL at top level */
     FuncCtx *implicit_main;       /* bare statements' function, once created */
-    PtrVec frames;                /* BlockFrame* stack; top = where statements go */
+    FuncCtx *all_funcs;           /* every FuncCtx made (linked by next_all), freed by pc_release */
+    BlockFrame *frames;           /* open blocks (heap stack); frames[n_frames - 1] = where statements go */
+    size_t n_frames, frames_cap;
     PtrVec calls;                 /* func.call ops, checked when the module is complete */
     PtrVec funcs;                 /* Func* in source order */
     OpNameEntry *op_names;        /* hash of op names and assembly mnemonics */
@@ -169,9 +207,16 @@ typedef struct ParseCtx {
 } ParseCtx;
 
 /* ---- builder entry points used by grammar actions (parser/build.c) ---- */
+/* Prepares `ctx` to parse `file` into `arena`. */
 void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diags);
-/* Frees the scratch arena. */
+/* Frees the parse's temporaries (scratch arena, name and type tables). */
 void pc_release(ParseCtx *ctx);
+
+/* The token at `loc` (every token's text is file->text + loc.offset, loc.len bytes). */
+static inline Tok pc_tok_at(const ParseCtx *ctx, SrcLoc loc) {
+    Tok t = {ctx->file->text + loc.offset, loc.len, loc};
+    return t;
+}
 /* Allocates a zeroed grammar temporary (scratch arena). */
 void *pc_temp(ParseCtx *ctx, size_t size);
 void pc_finish_file(ParseCtx *ctx);
@@ -193,7 +238,7 @@ void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc);
 void pc_take_operand_attrs(ParseCtx *ctx, Item *item);
 Attr *pc_attr(ParseCtx *ctx, AttrKind kind, const char *key, Tok value, SrcLoc loc);
 Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span);
-Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, Type *type);
+Attr *pc_attr_typed(ParseCtx *ctx, Attr *attr, const TypeUse *type);
 AttrList pc_attr_list(ParseCtx *ctx, PtrVec *attrs);
 char *pc_key_text(ParseCtx *ctx, Tok tok, bool quoted);
 
@@ -220,7 +265,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *draft);
 void pc_control_stmt(ParseCtx *ctx, ResultDefs *defs, Op *op, SrcLoc loc);
 
 Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step, PtrVec *inits, PtrVec *iter_types,
-                 Type *iv_type, SrcLoc loc);
+                 TypeUse *iv_type, SrcLoc loc);
 Op *pc_for_end(ParseCtx *ctx, Op *op);
 Op *pc_if_begin(ParseCtx *ctx, Operand *cond, PtrVec *result_types, SrcLoc loc);
 void pc_then_end(ParseCtx *ctx, Op *op);
@@ -235,8 +280,19 @@ void pc_return(ParseCtx *ctx, Tok kw, PtrVec *values, PtrVec *types, SrcLoc loc)
 void pc_condition(ParseCtx *ctx, Tok kw, Operand *cond, PtrVec *values, PtrVec *types, SrcLoc loc);
 
 /* ---- types (parser/type_parse.c) ---- */
-/* Builds a type from its name token and `<...>` parameters (params NULL when there is no `<`). */
-Type *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span);
+/* Builds (or finds the shared) type from its name token and `<...>` parameters (params NULL when
+ * there is no `<`); returns the use at `span`. */
+TypeUse *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span);
+/* A use at `span` of a type already known by its spelling (the lexer's shortcut, T_TYPE_READY). */
+TypeUse *pc_type_use(ParseCtx *ctx, Type *type, SrcLoc span);
+/* The type name token `name` (TK_TYPE_NAME) starts a `<...>` spelling that this parse has already
+ * turned into a type without error: returns that type, moves the lexer past the spelling and
+ * widens *span to it. NULL (nothing changed) otherwise. */
+Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span);
+/* The shared scalar type of `dt`. */
+Type *pc_scalar_type(ParseCtx *ctx, DType dt);
+/* Frees the type table. */
+void pc_types_release(ParseCtx *ctx);
 /* Parses a decimal or 0x integer token; false (with a diagnostic) when out of the int64 range. */
 bool pc_parse_int(ParseCtx *ctx, Tok tok, int64_t *out, bool *hex);
 

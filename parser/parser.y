@@ -5,7 +5,14 @@
  * and the op table (ir/ops.def) decides what the items mean (parser/build.c). Only the language
  * structure has dedicated rules: module, func.func, scf.for, scf.if, scf.while, scf.condition,
  * func.call and return. The grammar is LALR(1) without conflicts thanks to a few lexer
- * classifications (see lexer.h: TK_VALUE_DEF, TK_KEY, TK_BARE_KW).
+ * classifications (see lexer.h: TK_VALUE_DEF, TK_KEY, TK_BARE_KW); Bison builds canonical LR(1)
+ * tables for it (exact expected-token lists, see below).
+ *
+ * Speed: the parser costs about as much per reduction as per token, so the hot lists (operands,
+ * items, types) take their common elements directly instead of through chain rules, and a type
+ * spelling already parsed in this file arrives as one token (T_TYPE_READY). Such rewrites keep the
+ * language, hence every message: with these tables the expected tokens depend only on the text
+ * read so far.
  *
  * Error recovery: a syntax error skips to the next statement (`stmts: stmts error`); the builder
  * drops statements that do not start a line until the parser is back in step, so one file reports
@@ -22,17 +29,25 @@
 static int pto_yylex(PTO_YYSTYPE *lval, SrcLoc *lloc, ParseCtx *ctx);
 static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
 
-/* Locations are SrcLoc: a rule spans from its first to the end of its last symbol. */
+/* Tokens carry no semantic value: their text and location are the location (@N). */
+#define TOK(loc) pc_tok_at(ctx, (loc))
+
+/* Locations are SrcLoc: a rule spans from its first to the end of its last symbol; an empty rule
+ * is a point after the symbol before it. Written field by field: this runs at every reduction. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                                            \
     do {                                                                                       \
         if (N) {                                                                               \
-            (Cur) = YYRHSLOC(Rhs, 1);                                                          \
-            uint32_t end_ = YYRHSLOC(Rhs, N).offset + YYRHSLOC(Rhs, N).len;                    \
-            (Cur).len = end_ >= (Cur).offset ? end_ - (Cur).offset : 0;                        \
+            const SrcLoc *first_ = &YYRHSLOC(Rhs, 1), *last_ = &YYRHSLOC(Rhs, N);              \
+            uint32_t end_ = last_->offset + last_->len;                                        \
+            (Cur).line = first_->line;                                                         \
+            (Cur).col = first_->col;                                                           \
+            (Cur).offset = first_->offset;                                                     \
+            (Cur).len = end_ >= first_->offset ? end_ - first_->offset : 0;                    \
         } else {                                                                               \
-            (Cur) = YYRHSLOC(Rhs, 0);                                                          \
-            (Cur).offset += (Cur).len;                                                         \
-            (Cur).col += (Cur).len;                                                            \
+            const SrcLoc *prev_ = &YYRHSLOC(Rhs, 0);                                           \
+            (Cur).line = prev_->line;                                                          \
+            (Cur).col = prev_->col + prev_->len;                                               \
+            (Cur).offset = prev_->offset + prev_->len;                                         \
             (Cur).len = 0;                                                                     \
         }                                                                                      \
     } while (0)
@@ -42,17 +57,22 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
 %define api.pure full
 %define api.location.type {SrcLoc}
 %define parse.error custom
-%define parse.lac full
+/* Exact expected-token lists without LAC's per-token simulation: canonical LR(1) tables act on a
+ * token only where it can really follow, and default reductions happen only in consistent states
+ * (one reduction, no shift), which do not depend on the token; so an error is detected in the
+ * state where the token was read, whose actions are exactly the tokens that may come next. */
+%define lr.type canonical-lr
+%define lr.default-reduction consistent
 %locations
 %param {ParseCtx *ctx}
 
 %union {
-    Tok tok;
     bool flag;
+    Type *known;
     Operand *operand;
     PtrVec *list;
     Item *item;
-    Type *type;
+    TypeUse *type;
     TParam *tparam;
     Signature *sig;
     Attr *attr;
@@ -65,32 +85,36 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
     ArgDecl *arg;
 }
 
-%token <tok> T_VALUE "value" T_VALUE_DEF "value definition" T_VALUE_GROUP "result group"
-%token <tok> T_SYMBOL "symbol" T_CARET "block label" T_TYPE_NAME "type name" T_ATTR "attribute"
-%token <tok> T_BARE_ID "identifier" T_BARE_KW "keyword" T_KEY "key"
-%token <tok> T_INT "integer" T_FLOAT "float" T_SHAPE "shape" T_STRING "string"
-%token <tok> T_TRUE "'true'" T_FALSE "'false'" T_MODULE "'module'" T_FUNC "'func.func'"
-%token <tok> T_ATTRIBUTES "'attributes'" T_PRIVATE "'private'" T_INS "'ins'" T_OUTS "'outs'"
-%token <tok> T_TO "'to'" T_STEP "'step'" T_ITER_ARGS "'iter_args'" T_ELSE "'else'" T_DO "'do'"
-%token <tok> T_SCF_FOR "'scf.for'" T_SCF_IF "'scf.if'" T_SCF_WHILE "'scf.while'"
-%token <tok> T_SCF_CONDITION "'scf.condition'" T_CALL "'func.call'" T_RETURN "'return'"
-%token <tok> T_ARROW "'->'" T_LBRACE_DICT "'{'"
+%token T_VALUE "value" T_VALUE_DEF "value definition" T_VALUE_GROUP "result group"
+%token T_SYMBOL "symbol" T_CARET "block label" T_TYPE_NAME "type name" T_ATTR "attribute"
+%token T_BARE_ID "identifier" T_BARE_KW "keyword" T_KEY "key"
+%token T_INT "integer" T_FLOAT "float" T_SHAPE "shape" T_STRING "string"
+%token T_TRUE "'true'" T_FALSE "'false'" T_MODULE "'module'" T_FUNC "'func.func'"
+%token T_ATTRIBUTES "'attributes'" T_PRIVATE "'private'" T_INS "'ins'" T_OUTS "'outs'"
+%token T_TO "'to'" T_STEP "'step'" T_ITER_ARGS "'iter_args'" T_ELSE "'else'" T_DO "'do'"
+%token T_SCF_FOR "'scf.for'" T_SCF_IF "'scf.if'" T_SCF_WHILE "'scf.while'"
+%token T_SCF_CONDITION "'scf.condition'" T_CALL "'func.call'" T_RETURN "'return'"
+%token T_ARROW "'->'" T_LBRACE_DICT "'{'"
+/* A whole `!name<...>` spelling this parse has already turned into a type without error (the
+ * lexer's shortcut, pc_known_type): it stands for T_TYPE_NAME '<' ... '>' and is never named in
+ * messages (yyreport_syntax_error). */
+%token <known> T_TYPE_READY "known type"
 
 %type <flag> private_opt
-%type <operand> operand init_operand dps_operand
+%type <operand> operand lit_operand init_operand dps_operand_attrs
 %type <list> operands operands_opt dps_operands dps_operands_opt item_list func_args func_args_opt func_results_opt func_attrs_opt
 %type <list> type_list type_list_opt sig_results sig_inputs tparams tparams_opt attr_entries attr_dict
 %type <list> attr_elems attr_elems_opt angle_elems attr_values attr_values_opt module_attrs_opt
 %type <list> inits inits_opt iter_args_opt if_results_opt block_args block_args_opt
-%type <item> first_item item plain_item group_item group_nodict dps_group
-%type <type> type nested_type for_iv_type_opt
+%type <item> first_item plain_item group_nodict dps_group
+%type <type> type base_type nested_type for_iv_type_opt
 %type <tparam> tparam tvalue
 %type <sig> sig
 %type <attr> attr_entry attr_value attr_elem angle_elem
 %type <draft> generic_op
 %type <op> for_head for_stmt if_head if_then if_stmt while_head while_stmt call_stmt
-%type <defs> result_defs def_names result_defs_opt
-%type <block> region region_opt region_open
+%type <defs> result_defs result_group def_names
+%type <block> region region_open
 %type <func> func_head
 %type <init> init
 %type <arg> func_arg block_arg
@@ -152,7 +176,7 @@ func_def
 
 func_head
     : T_FUNC private_opt T_SYMBOL '(' func_args_opt ')' func_results_opt func_attrs_opt
-                                            { $$ = pc_func_begin(ctx, $2, $3, $5, $7, $8); }
+                                            { $$ = pc_func_begin(ctx, $2, TOK(@3), $5, $7, $8); }
     ;
 
 private_opt
@@ -171,8 +195,8 @@ func_args
     ;
 
 func_arg
-    : T_VALUE ':' type                      { $$ = pc_temp(ctx, sizeof *$$); $$->name = $1; $$->type = $3; }
-    | T_VALUE ':' type attr_dict            { $$ = pc_temp(ctx, sizeof *$$); $$->name = $1; $$->type = $3; }
+    : T_VALUE ':' type                      { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; }
+    | T_VALUE ':' type attr_dict            { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; }
     ;
 
 func_results_opt
@@ -197,49 +221,53 @@ stmts
 /* After a syntax error, the first complete statement that starts a line ends the recovery
  * (pc_* clear ctx->in_recovery); from then on the next syntax error is reported at once. */
 stmt
-    : result_defs_opt generic_op            { pc_generic_stmt(ctx, $1, $2); if (!ctx->in_recovery) yyerrok; }
-    | result_defs_opt for_stmt              { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
-    | result_defs_opt if_stmt               { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
-    | result_defs_opt while_stmt            { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
-    | result_defs_opt call_stmt             { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
-    | T_RETURN                              { pc_return(ctx, $1, NULL, NULL, @$); if (!ctx->in_recovery) yyerrok; }
-    | T_RETURN operands ':' type_list       { pc_return(ctx, $1, $2, $4, @$); if (!ctx->in_recovery) yyerrok; }
-    | T_SCF_CONDITION '(' operand ')'       { pc_condition(ctx, $1, $3, NULL, NULL, @$); if (!ctx->in_recovery) yyerrok; }
+    : generic_op                            { pc_generic_stmt(ctx, NULL, $1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs generic_op                { pc_generic_stmt(ctx, $1, $2); if (!ctx->in_recovery) yyerrok; }
+    | for_stmt                              { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs for_stmt                  { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
+    | if_stmt                               { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs if_stmt                   { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
+    | while_stmt                            { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs while_stmt                { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
+    | call_stmt                             { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs call_stmt                 { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
+    | T_RETURN                              { pc_return(ctx, TOK(@1), NULL, NULL, @$); if (!ctx->in_recovery) yyerrok; }
+    | T_RETURN operands ':' type_list       { pc_return(ctx, TOK(@1), $2, $4, @$); if (!ctx->in_recovery) yyerrok; }
+    | T_SCF_CONDITION '(' operand ')'       { pc_condition(ctx, TOK(@1), $3, NULL, NULL, @$); if (!ctx->in_recovery) yyerrok; }
     | T_SCF_CONDITION '(' operand ')' operands ':' type_list
-                                            { pc_condition(ctx, $1, $3, $5, $7, @$); if (!ctx->in_recovery) yyerrok; }
+                                            { pc_condition(ctx, TOK(@1), $3, $5, $7, @$); if (!ctx->in_recovery) yyerrok; }
     ;
 
-result_defs_opt
-    : %empty                                { $$ = NULL; }
-    | result_defs '='                       { $$ = $1; }
-    ;
-
+/* `%a, %b =` or `%r:N =` before an op */
 result_defs
-    : T_VALUE_GROUP                         { $$ = pc_defs_group(ctx, $1); }
-    | def_names
+    : result_group '='                      { $$ = $1; }
+    | def_names '='                         { $$ = $1; }
+    ;
+
+result_group
+    : T_VALUE_GROUP                         { $$ = pc_defs_group(ctx, TOK(@1)); }
     ;
 
 def_names
-    : T_VALUE_DEF                           { $$ = pc_defs(ctx, $1); }
-    | def_names ',' T_VALUE_DEF             { $$ = $1; ptrvec_push(ctx->scratch, &$$->names, pc_tok(ctx, $3)); $$->loc = @$; }
+    : T_VALUE_DEF                           { $$ = pc_defs(ctx, TOK(@1)); }
+    | def_names ',' T_VALUE_DEF             { $$ = $1; ptrvec_push(ctx->scratch, &$$->names, pc_tok(ctx, TOK(@3))); $$->loc = @$; }
     ;
 
 generic_op
-    : T_BARE_ID                             { $$ = pc_draft(ctx, $1, NULL, NULL, NULL, @$); }
-    | T_BARE_ID region                      { $$ = pc_draft(ctx, $1, NULL, NULL, $2, @$); }
-    | T_BARE_ID item_list                   { $$ = pc_draft(ctx, $1, $2, NULL, NULL, @$); }
-    | T_BARE_ID ':' sig region_opt          { $$ = pc_draft(ctx, $1, NULL, $3, $4, @$); }
-    | T_BARE_ID item_list ':' sig region_opt
-                                            { $$ = pc_draft(ctx, $1, $2, $4, $5, @$); }
-    | T_BARE_ID T_ARROW sig_results region_opt
-                                            { $$ = pc_draft(ctx, $1, NULL, pc_sig(ctx, NULL, $3, true, false, @2), $4, @$); }
-    | T_BARE_ID item_list T_ARROW sig_results region_opt
-                                            { $$ = pc_draft(ctx, $1, $2, pc_sig(ctx, NULL, $4, true, false, @3), $5, @$); }
-    ;
-
-region_opt
-    : %empty                                { $$ = NULL; }
-    | region
+    : T_BARE_ID                             { $$ = pc_draft(ctx, TOK(@1), NULL, NULL, NULL, @$); }
+    | T_BARE_ID region                      { $$ = pc_draft(ctx, TOK(@1), NULL, NULL, $2, @$); }
+    | T_BARE_ID item_list                   { $$ = pc_draft(ctx, TOK(@1), $2, NULL, NULL, @$); }
+    | T_BARE_ID ':' sig                     { $$ = pc_draft(ctx, TOK(@1), NULL, $3, NULL, @$); }
+    | T_BARE_ID ':' sig region              { $$ = pc_draft(ctx, TOK(@1), NULL, $3, $4, @$); }
+    | T_BARE_ID item_list ':' sig           { $$ = pc_draft(ctx, TOK(@1), $2, $4, NULL, @$); }
+    | T_BARE_ID item_list ':' sig region    { $$ = pc_draft(ctx, TOK(@1), $2, $4, $5, @$); }
+    | T_BARE_ID T_ARROW sig_results         { $$ = pc_draft(ctx, TOK(@1), NULL, pc_sig(ctx, NULL, $3, true, false, @2), NULL, @$); }
+    | T_BARE_ID T_ARROW sig_results region
+                                            { $$ = pc_draft(ctx, TOK(@1), NULL, pc_sig(ctx, NULL, $3, true, false, @2), $4, @$); }
+    | T_BARE_ID item_list T_ARROW sig_results
+                                            { $$ = pc_draft(ctx, TOK(@1), $2, pc_sig(ctx, NULL, $4, true, false, @3), NULL, @$); }
+    | T_BARE_ID item_list T_ARROW sig_results region
+                                            { $$ = pc_draft(ctx, TOK(@1), $2, pc_sig(ctx, NULL, $4, true, false, @3), $5, @$); }
     ;
 
 region
@@ -252,16 +280,24 @@ region_open
 
 /* ---- op items ------------------------------------------------------------------------------- */
 
+/* The common items (plain_item, group_nodict, dps_group) go straight into the list, without
+ * chain rules: every reduction costs as much as a token. */
 item_list
-    : first_item                            { $$ = pc_list1(ctx, $1); }
-    | item_list ',' item                    { $$ = pc_push(ctx, $1, $3); }
-    | item_list group_item                  { $$ = pc_push(ctx, $1, $2); }
+    : plain_item                            { $$ = pc_list1(ctx, $1); }
+    | group_nodict                          { $$ = pc_list1(ctx, $1); }
+    | dps_group                             { $$ = pc_list1(ctx, $1); }
+    | first_item                            { $$ = pc_list1(ctx, $1); }
+    | item_list ',' plain_item              { $$ = pc_push(ctx, $1, $3); }
+    | item_list ',' group_nodict            { $$ = pc_push(ctx, $1, $3); }
+    | item_list ',' dps_group               { $$ = pc_push(ctx, $1, $3); }
+    | item_list group_nodict                { $$ = pc_push(ctx, $1, $2); }
+    | item_list dps_group                   { $$ = pc_push(ctx, $1, $2); }
+    | item_list attr_dict                   { Item *it = pc_item(ctx, IT_ATTR_DICT, @2); it->attrs = $2; $$ = pc_push(ctx, $1, it); }
     ;
 
+/* the items that may only come first */
 first_item
-    : plain_item
-    | group_nodict
-    | T_LBRACE_DICT attr_entries '}'        { $$ = pc_item(ctx, IT_ATTR_DICT, @$); $$->attrs = $2; }
+    : T_LBRACE_DICT attr_entries '}'        { $$ = pc_item(ctx, IT_ATTR_DICT, @$); $$->attrs = $2; }
     | '(' operands_opt ')'                  { $$ = pc_item(ctx, IT_PAREN, @$); $$->operands = $2; }
     | '(' operands ':' type_list ')'        { $$ = pc_item(ctx, IT_PAREN, @$); $$->operands = $2; $$->types = $4; }
     | T_LBRACE_DICT attr_entries '}' '(' operands_opt ')'
@@ -270,29 +306,20 @@ first_item
                                             { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->types = $7; $$->attrs = $2; }
     ;
 
-item
-    : plain_item
-    | group_nodict
-    ;
-
-group_item
-    : group_nodict
-    | attr_dict                             { $$ = pc_item(ctx, IT_ATTR_DICT, @1); $$->attrs = $1; }
-    ;
-
 plain_item
-    : operand                               { $$ = pc_item(ctx, IT_OPERAND, @1); $$->operand = $1; }
-    | T_SYMBOL                              { $$ = pc_item(ctx, IT_SYMBOL, @1); $$->tok = $1; }
-    | T_SYMBOL '(' operands_opt ')'         { $$ = pc_item(ctx, IT_SYMBOL_CALL, @$); $$->tok = $1; $$->operands = $3; }
-    | T_BARE_KW                             { $$ = pc_item(ctx, IT_BAREWORD, @1); $$->tok = $1; }
+    : T_VALUE                               { $$ = pc_item(ctx, IT_OPERAND, @1); $$->operand = pc_operand_value(ctx, TOK(@1)); }
+    | lit_operand                           { $$ = pc_item(ctx, IT_OPERAND, @1); $$->operand = $1; }
+    | T_SYMBOL                              { $$ = pc_item(ctx, IT_SYMBOL, @1); $$->tok = TOK(@1); }
+    | T_SYMBOL '(' operands_opt ')'         { $$ = pc_item(ctx, IT_SYMBOL_CALL, @$); $$->tok = TOK(@1); $$->operands = $3; }
+    | T_BARE_KW                             { $$ = pc_item(ctx, IT_BAREWORD, @1); $$->tok = TOK(@1); }
     ;
 
 group_nodict
-    : T_KEY '=' operand                     { $$ = pc_item(ctx, IT_KEYWORD, @1); $$->tok = $1; $$->operand = $3; }
-    | T_KEY '=' '[' operands_opt ']'        { $$ = pc_item(ctx, IT_KEYWORD_LIST, @1); $$->tok = $1; $$->operands = $4; }
-    | T_KEY '=' T_ATTR                      { $$ = pc_item(ctx, IT_KEYWORD_ATTR, @1); $$->tok = $1;
-                                              $$->attr = pc_attr(ctx, ATTR_RAW, pc_key_text(ctx, $1, false), $3, @3); }
-    | dps_group
+    : T_KEY '=' operand                     { $$ = pc_item(ctx, IT_KEYWORD, @1); $$->tok = TOK(@1); $$->operand = $3; }
+    | T_KEY '=' '[' ']'                     { $$ = pc_item(ctx, IT_KEYWORD_LIST, @1); $$->tok = TOK(@1); $$->operands = pc_list(ctx); }
+    | T_KEY '=' '[' operands ']'            { $$ = pc_item(ctx, IT_KEYWORD_LIST, @1); $$->tok = TOK(@1); $$->operands = $4; }
+    | T_KEY '=' T_ATTR                      { $$ = pc_item(ctx, IT_KEYWORD_ATTR, @1); $$->tok = TOK(@1);
+                                              $$->attr = pc_attr(ctx, ATTR_RAW, pc_key_text(ctx, TOK(@1), false), TOK(@3), @3); }
     | '[' attr_elems_opt ']'                { $$ = pc_item(ctx, IT_ATTR_ARGS, @$); $$->attrs = $2; }
     | '<' angle_elems '>'                   { $$ = pc_item(ctx, IT_ANGLE, @$);
                                               $$->attrs = pc_list1(ctx, pc_attr_raw(ctx, NULL, @$)); }
@@ -314,13 +341,16 @@ dps_operands_opt
     ;
 
 dps_operands
-    : dps_operand                           { $$ = pc_list1(ctx, $1); }
-    | dps_operands ',' dps_operand          { $$ = pc_push(ctx, $1, $3); }
+    : T_VALUE                               { $$ = pc_list1(ctx, pc_operand_value(ctx, TOK(@1))); }
+    | lit_operand                           { $$ = pc_list1(ctx, $1); }
+    | dps_operand_attrs                     { $$ = pc_list1(ctx, $1); }
+    | dps_operands ',' T_VALUE              { $$ = pc_push(ctx, $1, pc_operand_value(ctx, TOK(@3))); }
+    | dps_operands ',' lit_operand          { $$ = pc_push(ctx, $1, $3); }
+    | dps_operands ',' dps_operand_attrs    { $$ = pc_push(ctx, $1, $3); }
     ;
 
-dps_operand
-    : operand
-    | operand attr_dict                     { $$ = $1; pc_operand_attrs_seen(ctx, @2); }
+dps_operand_attrs
+    : operand attr_dict                     { $$ = $1; pc_operand_attrs_seen(ctx, @2); }
     ;
 
 operands_opt
@@ -329,16 +359,22 @@ operands_opt
     ;
 
 operands
-    : operand                               { $$ = pc_list1(ctx, $1); }
-    | operands ',' operand                  { $$ = pc_push(ctx, $1, $3); }
+    : T_VALUE                               { $$ = pc_list1(ctx, pc_operand_value(ctx, TOK(@1))); }
+    | lit_operand                           { $$ = pc_list1(ctx, $1); }
+    | operands ',' T_VALUE                  { $$ = pc_push(ctx, $1, pc_operand_value(ctx, TOK(@3))); }
+    | operands ',' lit_operand              { $$ = pc_push(ctx, $1, $3); }
     ;
 
 operand
-    : T_VALUE                               { $$ = pc_operand_value(ctx, $1); }
-    | T_INT                                 { $$ = pc_operand_int(ctx, $1); }
-    | T_FLOAT                               { $$ = pc_operand_float(ctx, $1); }
-    | T_TRUE                                { $$ = pc_operand_bool(ctx, $1, true); }
-    | T_FALSE                               { $$ = pc_operand_bool(ctx, $1, false); }
+    : T_VALUE                               { $$ = pc_operand_value(ctx, TOK(@1)); }
+    | lit_operand
+    ;
+
+lit_operand
+    : T_INT                                 { $$ = pc_operand_int(ctx, TOK(@1)); }
+    | T_FLOAT                               { $$ = pc_operand_float(ctx, TOK(@1)); }
+    | T_TRUE                                { $$ = pc_operand_bool(ctx, TOK(@1), true); }
+    | T_FALSE                               { $$ = pc_operand_bool(ctx, TOK(@1), false); }
     ;
 
 attr_elems_opt
@@ -394,21 +430,29 @@ type_list_opt
     | type_list
     ;
 
+/* T_TYPE_READY (the commonest type) goes straight into lists */
 type_list
-    : type                                  { $$ = pc_list1(ctx, $1); }
-    | type_list ',' type                    { $$ = pc_push(ctx, $1, $3); }
+    : base_type                             { $$ = pc_list1(ctx, $1); }
+    | T_TYPE_READY                          { $$ = pc_list1(ctx, pc_type_use(ctx, $1, @1)); }
+    | type_list ',' base_type               { $$ = pc_push(ctx, $1, $3); }
+    | type_list ',' T_TYPE_READY            { $$ = pc_push(ctx, $1, pc_type_use(ctx, $3, @3)); }
     ;
 
 type
-    : T_BARE_ID                             { $$ = pc_type(ctx, $1, NULL, @$); }
-    | T_BARE_KW                             { $$ = pc_type(ctx, $1, NULL, @$); }
+    : base_type
+    | T_TYPE_READY                          { $$ = pc_type_use(ctx, $1, @1); }
+    ;
+
+base_type
+    : T_BARE_ID                             { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
+    | T_BARE_KW                             { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
     | nested_type
     ;
 
 nested_type
-    : T_TYPE_NAME                           { $$ = pc_type(ctx, $1, NULL, @$); }
-    | T_TYPE_NAME '<' tparams_opt '>'       { $$ = pc_type(ctx, $1, $3, @$); }
-    | T_BARE_ID '<' tparams_opt '>'         { $$ = pc_type(ctx, $1, $3, @$); }
+    : T_TYPE_NAME                           { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
+    | T_TYPE_NAME '<' tparams_opt '>'       { $$ = pc_type(ctx, TOK(@1), $3, @$); }
+    | T_BARE_ID '<' tparams_opt '>'         { $$ = pc_type(ctx, TOK(@1), $3, @$); }
     ;
 
 tparams_opt
@@ -422,20 +466,21 @@ tparams
     ;
 
 tparam
-    : T_KEY '=' tvalue                      { $$ = $3; $$->keyed = true; $$->key = $1; $$->loc = @$; }
+    : T_KEY '=' tvalue                      { $$ = $3; $$->keyed = true; $$->key = TOK(@1); $$->loc = @$; }
     | tvalue
     ;
 
 tvalue
-    : T_BARE_ID        { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_IDENT; $$->value = $1; $$->loc = @$; }
-    | T_BARE_KW        { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_IDENT; $$->value = $1; $$->loc = @$; }
-    | T_INT            { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_INT; $$->value = $1; $$->loc = @$; }
-    | T_FLOAT          { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_FLOAT; $$->value = $1; $$->loc = @$; }
-    | T_SHAPE          { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_SHAPE; $$->value = $1; $$->loc = @$; }
-    | '?'              { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_QUESTION; $$->value.loc = @1; $$->value.text = "?"; $$->value.len = 1; $$->loc = @$; }
-    | T_STRING         { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_STRING; $$->value = $1; $$->loc = @$; }
-    | T_ATTR           { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_ATTR; $$->value = $1; $$->loc = @$; }
-    | nested_type      { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_TYPE; $$->type = $1; $$->loc = @$; }
+    : T_BARE_ID        { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_IDENT; $$->value = TOK(@1); $$->loc = @$; }
+    | T_BARE_KW        { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_IDENT; $$->value = TOK(@1); $$->loc = @$; }
+    | T_INT            { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_INT; $$->value = TOK(@1); $$->loc = @$; }
+    | T_FLOAT          { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_FLOAT; $$->value = TOK(@1); $$->loc = @$; }
+    | T_SHAPE          { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_SHAPE; $$->value = TOK(@1); $$->loc = @$; }
+    | '?'              { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_QUESTION; $$->value = TOK(@1); $$->loc = @$; }
+    | T_STRING         { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_STRING; $$->value = TOK(@1); $$->loc = @$; }
+    | T_ATTR           { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_ATTR; $$->value = TOK(@1); $$->loc = @$; }
+    | nested_type      { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_TYPE; $$->type = $1->type; $$->loc = @$; }
+    | T_TYPE_READY     { $$ = pc_temp(ctx, sizeof *$$); $$->kind = TP_TYPE; $$->type = $1; $$->loc = @$; }
     ;
 
 /* ---- attribute dictionaries ----------------------------------------------------------------- */
@@ -452,25 +497,26 @@ attr_entries
     ;
 
 attr_entry
-    : T_KEY '=' attr_value                  { $$ = $3; $$->key = pc_key_text(ctx, $1, false); $$->loc = @1; }
-    | T_STRING '=' attr_value               { $$ = $3; $$->key = pc_key_text(ctx, $1, true); $$->loc = @1; }
-    | T_BARE_ID                             { $$ = pc_attr(ctx, ATTR_UNIT, pc_key_text(ctx, $1, false), $1, @1); }
-    | T_BARE_KW                             { $$ = pc_attr(ctx, ATTR_UNIT, pc_key_text(ctx, $1, false), $1, @1); }
+    : T_KEY '=' attr_value                  { $$ = $3; $$->key = pc_key_text(ctx, TOK(@1), false); $$->loc = @1; }
+    | T_STRING '=' attr_value               { $$ = $3; $$->key = pc_key_text(ctx, TOK(@1), true); $$->loc = @1; }
+    | T_BARE_ID                             { $$ = pc_attr(ctx, ATTR_UNIT, pc_key_text(ctx, TOK(@1), false), TOK(@1), @1); }
+    | T_BARE_KW                             { $$ = pc_attr(ctx, ATTR_UNIT, pc_key_text(ctx, TOK(@1), false), TOK(@1), @1); }
     ;
 
 attr_value
-    : T_STRING                              { $$ = pc_attr(ctx, ATTR_STRING, NULL, $1, @1); }
-    | T_INT                                 { $$ = pc_attr(ctx, ATTR_INT, NULL, $1, @1); }
-    | T_FLOAT                               { $$ = pc_attr(ctx, ATTR_FLOAT, NULL, $1, @1); }
-    | T_INT ':' type                        { $$ = pc_attr_typed(ctx, pc_attr(ctx, ATTR_INT, NULL, $1, @1), $3); }
-    | T_FLOAT ':' type                      { $$ = pc_attr_typed(ctx, pc_attr(ctx, ATTR_FLOAT, NULL, $1, @1), $3); }
-    | T_TRUE                                { $$ = pc_attr(ctx, ATTR_BOOL, NULL, $1, @1); }
-    | T_FALSE                               { $$ = pc_attr(ctx, ATTR_BOOL, NULL, $1, @1); }
+    : T_STRING                              { $$ = pc_attr(ctx, ATTR_STRING, NULL, TOK(@1), @1); }
+    | T_INT                                 { $$ = pc_attr(ctx, ATTR_INT, NULL, TOK(@1), @1); }
+    | T_FLOAT                               { $$ = pc_attr(ctx, ATTR_FLOAT, NULL, TOK(@1), @1); }
+    | T_INT ':' type                        { $$ = pc_attr_typed(ctx, pc_attr(ctx, ATTR_INT, NULL, TOK(@1), @1), $3); }
+    | T_FLOAT ':' type                      { $$ = pc_attr_typed(ctx, pc_attr(ctx, ATTR_FLOAT, NULL, TOK(@1), @1), $3); }
+    | T_TRUE                                { $$ = pc_attr(ctx, ATTR_BOOL, NULL, TOK(@1), @1); }
+    | T_FALSE                               { $$ = pc_attr(ctx, ATTR_BOOL, NULL, TOK(@1), @1); }
     | T_ATTR                                { $$ = pc_attr_raw(ctx, NULL, @1); }
     | T_SYMBOL                              { $$ = pc_attr_raw(ctx, NULL, @1); }
     | T_BARE_ID                             { $$ = pc_attr_raw(ctx, NULL, @1); }
     | T_BARE_KW                             { $$ = pc_attr_raw(ctx, NULL, @1); }
-    | nested_type                           { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1; }
+    | nested_type                           { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1->type; }
+    | T_TYPE_READY                          { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1; }
     | '[' attr_values_opt ']'               { $$ = pc_attr_raw(ctx, NULL, @$); }
     ;
 
@@ -492,7 +538,7 @@ for_stmt
 
 for_head
     : T_SCF_FOR T_VALUE_DEF '=' operand T_TO operand T_STEP operand iter_args_opt for_iv_type_opt
-        { $$ = pc_for_begin(ctx, $2, $4, $6, $8, $9, $9 ? (PtrVec *)$9->items[$9->count - 1] : NULL, $10, @1); }
+        { $$ = pc_for_begin(ctx, TOK(@2), $4, $6, $8, $9, $9 ? (PtrVec *)$9->items[$9->count - 1] : NULL, $10, @1); }
     ;
 
 /* The list holds the InitPair* entries followed by one PtrVec* of result types. */
@@ -513,13 +559,13 @@ inits
     ;
 
 init
-    : T_VALUE_DEF '=' init_operand          { $$ = pc_temp(ctx, sizeof *$$); $$->name = $1; $$->init = $3; }
+    : T_VALUE_DEF '=' init_operand          { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->init = $3; }
     ;
 
 /* `%v` is lexed as a definition when followed by `, %y =` (the next init); here it is a use. */
 init_operand
     : operand
-    | T_VALUE_DEF                           { $$ = pc_operand_value(ctx, $1); }
+    | T_VALUE_DEF                           { $$ = pc_operand_value(ctx, TOK(@1)); }
     ;
 
 for_iv_type_opt
@@ -572,12 +618,12 @@ block_args
     ;
 
 block_arg
-    : T_VALUE ':' type                      { $$ = pc_temp(ctx, sizeof *$$); $$->name = $1; $$->type = $3; }
+    : T_VALUE ':' type                      { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; }
     ;
 
 call_stmt
     : T_CALL T_SYMBOL '(' operands_opt ')' ':' sig
-                                            { $$ = pc_call(ctx, $2, $4, $7, @1); }
+                                            { $$ = pc_call(ctx, TOK(@2), $4, $7, @1); }
     ;
 
 %%
@@ -647,10 +693,14 @@ static int pto_yylex(PTO_YYSTYPE *lval, SrcLoc *lloc, ParseCtx *ctx) {
             continue;
         }
         *lloc = t.loc;
-        lval->tok.text = t.text;
-        lval->tok.len = t.len;
-        lval->tok.loc = t.loc;
-        lval->tok.at_line_start = t.at_line_start;
+        if (t.kind == TK_TYPE_NAME && ctx->diags->errors == ctx->errors_at_start) {
+            /* a spelling seen before: one token instead of re-parsing its parameters */
+            Type *known = pc_known_type(ctx, &t, lloc);
+            if (known) {
+                lval->known = known;
+                return T_TYPE_READY;
+            }
+        }
         return bison_token(t.kind);
     }
 }
@@ -665,10 +715,29 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg) {
 /* "syntax error: unexpected 'foo' (identifier), expected ':' or '('" */
 static int yyreport_syntax_error(const yypcontext_t *yyctx, ParseCtx *ctx) {
     enum { MAX_EXPECTED = 6 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    /* T_TYPE_READY is valid exactly where T_TYPE_NAME is; it is left out of the list */
+    yysymbol_kind_t expected[MAX_EXPECTED + 1];
+    int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED + 1);
+    for (int i = 0; i < n; i++)
+        if (expected[i] == YYSYMBOL_T_TYPE_READY) {
+            for (int j = i + 1; j < n; j++) expected[j - 1] = expected[j];
+            n--;
+            break;
+        }
     yysymbol_kind_t got = yypcontext_token(yyctx);
-    const SrcLoc *loc = yypcontext_location(yyctx);
+    SrcLoc name_loc = *yypcontext_location(yyctx);
+    const SrcLoc *loc = &name_loc;
+    if (got == YYSYMBOL_T_TYPE_READY) {
+        /* report the type name token, as without the shortcut, and let the lexer go on after it
+         * (the parser discards this token: no rule accepts a type right after an error) */
+        const char *text = ctx->file->text + name_loc.offset;
+        uint32_t len = 1;
+        while (len < name_loc.len && (text[len] == '_' || text[len] == '$' || text[len] == '.' ||
+                                      (text[len] >= '0' && text[len] <= '9') || ((text[len] | 0x20) >= 'a' && (text[len] | 0x20) <= 'z')))
+            len++;
+        name_loc.len = len;
+        lexer_advance_to(&ctx->lexer, text + len);
+    }
     char buf[512];
     size_t len = 0;
     if (got == YYSYMBOL_YYEOF) {
@@ -676,7 +745,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ParseCtx *ctx) {
     } else {
         const char *text = ctx->file->text + loc->offset;
         int shown = loc->len > 40 ? 40 : (int)loc->len;
-        const char *kind = yysymbol_name(got);
+        const char *kind = yysymbol_name(got == YYSYMBOL_T_TYPE_READY ? YYSYMBOL_T_TYPE_NAME : got);
         if (kind[0] == '"' || kind[0] == '\'') {
             len += (size_t)snprintf(buf + len, sizeof buf - len, "syntax error: unexpected '%.*s'", shown, text);
         } else {

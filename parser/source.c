@@ -60,6 +60,22 @@ static bool read_stream(Arena *arena, FILE *in, const char *shown, SourceFile *o
     return true;
 }
 
+/* Reads a regular file of `size` bytes straight into the arena (no second copy). Returns false,
+ * with the file rewound, when its size changed meanwhile or a read failed: the caller then reads
+ * it as a stream. */
+static bool read_regular(Arena *arena, FILE *in, size_t size, SourceFile *out) {
+    char *text = arena_alloc(arena, size + 1); /* zeroed: text[size] is the terminating NUL */
+    size_t len = fread(text, 1, size + 1, in);
+    if (len == size && !ferror(in)) {
+        out->text = text;
+        out->len = len;
+        return true;
+    }
+    clearerr(in);
+    rewind(in);
+    return false;
+}
+
 bool source_file_read(Arena *arena, const char *path, SourceFile *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
     if (strcmp(path, "-") == 0) {
@@ -83,6 +99,10 @@ bool source_file_read(Arena *arena, const char *path, SourceFile *out, char *err
             fclose(in);
             snprintf(err, err_size, "%s: file is larger than the limit of %zu MiB", path, SOURCE_FILE_MAX_BYTES >> 20);
             return false;
+        }
+        if (S_ISREG(st.st_mode) && read_regular(arena, in, (size_t)st.st_size, out)) {
+            fclose(in);
+            return true;
         }
     }
     bool ok = read_stream(arena, in, path, out, err, err_size);

@@ -1,8 +1,14 @@
 /* type_parse.c - builds Types from parsed type syntax: scalars, !pto.ptr, tensor views and the
  * four spellings of !pto.tile / !pto.tile_buf parameters (SPEC 1.4), normalised to TileType with
- * the SPEC defaults. Every error names the offending key or value and points at it. */
+ * the SPEC defaults. Every error names the offending key or value and points at it.
+ *
+ * Types are shared within a parse: one Type per scalar dtype and, while no error has been
+ * reported, one Type per exact spelling (its source bytes). A spelling that parsed without error
+ * always parses to the same Type, so the lexer may hand a known `!name<...>` spelling to the
+ * grammar as one token (pc_known_type); where each type is written is kept per use (TypeUse). */
 #include "parse_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -526,16 +532,125 @@ static bool view_from_params(ParseCtx *ctx, Type *t, Tok name, PtrVec *params, S
     return true;
 }
 
-Type *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
+/* ---- shared types --------------------------------------------------------------------------- */
+
+/* Longest spelling the lexer shortcut looks at (longer ones are parsed as usual). */
+enum { KNOWN_TYPE_MAX_BYTES = 256 };
+
+/* Hash of a spelling, eight bytes at a time (the last eight may overlap the ones before). */
+static uint32_t spelling_hash(const char *s, uint32_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ n, w = 0;
+    if (n >= 8) {
+        const char *last = s + n - 8;
+        for (; s < last; s += 8) {
+            memcpy(&w, s, 8);
+            h = (h ^ w) * 0xff51afd7ed558ccdull;
+            h ^= h >> 32;
+        }
+        memcpy(&w, last, 8);
+    } else {
+        memcpy(&w, s, n);
+    }
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    return (uint32_t)(h ^ h >> 29);
+}
+
+static Type *types_find(const ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash) {
+    if (!ctx->types) return NULL;
+    uint32_t mask = ctx->types_cap - 1;
+    for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
+        const TypeEntry *e = &ctx->types[i];
+        if (!e->type) return NULL;
+        if (e->hash == hash && e->len == len && memcmp(e->text, text, len) == 0) return e->type;
+    }
+}
+
+static void types_add(ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash, Type *type) {
+    if ((ctx->types_count + 1) * 2 > ctx->types_cap) {
+        uint32_t cap = ctx->types_cap ? ctx->types_cap * 2 : 64;
+        TypeEntry *slots = calloc(cap, sizeof *slots);
+        if (!slots) return; /* sharing is an optimisation: go on without it */
+        for (uint32_t i = 0; i < ctx->types_cap; i++) {
+            const TypeEntry *e = &ctx->types[i];
+            if (!e->type) continue;
+            uint32_t j = e->hash & (cap - 1);
+            while (slots[j].type) j = (j + 1) & (cap - 1);
+            slots[j] = *e;
+        }
+        free(ctx->types);
+        ctx->types = slots;
+        ctx->types_cap = cap;
+    }
+    uint32_t mask = ctx->types_cap - 1, i = hash & mask;
+    while (ctx->types[i].type) i = (i + 1) & mask;
+    ctx->types[i] = (TypeEntry){.text = text, .len = len, .hash = hash, .type = type};
+    ctx->types_count++;
+}
+
+void pc_types_release(ParseCtx *ctx) {
+    free(ctx->types);
+    ctx->types = NULL;
+    ctx->types_cap = ctx->types_count = 0;
+}
+
+Type *pc_scalar_type(ParseCtx *ctx, DType dt) {
+    if ((unsigned)dt >= DT_COUNT) return type_new_scalar(ctx->arena, dt);
+    if (!ctx->scalar_types[dt]) ctx->scalar_types[dt] = type_new_scalar(ctx->arena, dt);
+    return ctx->scalar_types[dt];
+}
+
+TypeUse *pc_type_use(ParseCtx *ctx, Type *type, SrcLoc span) {
+    TypeUse *u = arena_alloc(ctx->scratch, sizeof *u);
+    u->type = type;
+    u->loc = span;
+    return u;
+}
+
+/* Bytes a known spelling may contain (by class): 1 identifiers, numbers, shapes, `key=value`, `?`,
+ * `!`, commas and spaces; 2 `<`; 3 `>`; 4 `-` (not `->`). Anything else (0: comments, strings,
+ * attributes, line breaks) makes the lexer shortcut give up; such spellings are still shared
+ * through pc_type. */
+static const unsigned char spelling_class[128] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 4, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 2, 1, 3, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+};
+
+Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
+    if (!ctx->types_count) return NULL;
+    const unsigned char *start = (const unsigned char *)name->text, *p = start + name->len;
+    const unsigned char *limit = start + KNOWN_TYPE_MAX_BYTES;
+    while (*p == ' ' && p < limit) p++;
+    if (*p != '<') return NULL;
+    int depth = 0;
+    for (; p < limit; p++) {
+        unsigned c = *p;
+        unsigned k = c < 128 ? spelling_class[c] : 0;
+        if (k == 1) continue;
+        if (k == 2) {
+            depth++;
+        } else if (k == 3) {
+            if (--depth == 0) break;
+        } else if (k != 4 || p[1] == '>') {
+            return NULL;
+        }
+    }
+    if (p >= limit) return NULL;
+    uint32_t len = (uint32_t)(p + 1 - start);
+    Type *t = types_find(ctx, name->text, len, spelling_hash(name->text, len));
+    if (!t) return NULL;
+    lexer_advance_to(&ctx->lexer, (const char *)p + 1);
+    span->len = len;
+    return t;
+}
+
+/* Builds the type written at `span` (a fresh Type; errors are reported). */
+static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     Type *t = arena_alloc(ctx->arena, sizeof *t);
-    t->loc = span;
     t->kind = TY_INVALID;
     if (name.text[0] != '!') {
-        DType dt;
-        if (!params && dtype_from_name(name.text, name.len, &dt)) {
-            t->kind = TY_SCALAR;
-            t->dtype = dt;
-        } else if (params || looks_like_builtin_type(name)) {
+        if (params || looks_like_builtin_type(name)) {
             t->kind = TY_OTHER;
             t->text = type_text(ctx, span);
         } else {
@@ -580,4 +695,24 @@ Type *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     t->kind = TY_OTHER;
     t->text = type_text(ctx, span);
     return t;
+}
+
+TypeUse *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
+    DType dt;
+    if (!params && name.text[0] != '!' && dtype_from_name(name.text, name.len, &dt))
+        return pc_type_use(ctx, pc_scalar_type(ctx, dt), span);
+    /* share by spelling while the parse is error-free (then the spelling decides the Type) */
+    bool share = ctx->diags->errors == ctx->errors_at_start;
+    const char *text = ctx->file->text + span.offset;
+    uint32_t hash = 0;
+    Type *t = NULL;
+    if (share) {
+        hash = spelling_hash(text, span.len);
+        t = types_find(ctx, text, span.len, hash);
+    }
+    if (!t) {
+        t = build_type(ctx, name, params, span);
+        if (share && ctx->diags->errors == ctx->errors_at_start) types_add(ctx, text, span.len, hash, t);
+    }
+    return pc_type_use(ctx, t, span);
 }

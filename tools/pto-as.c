@@ -5,7 +5,7 @@
  * Each file is parsed (structural checks included) and, when that succeeds, verified against the
  * target profile. Diagnostics are printed sorted by position. Exit status: 0 valid (warnings
  * allowed), 1 errors in some file, 2 usage or I/O problem. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* POSIX 2008 + realpath */
 #include "ir.h"
 #include "parser.h"
 #include "verifier.h"
@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef PTO_VERSION
@@ -142,6 +143,30 @@ static int parse_options(int argc, char **argv, Options *o) {
 /* Writes `text` to `path` through a temporary file in the same directory and a rename, so a
  * failure never leaves a half-written output. */
 static bool write_file_atomically(const char *path, const char *text, size_t len) {
+    struct stat st;
+    if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        /* a device or pipe (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a
+         * temporary file over it would replace the device node itself */
+        FILE *f = fopen(path, "wb");
+        bool ok = f && fwrite(text, 1, len, f) == len;
+        int saved = errno;
+        if (f && fclose(f) != 0 && ok) {
+            ok = false;
+            saved = errno;
+        }
+        if (!ok) fprintf(stderr, "pto-as: error: cannot write %s: %s\n", path, strerror(saved));
+        return ok;
+    }
+    struct stat lst;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a symbolic link: write its target (atomically, next to it) and keep the link */
+        char *target = realpath(path, NULL);
+        if (target) {
+            bool ok = write_file_atomically(target, text, len);
+            free(target);
+            return ok;
+        }
+    }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp) return false;
@@ -153,6 +178,9 @@ static bool write_file_atomically(const char *path, const char *text, size_t len
         free(tmp);
         return false;
     }
+    mode_t mask = umask(0); /* mkstemp makes the file 0600; give it the usual 0666 & ~umask */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "wb");
     bool ok = f && fwrite(text, 1, len, f) == len;
     if (f) ok = (fclose(f) == 0) && ok;

@@ -12,12 +12,46 @@ enum { SCRATCH_BEGIN = 0x2E000, SCRATCH_END = 0x30000 };
 /* Facts                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
+static _Noreturn void heap_exhausted(size_t size) {
+    fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
+    exit(2);
+}
+
+/* calloc that exits on failure. */
+static void *heap_calloc(size_t count, size_t size) {
+    void *p = calloc(count ? count : 1, size);
+    if (!p) heap_exhausted(count * size);
+    return p;
+}
+
+void heap_vec_push(PtrVec *vec, void *item) {
+    if (vec->count == vec->cap) {
+        size_t cap = vec->cap ? vec->cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof(void *)) heap_exhausted(SIZE_MAX);
+        void **items = realloc(vec->items, cap * sizeof *items);
+        if (!items) heap_exhausted(cap * sizeof *items);
+        vec->items = items;
+        vec->cap = cap;
+    }
+    vec->items[vec->count++] = item;
+}
+
+void facts_release(FuncFacts *facts) {
+    free(facts->placements.items);
+    free(facts->manual_tiles.items);
+    free(facts->auto_candidates.items);
+    free(facts->region_end);
+    facts->placements = facts->manual_tiles = facts->auto_candidates = (PtrVec){0};
+    facts->region_end = NULL;
+    facts->n_order = facts->n_region_ops = facts->region_cap = 0;
+}
+
 void record_manual_tile(VerifyCtx *ctx, const Value *tile_value) {
-    if (ctx->facts && tile_value) ptrvec_push(ctx->arena, &ctx->facts->manual_tiles, (void *)tile_value);
+    if (ctx->facts && tile_value) heap_vec_push(&ctx->facts->manual_tiles, (void *)tile_value);
 }
 
 void record_auto_candidate(VerifyCtx *ctx, const Value *tile_value) {
-    if (ctx->facts && tile_value) ptrvec_push(ctx->arena, &ctx->facts->auto_candidates, (void *)tile_value);
+    if (ctx->facts && tile_value) heap_vec_push(&ctx->facts->auto_candidates, (void *)tile_value);
 }
 
 void record_scratch_user(VerifyCtx *ctx, const Op *op) {
@@ -49,7 +83,7 @@ void check_and_record_placement(VerifyCtx *ctx, const Op *op, const Operand *add
     if (!ctx->facts) return;
     Placement *p = arena_alloc(ctx->arena, sizeof *p);
     *p = (Placement){.op = op, .loc = loc, .tile = tile, .addr = addr};
-    ptrvec_push(ctx->arena, &ctx->facts->placements, p);
+    heap_vec_push(&ctx->facts->placements, p);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -76,37 +110,17 @@ static void check_scratch_overlaps(VerifyCtx *ctx, const FuncFacts *facts) {
 /* Liveness of auto-placed tiles                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Ops of a function in pre-order with, for each, the position of its last nested op. */
-typedef struct OpOrder {
-    const Op **ops;
-    int64_t *end;
-    int64_t count;
-} OpOrder;
-
-static int64_t count_ops(const Block *b) {
-    int64_t n = 0;
-    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
-        n++;
-        for (int r = 0; r < op->n_regions; r++) n += count_ops(op->regions[r].block);
-    }
-    return n;
-}
-
-static void order_ops(OpOrder *o, const Block *b, int64_t *next) {
-    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
-        int64_t pos = (*next)++;
-        o->ops[pos] = op;
-        for (int r = 0; r < op->n_regions; r++) order_ops(o, op->regions[r].block, next);
-        o->end[pos] = *next - 1;
-    }
-}
-
+/* The ops of a function are numbered in pre-order (regions after their op), as the verifier's walk
+ * meets them; region_end[k] is the position of the last op nested in the k-th op with regions
+ * (FuncFacts). */
 typedef struct Liveness {
-    const OpOrder *order;
+    const int64_t *region_end;
+    int64_t count;
     uint32_t n_values;
     int64_t *def; /* position of the defining op; -1: function argument or unseen */
     int64_t *last; /* last position the value is needed at */
     int64_t *stack; /* positions of the region-holding ancestors of the current op */
+    int64_t *stack_k; /* and their numbers among ops with regions */
     int depth;
     bool *manual; /* by value id: tassigned or placed with addr = */
 } Liveness;
@@ -119,7 +133,7 @@ static void note_use(Liveness *lv, const Operand *opd, const Op *op, int64_t pos
     /* a use inside a region that the definition encloses keeps the value alive to that op's end */
     for (int i = 0; i < lv->depth; i++)
         if (lv->stack[i] > lv->def[id]) {
-            use = lv->order->end[lv->stack[i]];
+            use = lv->region_end[lv->stack_k[i]];
             break;
         }
     if (use > lv->last[id]) lv->last[id] = use;
@@ -133,7 +147,7 @@ static void scan_operands(Liveness *lv, const OperandList *list, const Op *op, i
     for (int i = 0; i < list->count; i++) note_use(lv, &list->items[i], op, pos);
 }
 
-static void compute_liveness(Liveness *lv, const Block *b, int64_t *next) {
+static void compute_liveness(Liveness *lv, const Block *b, int64_t *next, int64_t *next_k) {
     for (const Op *op = b ? b->first : NULL; op; op = op->next) {
         int64_t pos = (*next)++;
         for (int i = 0; i < op->n_results; i++) note_def(lv, op->results[i], pos);
@@ -145,10 +159,23 @@ static void compute_liveness(Liveness *lv, const Block *b, int64_t *next) {
         scan_operands(lv, &op->outs, op, pos);
         for (int k = 0; k < op->n_kwargs; k++) scan_operands(lv, &op->kwargs[k].list, op, pos);
         if (op->n_regions == 0) continue;
-        lv->stack[lv->depth++] = pos;
-        for (int r = 0; r < op->n_regions; r++) compute_liveness(lv, op->regions[r].block, next);
+        lv->stack[lv->depth] = pos;
+        lv->stack_k[lv->depth++] = (*next_k)++;
+        for (int r = 0; r < op->n_regions; r++) compute_liveness(lv, op->regions[r].block, next, next_k);
         lv->depth--;
     }
+}
+
+/* The op at pre-order position `pos` (counted down in *pos), or NULL. */
+static const Op *op_at(const Block *b, int64_t *pos) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if ((*pos)-- == 0) return op;
+        for (int r = 0; r < op->n_regions; r++) {
+            const Op *found = op_at(op->regions[r].block, pos);
+            if (found) return found;
+        }
+    }
+    return NULL;
 }
 
 typedef struct AllocEvent {
@@ -183,8 +210,10 @@ static void check_buffer_peak(VerifyCtx *ctx, const Liveness *lv, const FuncFact
         if (live > peak) peak = live;
         if (live > cap && over_pos < 0) over_pos = ev[i].pos;
     }
-    if (over_pos < 0 || over_pos >= lv->order->count) return;
-    const Op *op = lv->order->ops[over_pos];
+    if (over_pos < 0 || over_pos >= lv->count) return;
+    int64_t at = over_pos;
+    const Op *op = op_at(facts->func->body.block, &at);
+    if (!op) return;
     vreport(ctx, op, op->loc, SEV_WARNING, "MEM.auto-capacity",
             "auto-placed %s tiles live at once need up to %lld bytes of %s in @%s, more than the %lld bytes of %s",
             tile_loc_name(loc), (long long)peak, buffer_name(loc), facts->func->name, (long long)cap,
@@ -193,26 +222,31 @@ static void check_buffer_peak(VerifyCtx *ctx, const Liveness *lv, const FuncFact
 
 static void check_auto_peak(VerifyCtx *ctx, const Func *f, const FuncFacts *facts) {
     if (facts->auto_candidates.count == 0 || f->n_values == 0 || f->is_declaration) return;
-    OpOrder order = {.count = count_ops(f->body.block)};
-    if (order.count == 0) return;
-    order.ops = arena_alloc_array(ctx->arena, (size_t)order.count, sizeof *order.ops);
-    order.end = arena_alloc_array(ctx->arena, (size_t)order.count, sizeof *order.end);
-    int64_t next = 0;
-    order_ops(&order, f->body.block, &next);
-    Liveness lv = {.order = &order, .n_values = f->n_values};
-    lv.def = arena_alloc_array(ctx->arena, f->n_values, sizeof *lv.def);
-    lv.last = arena_alloc_array(ctx->arena, f->n_values, sizeof *lv.last);
-    lv.stack = arena_alloc_array(ctx->arena, (size_t)order.count, sizeof *lv.stack);
-    lv.manual = arena_alloc_array(ctx->arena, f->n_values, sizeof *lv.manual);
+    if (facts->n_order == 0) return;
+    /* temporaries on the heap: freed before the next function */
+    Liveness lv = {.region_end = facts->region_end, .count = facts->n_order, .n_values = f->n_values};
+    lv.def = heap_calloc(f->n_values, sizeof *lv.def);
+    lv.last = heap_calloc(f->n_values, sizeof *lv.last);
+    lv.stack = heap_calloc((size_t)facts->max_depth + 1, sizeof *lv.stack);
+    lv.stack_k = heap_calloc((size_t)facts->max_depth + 1, sizeof *lv.stack_k);
+    lv.manual = heap_calloc(f->n_values, sizeof *lv.manual);
     for (uint32_t i = 0; i < f->n_values; i++) lv.def[i] = lv.last[i] = -1;
     for (size_t i = 0; i < facts->manual_tiles.count; i++) {
         const Value *v = facts->manual_tiles.items[i];
         if (v->id < f->n_values) lv.manual[v->id] = true;
     }
-    next = 0;
-    compute_liveness(&lv, f->body.block, &next);
-    AllocEvent *events = arena_alloc_array(ctx->arena, facts->auto_candidates.count * 2 + 1, sizeof *events);
+    int64_t next = 0, next_k = 0;
+    compute_liveness(&lv, f->body.block, &next, &next_k);
+    size_t n_events = facts->auto_candidates.count;
+    if (n_events > (SIZE_MAX / sizeof(AllocEvent) - 1) / 2) heap_exhausted(SIZE_MAX);
+    AllocEvent *events = heap_calloc(n_events * 2 + 1, sizeof *events);
     for (int loc = 0; loc < LOC_COUNT; loc++) check_buffer_peak(ctx, &lv, facts, (TileLoc)loc, events);
+    free(events);
+    free(lv.def);
+    free(lv.last);
+    free(lv.stack);
+    free(lv.stack_k);
+    free(lv.manual);
 }
 
 void memplan_finish_function(VerifyCtx *ctx, const Func *f) {

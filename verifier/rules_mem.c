@@ -68,7 +68,7 @@ void verify_tassign(VerifyCtx *ctx, const Op *op) {
     if (result) {
         record_manual_tile(ctx, result);
         if (t.type && result->type && !type_equal(t.type, result->type))
-            vreport(ctx, op, result->type->loc, SEV_ERROR, op_rule(ctx, op, "result-type"),
+            vreport(ctx, op, result->type_loc, SEV_ERROR, op_rule(ctx, op, "result-type"),
                     "result type must match tile operand type, got %s -> %s", type_text(ctx, t.type),
                     type_text(ctx, result->type));
     }
@@ -215,8 +215,8 @@ static const Type *result_type(const Op *op) {
 }
 
 static SrcLoc result_type_loc(const Op *op) {
-    const Type *t = result_type(op);
-    return t && t->loc.line ? t->loc : op->loc;
+    const Value *v = op->n_results > 0 ? op->results[0] : NULL;
+    return v && v->type && v->type_loc.line ? v->type_loc : op->loc;
 }
 
 /* Constant entries of a shape / strides group must be >= 0; shape entries must match static dims. */

@@ -10,6 +10,11 @@ static const Type *result_type_at(const Op *op, int i) {
     return i < op->n_results && op->results[i] ? op->results[i]->type : NULL;
 }
 
+/* Where the type of result i is written (line 0 when it is not). */
+static SrcLoc result_type_loc_at(const Op *op, int i) {
+    return i < op->n_results && op->results[i] ? op->results[i]->type_loc : (SrcLoc){0};
+}
+
 static bool is_int_like(const Type *t) {
     return t && t->kind == TY_SCALAR && (dtype_is_int(t->dtype) || t->dtype == DT_INDEX || t->dtype == DT_I1);
 }
@@ -81,7 +86,8 @@ void verify_constant(VerifyCtx *ctx, const Op *op) {
     if (op->ins.count < 1 || !t) return;
     const Operand *lit = &op->ins.items[0];
     if (t->kind != TY_SCALAR) {
-        vreport(ctx, op, t->loc, SEV_ERROR, "CONSTANT.type", "expects a scalar result type, got %s", type_text(ctx, t));
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "CONSTANT.type", "expects a scalar result type, got %s",
+                type_text(ctx, t));
         return;
     }
     if (dtype_is_float(t->dtype))
@@ -91,10 +97,10 @@ void verify_constant(VerifyCtx *ctx, const Op *op) {
 }
 
 /* All operand types (where written or known) and the result type are one integer-like type. */
-static void check_same_int_types(VerifyCtx *ctx, const Op *op, int from, const Type *want) {
+static void check_same_int_types(VerifyCtx *ctx, const Op *op, int from, const Type *want, SrcLoc want_loc) {
     const char *rule = "ARITH.operand-types";
     if (want && !is_int_like(want)) {
-        vreport(ctx, op, want->loc, SEV_ERROR, rule, "expects an integer, index or i1 type, got %s",
+        vreport(ctx, op, want_loc, SEV_ERROR, rule, "expects an integer, index or i1 type, got %s",
                 type_text(ctx, want));
         return;
     }
@@ -110,7 +116,9 @@ static void check_same_int_types(VerifyCtx *ctx, const Op *op, int from, const T
 }
 
 /* Integer arith ops (addi ... xori): one integer-like type for operands and result. */
-void verify_int_binary(VerifyCtx *ctx, const Op *op) { check_same_int_types(ctx, op, 0, result_type_at(op, 0)); }
+void verify_int_binary(VerifyCtx *ctx, const Op *op) {
+    check_same_int_types(ctx, op, 0, result_type_at(op, 0), result_type_loc_at(op, 0));
+}
 
 static const char *const cmpi_predicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
 
@@ -133,7 +141,7 @@ void verify_cmpi(VerifyCtx *ctx, const Op *op) {
                 "expects integer, index or i1 operands, got %s", type_text(ctx, lhs));
     const Type *res = result_type_at(op, 0);
     if (res && !is_scalar_of(res, DT_I1))
-        vreport(ctx, op, res->loc, SEV_ERROR, "ARITH.cmpi-result", "expects result type i1, got %s",
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ARITH.cmpi-result", "expects result type i1, got %s",
                 type_text(ctx, res));
 }
 
@@ -346,9 +354,10 @@ void verify_call(VerifyCtx *ctx, const Op *op) {
                 op->callee ? op->callee : "");
         return;
     }
-    int target = callgraph_func_index(&ctx->calls, callee->name);
-    if (target >= 0 && ctx->calls.component && ctx->calls.component[target] == ctx->calls.component[ctx->func_index]) {
-        const char *caller = ctx->calls.funcs[ctx->func_index]->name;
+    const CallGraph *calls = verify_call_graph(ctx);
+    int target = callgraph_func_index(calls, callee->name);
+    if (target >= 0 && calls->component && calls->component[target] == calls->component[ctx->func_index]) {
+        const char *caller = calls->funcs[ctx->func_index]->name;
         if (target == ctx->func_index)
             vreport(ctx, op, op->loc, SEV_ERROR, "CALL.recursive",
                     "recursive function calls are not supported: @%s calls itself", caller);

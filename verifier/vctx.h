@@ -18,16 +18,21 @@ typedef struct Placement {
     int64_t addr;            /* byte offset in the loc's buffer */
 } Placement;
 
-/* Facts gathered while the rules of one function run, consumed by the memory plan. */
+/* Facts gathered while the rules of one function run, consumed by the memory plan. The vectors
+ * are heap memory, freed by facts_release. */
 typedef struct FuncFacts {
     const Func *func;
     PtrVec placements;       /* Placement *: manual placements with a constant address */
     PtrVec manual_tiles;     /* Value *: tiles bound by tassign (either form) or alloc_tile addr = */
     PtrVec auto_candidates;  /* Value *: alloc_tile without addr, tile results of result-form ops */
     const Op *scratch_user;  /* first op relying on the A2A3 hidden row-expand scratch */
+    int64_t n_order;         /* ops met by the walk; an op's position is its pre-order number */
+    int64_t *region_end;     /* for the k-th op with regions (pre-order): position of its last nested op */
+    int64_t n_region_ops, region_cap;
+    int depth, max_depth;    /* nesting of region-holding ops during the walk */
 } FuncFacts;
 
-/* Set of written type locations already checked for well-formedness. */
+/* A set of non-zero 64-bit keys (written type locations, Type addresses). */
 typedef struct SeenSet {
     uint64_t *keys;          /* open addressing; 0 = empty slot */
     size_t count, cap;
@@ -54,6 +59,7 @@ typedef struct RuleId {
 typedef struct RuleCache {
     RuleId *slots;
     size_t count, cap;
+    RuleId recent[64];       /* direct-mapped by (code, suffix address): most calls pass literals */
 } RuleCache;
 
 typedef struct VerifyCtx {
@@ -63,8 +69,11 @@ typedef struct VerifyCtx {
     Arena *arena;            /* for messages and per-function tables (the diagnostics' arena) */
     FuncFacts *facts;        /* facts of the function being verified */
     int func_index;          /* its index in the module (and the call graph) */
-    CallGraph calls;
-    SeenSet seen_types;
+    CallGraph calls;         /* built on first use (verify_call_graph) */
+    bool calls_built;
+    SeenSet seen_types;      /* uses of ill-formed tile types already reported (by location) */
+    SeenSet good_tile_types; /* tile Types found well-formed (by address) */
+    SeenSet bad_tile_types;  /* tile Types found ill-formed (by address) */
     RuleCache rule_ids;
 } VerifyCtx;
 
@@ -81,7 +90,8 @@ typedef struct VerifyCtx {
 /* Reports "'OPNAME' op MESSAGE" under `rule` at `loc` (the op's location when loc.line is 0). */
 void vreport(VerifyCtx *ctx, const Op *op, SrcLoc loc, Severity sev, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
-/* Builds the rule ID "PREFIX.suffix" where PREFIX is the op's mnemonic in capitals (TROWPROD). */
+/* Builds the rule ID "PREFIX.suffix" where PREFIX is the op's mnemonic in capitals (TROWPROD);
+ * `suffix` must not change while ctx lives (rule IDs are cached by its address): a literal. */
 const char *op_rule(VerifyCtx *ctx, const Op *op, const char *suffix);
 /* Canonical text of a type (as written: tile or tile_buf), for messages. */
 const char *type_text(VerifyCtx *ctx, const Type *t);
@@ -190,6 +200,8 @@ void int_dtype_range(DType dt, int64_t *min, int64_t *max, bool *max_is_u64);
 
 /* Builds the call graph of a module (arena memory). */
 void callgraph_build(Arena *arena, const Module *m, CallGraph *g);
+/* The module's call graph, built the first time it is needed. */
+const CallGraph *verify_call_graph(VerifyCtx *ctx);
 /* Index of the function called `name`, or -1. */
 int callgraph_func_index(const CallGraph *g, const char *name);
 
@@ -207,6 +219,10 @@ void record_auto_candidate(VerifyCtx *ctx, const Value *tile_value);
 void record_scratch_user(VerifyCtx *ctx, const Op *op);
 /* Runs the end-of-function memory rules: peak auto bytes per buffer, scratch overlaps. */
 void memplan_finish_function(VerifyCtx *ctx, const Func *f);
+/* Frees the heap vectors of a function's facts. */
+void facts_release(FuncFacts *facts);
+/* Appends to a heap PtrVec (exits like arena_alloc when the host is out of memory). */
+void heap_vec_push(PtrVec *vec, void *item);
 /* Short name of the buffer behind a loc ("UB", "L1", ...). */
 const char *buffer_name(TileLoc loc);
 

@@ -4,6 +4,7 @@
 #include "vctx.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef void (*VerifyFn)(VerifyCtx *ctx, const Op *op);
@@ -73,6 +74,8 @@ static uint32_t rule_hash(OpCode code, const char *suffix) {
 
 const char *op_rule(VerifyCtx *ctx, const Op *op, const char *suffix) {
     RuleCache *c = &ctx->rule_ids;
+    RuleId *recent = &c->recent[((uintptr_t)suffix >> 3 ^ (uintptr_t)op->code * 7u) % 64];
+    if (recent->id && recent->code == op->code && recent->suffix == suffix) return recent->id;
     if (c->count * 2 >= c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 64;
         RuleId *slots = arena_alloc_array(ctx->arena, cap, sizeof *slots);
@@ -87,13 +90,17 @@ const char *op_rule(VerifyCtx *ctx, const Op *op, const char *suffix) {
     }
     size_t j = rule_hash(op->code, suffix) & (c->cap - 1);
     for (; c->slots[j].id; j = (j + 1) & (c->cap - 1))
-        if (c->slots[j].code == op->code && strcmp(c->slots[j].suffix, suffix) == 0) return c->slots[j].id;
+        if (c->slots[j].code == op->code && strcmp(c->slots[j].suffix, suffix) == 0) {
+            *recent = (RuleId){.code = op->code, .suffix = suffix, .id = c->slots[j].id};
+            return c->slots[j].id;
+        }
     const char *name = op_name(op);
     const char *dot = strchr(name, '.');
     char *id = arena_printf(ctx->arena, "%s.%s", dot ? dot + 1 : name, suffix);
     for (char *p = id; *p && *p != '.'; p++) *p = (char)toupper((unsigned char)*p);
     c->slots[j] = (RuleId){.code = op->code, .suffix = suffix, .id = id};
     c->count++;
+    *recent = c->slots[j];
     return id;
 }
 
@@ -117,7 +124,7 @@ const Type *operand_type(const Operand *opd) {
 SrcLoc operand_type_loc(const Op *op, const Operand *opd) {
     /* a type written before the op's name belongs to another statement (an inferred result type
      * shares its source's definition): point at the operand instead */
-    if (opd && opd->type && opd->type->loc.line && opd->type->loc.offset > op->loc.offset) return opd->type->loc;
+    if (opd && opd->type && opd->type_loc.line && opd->type_loc.offset > op->loc.offset) return opd->type_loc;
     if (opd && opd->loc.line) return opd->loc;
     return op->loc;
 }
@@ -147,7 +154,7 @@ TileArg tile_of_value(const char *name, const Value *v) {
     if (!v) return a;
     a.type = v->type;
     if (a.type && a.type->kind == TY_TILE) a.tile = &a.type->tile;
-    a.loc = a.type && a.type->loc.line ? a.type->loc : v->loc;
+    a.loc = a.type && v->type_loc.line ? v->type_loc : v->loc;
     return a;
 }
 
@@ -221,7 +228,8 @@ bool check_same_valid_dim(VerifyCtx *ctx, const Op *op, const TileArg *a, const 
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Tile type well-formedness (SPEC 3): once per written type location                          */
+/* Tile type well-formedness (SPEC 3): each shared Type is judged once; an ill-formed one is   */
+/* reported once per location where it is written                                              */
 /* ------------------------------------------------------------------------------------------ */
 
 static uint64_t mix64(uint64_t x) {
@@ -229,6 +237,15 @@ static uint64_t mix64(uint64_t x) {
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;
     return x;
+}
+
+/* True when `key` (non-zero) is in the set. */
+static bool seen_contains(const SeenSet *set, uint64_t key) {
+    if (!set->cap) return false;
+    size_t j = mix64(key) & (set->cap - 1);
+    for (; set->keys[j]; j = (j + 1) & (set->cap - 1))
+        if (set->keys[j] == key) return true;
+    return false;
 }
 
 /* Inserts `key` (non-zero); returns false when it was already there. */
@@ -256,8 +273,8 @@ static bool seen_insert(Arena *arena, SeenSet *set, uint64_t key) {
 }
 
 /* A written type is identified by its source span; a type without a location by its address. */
-static uint64_t type_key(const Type *t) {
-    if (t->loc.line) return ((uint64_t)t->loc.offset << 24 | (t->loc.len & 0xffffffu)) | 1ULL << 63;
+static uint64_t type_use_key(const Type *t, SrcLoc loc) {
+    if (loc.line) return ((uint64_t)loc.offset << 24 | (loc.len & 0xffffffu)) | 1ULL << 63;
     return (uint64_t)(uintptr_t)t | 1u;
 }
 
@@ -277,93 +294,134 @@ static void inner_box_dims(const TileType *t, int64_t *rows, int64_t *cols) {
         *rows = inner_row ? 16 : b, *cols = inner_row ? b : 16;
 }
 
+/* The checks below report a problem only when `report` is set; without it they stop at the first
+ * problem. Each returns false when the tile breaks a rule. */
+
 /* pto_tile.hpp's static_asserts: 32-byte rows (row_major none_box) or columns (col_major
  * none_box), and rows / cols divisible by the inner box (rows waived for vec, fractal 32, 1 row). */
-static void check_tile_alignment(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+static bool check_tile_alignment(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
+    bool ok = true;
     int64_t size = (int64_t)dtype_size(t->dtype), bytes;
     if (t->slayout == SL_NONE_BOX) {
         bool row = t->blayout == BL_ROW_MAJOR;
         int64_t n = row ? t->cols : t->rows;
-        if (!checked_mul_i64(n, size, &bytes) || bytes % 32 != 0)
+        if (!checked_mul_i64(n, size, &bytes) || bytes % 32 != 0) {
+            if (!report) return false;
+            ok = false;
             vreport(ctx, op, loc, SEV_ERROR, "TILE.alignment",
                     "expects a %s none_box tile to have %s * sizeof(%s) a multiple of 32 bytes, got %lld * %lld (%s)",
                     blayout_name(t->blayout), row ? "cols" : "rows", dtype_name(t->dtype), (long long)n,
                     (long long)size, type_text(ctx, type));
+        }
     }
     int64_t ir, ic;
     inner_box_dims(t, &ir, &ic);
     bool rows_waived = t->loc == LOC_VEC || t->fractal == 32 || t->rows == 1;
-    if (!rows_waived && t->rows % ir != 0)
+    if (!rows_waived && t->rows % ir != 0) {
+        if (!report) return false;
+        ok = false;
         vreport(ctx, op, loc, SEV_ERROR, "TILE.box-shape",
                 "expects the tile's rows to be a multiple of the inner box rows (%lld), got %lld (%s)", (long long)ir,
                 (long long)t->rows, type_text(ctx, type));
-    if (t->cols % ic != 0)
+    }
+    if (t->cols % ic != 0) {
+        if (!report) return false;
+        ok = false;
         vreport(ctx, op, loc, SEV_ERROR, "TILE.box-shape",
                 "expects the tile's cols to be a multiple of the inner box cols (%lld), got %lld (%s)", (long long)ic,
                 (long long)t->cols, type_text(ctx, type));
+    }
+    return ok;
 }
 
-static void check_tile_valid_bounds(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+static bool check_tile_valid_bounds(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
+    bool ok = true;
     for (int dim = 0; dim < 2; dim++) {
         int64_t v = valid_dim(t, dim), shape = dim == 0 ? t->rows : t->cols;
-        if (!dim_known(v)) continue;
+        if (!dim_known(v) || (v >= 0 && v <= shape)) continue;
+        if (!report) return false;
+        ok = false;
         if (v < 0)
             vreport(ctx, op, loc, SEV_ERROR, "TILE.valid-bounds",
                     "expects valid_shape[%d] to be '?' or non-negative, got %lld (%s)", dim, (long long)v,
                     type_text(ctx, type));
-        else if (v > shape)
+        else
             vreport(ctx, op, loc, SEV_ERROR, "TILE.valid-bounds",
                     "expects the tile to satisfy valid_shape[%d] <= shape[%d], got %lld > %lld (%s)", dim, dim,
                     (long long)v, (long long)shape, type_text(ctx, type));
     }
+    return ok;
 }
 
-static void check_tile_capacity(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc) {
+static bool check_tile_capacity(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
     int64_t bytes, cap = verify_buffer_capacity(ctx->target, t->loc);
     if (!tile_footprint_bytes(t, &bytes)) {
-        vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity", "tile footprint rows * cols * sizeof(%s) overflows (%s)",
-                dtype_name(t->dtype), type_text(ctx, type));
-        return;
+        if (report)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity", "tile footprint rows * cols * sizeof(%s) overflows (%s)",
+                    dtype_name(t->dtype), type_text(ctx, type));
+        return false;
     }
-    if (bytes > cap)
+    if (bytes <= cap) return true;
+    if (report)
         vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity",
                 "expects the tile to fit its buffer: %lld bytes exceed the %lld-byte %s of %s (%s)", (long long)bytes,
                 (long long)cap, buffer_name(t->loc), target_label(ctx->target), type_text(ctx, type));
+    return false;
 }
 
-/* Checks one written tile type (SPEC 3 well-formedness), once per written location. */
-static void check_tile_type(VerifyCtx *ctx, const Op *op, const Type *type) {
-    if (!type || type->kind != TY_TILE) return;
-    if (!seen_insert(ctx->arena, &ctx->seen_types, type_key(type))) return;
+/* SPEC 3 well-formedness of a tile type; problems are reported at `loc` when `report` is set. */
+static bool check_tile_rules(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
-    SrcLoc loc = type->loc.line ? type->loc : (op ? op->loc : (SrcLoc){0});
     if (!dtype_is_float(t->dtype) && !dtype_is_int(t->dtype)) {
-        vreport(ctx, op, loc, SEV_ERROR, "TILE.dtype", "expects a tile element type, got %s (%s)", dtype_name(t->dtype),
-                type_text(ctx, type));
-        return;
+        if (report)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.dtype", "expects a tile element type, got %s (%s)",
+                    dtype_name(t->dtype), type_text(ctx, type));
+        return false;
     }
     if (t->rows <= 0 || t->cols <= 0) {
-        vreport(ctx, op, loc, SEV_ERROR, "TILE.shape", "expects tile rows and cols to be > 0, got %lldx%lld (%s)",
-                (long long)t->rows, (long long)t->cols, type_text(ctx, type));
-        return;
+        if (report)
+            vreport(ctx, op, loc, SEV_ERROR, "TILE.shape", "expects tile rows and cols to be > 0, got %lldx%lld (%s)",
+                    (long long)t->rows, (long long)t->cols, type_text(ctx, type));
+        return false;
     }
-    check_tile_valid_bounds(ctx, op, type, loc);
-    if (t->fractal != 32 && t->fractal != 512 && t->fractal != 1024)
+    bool ok = check_tile_valid_bounds(ctx, op, type, loc, report);
+    if (!ok && !report) return false;
+    if (t->fractal != 32 && t->fractal != 512 && t->fractal != 1024) {
+        if (!report) return false;
+        ok = false;
         vreport(ctx, op, loc, SEV_ERROR, "TILE.fractal", "expects fractal to be 32, 512 or 1024, got %lld (%s)",
                 (long long)t->fractal, type_text(ctx, type));
-    else
-        check_tile_alignment(ctx, op, type, loc);
-    check_tile_capacity(ctx, op, type, loc);
+    } else if (!check_tile_alignment(ctx, op, type, loc, report)) {
+        if (!report) return false;
+        ok = false;
+    }
+    return check_tile_capacity(ctx, op, type, loc, report) && ok;
+}
+
+/* Checks one use of a tile type written at `type_loc` (line 0: not written there): the type is
+ * judged once, and an ill-formed one is reported once per written location. */
+static void check_tile_type(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc type_loc) {
+    if (!type || type->kind != TY_TILE) return;
+    uint64_t type_key = (uint64_t)(uintptr_t)type | 1u;
+    if (seen_contains(&ctx->good_tile_types, type_key)) return;
+    if (!seen_contains(&ctx->bad_tile_types, type_key)) {
+        bool ok = check_tile_rules(ctx, op, type, (SrcLoc){0}, false);
+        seen_insert(ctx->arena, ok ? &ctx->good_tile_types : &ctx->bad_tile_types, type_key);
+        if (ok) return;
+    }
+    if (!seen_insert(ctx->arena, &ctx->seen_types, type_use_key(type, type_loc))) return;
+    SrcLoc loc = type_loc.line ? type_loc : (op ? op->loc : (SrcLoc){0});
+    check_tile_rules(ctx, op, type, loc, true);
 }
 
 static void check_operand_list_types(VerifyCtx *ctx, const Op *op, const OperandList *list) {
     for (int i = 0; i < list->count; i++) {
         const Operand *opd = &list->items[i];
-        check_tile_type(ctx, op, opd->type);
-        if (opd->kind == OPD_VALUE && opd->value) check_tile_type(ctx, op, opd->value->type);
+        check_tile_type(ctx, op, opd->type, opd->type_loc);
+        if (opd->kind == OPD_VALUE && opd->value) check_tile_type(ctx, op, opd->value->type, opd->value->type_loc);
     }
 }
 
@@ -373,12 +431,13 @@ static void check_op_tile_types(VerifyCtx *ctx, const Op *op) {
     check_operand_list_types(ctx, op, &op->outs);
     for (int i = 0; i < op->n_kwargs; i++) check_operand_list_types(ctx, op, &op->kwargs[i].list);
     for (int i = 0; i < op->n_results; i++)
-        if (op->results[i]) check_tile_type(ctx, op, op->results[i]->type);
-    for (int i = 0; i < op->n_result_types; i++) check_tile_type(ctx, op, op->result_types[i]);
+        if (op->results[i]) check_tile_type(ctx, op, op->results[i]->type, op->results[i]->type_loc);
+    for (int i = 0; i < op->n_result_types; i++)
+        check_tile_type(ctx, op, op->result_types[i], op->result_type_locs ? op->result_type_locs[i] : (SrcLoc){0});
     for (int r = 0; r < op->n_regions; r++) {
         const Block *b = op->regions[r].block;
         for (int i = 0; b && i < b->n_args; i++)
-            if (b->args[i]) check_tile_type(ctx, op, b->args[i]->type);
+            if (b->args[i]) check_tile_type(ctx, op, b->args[i]->type, b->args[i]->type_loc);
     }
 }
 
@@ -394,13 +453,54 @@ static void note_result_tiles(VerifyCtx *ctx, const Op *op) {
     if (t && t->kind == TY_TILE) record_auto_candidate(ctx, op->results[0]);
 }
 
+/* Numbers the next op with regions among such ops (pre-order); returns its index in region_end. */
+static int64_t region_push(FuncFacts *facts) {
+    if (facts->n_region_ops == facts->region_cap) {
+        int64_t cap = facts->region_cap ? facts->region_cap * 2 : 64;
+        int64_t *end = realloc(facts->region_end, (size_t)cap * sizeof *end);
+        if (!end) {
+            fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", (size_t)cap * sizeof *end);
+            exit(2);
+        }
+        facts->region_end = end;
+        facts->region_cap = cap;
+    }
+    return facts->n_region_ops++;
+}
+
+static void verify_block(VerifyCtx *ctx, const Block *block);
+
+/* The regions of `op` (whose position has been taken), walked: verified, or only numbered when
+ * `verify` is false; records where they end for the memory plan. */
+static void walk_regions(VerifyCtx *ctx, const Op *op, bool verify) {
+    if (op->n_regions == 0) return;
+    FuncFacts *facts = ctx->facts;
+    int64_t k = region_push(facts);
+    if (++facts->depth > facts->max_depth) facts->max_depth = facts->depth;
+    for (int r = 0; r < op->n_regions; r++) {
+        if (verify) {
+            verify_block(ctx, op->regions[r].block);
+            continue;
+        }
+        for (const Op *inner = op->regions[r].block ? op->regions[r].block->first : NULL; inner; inner = inner->next) {
+            facts->n_order++;
+            walk_regions(ctx, inner, false);
+        }
+    }
+    facts->depth--;
+    facts->region_end[k] = facts->n_order - 1;
+}
+
 static void verify_block(VerifyCtx *ctx, const Block *block) {
     for (const Op *op = block ? block->first : NULL; op; op = op->next) {
-        if ((unsigned)op->code >= OP_COUNT) continue;
-        check_op_tile_types(ctx, op);
-        note_result_tiles(ctx, op);
-        verify_fns[op->code](ctx, op);
-        for (int r = 0; r < op->n_regions; r++) verify_block(ctx, op->regions[r].block);
+        ctx->facts->n_order++;
+        bool known = (unsigned)op->code < OP_COUNT; /* an op outside the table is only numbered */
+        if (known) {
+            check_op_tile_types(ctx, op);
+            note_result_tiles(ctx, op);
+            verify_fns[op->code](ctx, op);
+        }
+        walk_regions(ctx, op, known);
     }
 }
 
@@ -427,20 +527,29 @@ static void verify_function(VerifyCtx *ctx, const Func *f) {
     ctx->facts = &facts;
     for (int i = 0; i < f->n_args; i++) {
         const Value *arg = f->args[i];
-        if (arg) check_tile_type(ctx, NULL, arg->type);
+        if (arg) check_tile_type(ctx, NULL, arg->type, arg->type_loc);
         if (arg && arg->type && arg->type->kind == TY_TILE) record_manual_tile(ctx, arg);
     }
-    for (int i = 0; i < f->n_results; i++) check_tile_type(ctx, NULL, f->result_types[i]);
+    for (int i = 0; i < f->n_results; i++)
+        check_tile_type(ctx, NULL, f->result_types[i], f->result_type_locs ? f->result_type_locs[i] : (SrcLoc){0});
     if (!f->is_declaration) verify_block(ctx, f->body.block);
     memplan_finish_function(ctx, f);
+    facts_release(&facts);
     ctx->facts = NULL;
+}
+
+const CallGraph *verify_call_graph(VerifyCtx *ctx) {
+    if (!ctx->calls_built) {
+        callgraph_build(ctx->arena, ctx->module, &ctx->calls);
+        ctx->calls_built = true;
+    }
+    return &ctx->calls;
 }
 
 bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags) {
     size_t errors_before = diags->errors;
     VerifyCtx ctx = {.module = m, .target = verify_effective_target(m, opts), .diags = diags, .arena = diags->arena};
     check_entry_rules(&ctx, m, opts);
-    callgraph_build(ctx.arena, m, &ctx.calls);
     for (int i = 0; i < m->n_funcs; i++) {
         ctx.func_index = i;
         if (m->funcs[i]) verify_function(&ctx, m->funcs[i]);

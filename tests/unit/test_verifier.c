@@ -745,7 +745,11 @@ Test(verifier, rechecks_calls_entry_and_operand_kinds) {
     module_find_func(run.module, "decl")->is_entry = true;
     mul->ins.items[1].type = index;
     fill->ins.items[0].type = index;
-    alloc->results[0]->type->tile.dtype = DT_I1;
+    /* types are shared by every use of a spelling: give the alloc result its own, changed copy */
+    Type *bad = arena_alloc(run.arena, sizeof *bad);
+    *bad = *alloc->results[0]->type;
+    bad->tile.dtype = DT_I1;
+    alloc->results[0]->type = bad;
     cr_expect_not(verify_as(A2));
     const char *want[] = {"CALL.callee",       "CALL.results",         "FUNC.entry-definition",
                           "TMULS.scalar-type", "TEXPANDS.scalar-type", "TILE.dtype"};
