@@ -411,7 +411,7 @@ bool bench_seed_ops(const BenchOptions *o, GoalResult *goals) {
                 Shape s = shapes[si];
                 char shape[24];
                 snprintf(shape, sizeof shape, "%dx%d", s.rows, s.cols);
-                if (case_footprint((OpKind)k, dt, s) > verify_buffer_capacity(TARGET_A2A3, LOC_VEC)) {
+                if (case_footprint((OpKind)k, dt, s) > buffer_capacity_bytes(TARGET_A2A3, LOC_VEC)) {
                     printf("%-14s %-5s %-8s  skipped: tiles exceed the a2a3 UB\n", op_names[k], dtype_name(dt), shape);
                     continue;
                 }

@@ -44,13 +44,6 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...) {
 
 /* ---- creation ------------------------------------------------------------------------------ */
 
-/* On-chip buffer sizes in bytes (SPEC 2.1). */
-static int64_t buffer_capacity(Target target, TileLoc loc) {
-    static const int64_t a2a3[LOC_COUNT] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
-    static const int64_t a5[LOC_COUNT] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};
-    return target == TARGET_A5 ? a5[loc] : a2a3[loc];
-}
-
 static void *aligned_zalloc(size_t size) {
     size_t rounded = (size + 63) / 64 * 64;
     if (rounded == 0) rounded = 64;
@@ -101,7 +94,7 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
         return NULL;
     }
     for (int l = 0; l < LOC_COUNT; l++) {
-        ip->buf_size[l] = buffer_capacity(opts->target, (TileLoc)l);
+        ip->buf_size[l] = buffer_capacity_bytes(opts->target, (TileLoc)l);
         ip->buf[l] = aligned_zalloc((size_t)ip->buf_size[l]);
         if (!ip->buf[l]) {
             create_error(ip, top, "out of host memory for the simulated buffers");

@@ -338,8 +338,6 @@ bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *er
 bool interp_reserve_memory(Interp *ip, int64_t delta);
 /* Makes sure a GM buffer holds `reach` elements (grows a non-fixed buffer, zero-filled). */
 bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach);
-/* Name of the on-chip memory behind a loc ("UB", "L1", ...). */
-const char *interp_buffer_name(TileLoc loc);
 /* Writes the trace line of an executed instruction, reading operands in frame `f`. */
 void trace_instr(Interp *ip, const Instr *in, const Frame *f);
 

@@ -11,11 +11,6 @@
 
 static const char *loc_name(TileLoc loc) { return tile_loc_name(loc); }
 
-const char *interp_buffer_name(TileLoc loc) {
-    static const char *const names[LOC_COUNT] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
-    return (unsigned)loc < LOC_COUNT ? names[loc] : "?";
-}
-
 bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int64_t addr, int64_t footprint,
                      const char *what) {
     int64_t size = ip->buf_size[tloc], end;
@@ -29,7 +24,7 @@ bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int6
     }
     if (!checked_add_i64(addr, footprint, &end) || end > size) {
         rt_error_at(ip, in, loc, "%s of %lld bytes at 0x%llx ends past the end of %s (%s, %lld bytes on %s)", what,
-                    (long long)footprint, (unsigned long long)addr, loc_name(tloc), interp_buffer_name(tloc),
+                    (long long)footprint, (unsigned long long)addr, loc_name(tloc), buffer_name(tloc),
                     (long long)size, target_name(ip->opts.target));
         return false;
     }

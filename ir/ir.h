@@ -166,6 +166,10 @@ const char *tile_loc_name(TileLoc loc);
 const char *blayout_name(BLayout b);
 /* "none_box" / "row_major" / "col_major". */
 const char *slayout_name(SLayout s);
+/* Capacity in bytes of the on-chip buffer behind `loc` on `target` (SPEC 2.1). */
+int64_t buffer_capacity_bytes(Target target, TileLoc loc);
+/* Name of the on-chip buffer behind `loc`: "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB". */
+const char *buffer_name(TileLoc loc);
 
 #define DIM_DYNAMIC ((int64_t)-1) /* a `?` (or -1) dimension */
 

@@ -59,6 +59,18 @@ const char *tile_loc_name(TileLoc loc) {
     return (unsigned)loc < LOC_COUNT ? names[loc] : "<loc>";
 }
 
+int64_t buffer_capacity_bytes(Target target, TileLoc loc) {
+    static const int64_t a2a3[LOC_COUNT] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
+    static const int64_t a5[LOC_COUNT] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};
+    if ((unsigned)loc >= LOC_COUNT) return 0;
+    return target == TARGET_A5 ? a5[loc] : a2a3[loc];
+}
+
+const char *buffer_name(TileLoc loc) {
+    static const char *const names[LOC_COUNT] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    return (unsigned)loc < LOC_COUNT ? names[loc] : "?";
+}
+
 const char *blayout_name(BLayout b) { return b == BL_COL_MAJOR ? "col_major" : "row_major"; }
 
 const char *slayout_name(SLayout s) {

@@ -71,7 +71,7 @@ void check_and_record_placement(VerifyCtx *ctx, const Op *op, const Operand *add
         vreport(ctx, op, loc, SEV_ERROR, "MEM.addr-align",
                 "expects the tile address to be a multiple of 32 bytes, got 0x%llx (%lld)", (unsigned long long)addr,
                 (long long)addr);
-    int64_t cap = verify_buffer_capacity(ctx->target, tile->loc);
+    int64_t cap = buffer_capacity_bytes(ctx->target, tile->loc);
     if (!tile_footprint_bytes(tile, &bytes) || bytes > cap) return; /* TILE.capacity reports it */
     if (!checked_add_i64(addr, bytes, &end) || end > cap) {
         vreport(ctx, op, loc, SEV_ERROR, "MEM.addr-range",
@@ -192,7 +192,7 @@ static int compare_events(const void *pa, const void *pb) {
 /* Sweeps the live intervals of one buffer's auto tiles (ev: room for two events per tile); warns
  * at the first op past capacity. */
 static void check_buffer_peak(VerifyCtx *ctx, const Liveness *lv, const FuncFacts *facts, TileLoc loc, AllocEvent *ev) {
-    int64_t cap = verify_buffer_capacity(ctx->target, loc);
+    int64_t cap = buffer_capacity_bytes(ctx->target, loc);
     size_t n = facts->auto_candidates.count, m = 0;
     for (size_t i = 0; i < n; i++) {
         const Value *v = facts->auto_candidates.items[i];

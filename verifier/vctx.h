@@ -223,7 +223,5 @@ void memplan_finish_function(VerifyCtx *ctx, const Func *f);
 void facts_release(FuncFacts *facts);
 /* Appends to a heap PtrVec (exits like arena_alloc when the host is out of memory). */
 void heap_vec_push(PtrVec *vec, void *item);
-/* Short name of the buffer behind a loc ("UB", "L1", ...). */
-const char *buffer_name(TileLoc loc);
 
 #endif

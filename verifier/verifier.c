@@ -26,25 +26,6 @@ Target verify_effective_target(const Module *m, const VerifyOptions *opts) {
     return TARGET_A2A3;
 }
 
-int64_t verify_buffer_capacity(Target target, TileLoc loc) {
-    bool a5 = target == TARGET_A5;
-    switch (loc) {
-    case LOC_VEC: return a5 ? 262144 : 196608;
-    case LOC_MAT: return 524288;
-    case LOC_LEFT:
-    case LOC_RIGHT: return 65536;
-    case LOC_ACC: return a5 ? 262144 : 131072;
-    case LOC_BIAS: return a5 ? 4096 : 1024;
-    case LOC_SCALING: return a5 ? 4096 : 2048;
-    default: return 0;
-    }
-}
-
-const char *buffer_name(TileLoc loc) {
-    static const char *const names[LOC_COUNT] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
-    return (unsigned)loc < LOC_COUNT ? names[loc] : "?";
-}
-
 const char *target_label(Target t) { return t == TARGET_A5 ? "A5" : "A2/A3"; }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -357,7 +338,7 @@ static bool check_tile_valid_bounds(VerifyCtx *ctx, const Op *op, const Type *ty
 
 static bool check_tile_capacity(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
-    int64_t bytes, cap = verify_buffer_capacity(ctx->target, t->loc);
+    int64_t bytes, cap = buffer_capacity_bytes(ctx->target, t->loc);
     if (!tile_footprint_bytes(t, &bytes)) {
         if (report)
             vreport(ctx, op, loc, SEV_ERROR, "TILE.capacity", "tile footprint rows * cols * sizeof(%s) overflows (%s)",

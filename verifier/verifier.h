@@ -19,8 +19,6 @@ Target verify_effective_target(const Module *m, const VerifyOptions *opts);
  * diagnostics (rule IDs in docs/rules.md); returns true when no error was added. */
 bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags);
 
-/* Capacity in bytes of the on-chip buffer behind `loc` on `target` (SPEC 2.1). */
-int64_t verify_buffer_capacity(Target target, TileLoc loc);
 
 /* Compares the diagnostics of `file` with its `// expected-error@+N {{text}}` annotations
  * (SPEC 8); writes one line per missing or unexpected diagnostic to `report`; returns their count. */

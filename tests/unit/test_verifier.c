@@ -183,14 +183,14 @@ Test(verifier, module_attribute_selects_rules) {
 }
 
 Test(verifier, buffer_capacities) {
-    cr_expect_eq(verify_buffer_capacity(TARGET_A2A3, LOC_VEC), 196608);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A5, LOC_VEC), 262144);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A2A3, LOC_MAT), 524288);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A5, LOC_LEFT), 65536);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A2A3, LOC_ACC), 131072);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A5, LOC_ACC), 262144);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A2A3, LOC_BIAS), 1024);
-    cr_expect_eq(verify_buffer_capacity(TARGET_A5, LOC_SCALING), 4096);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A2A3, LOC_VEC), 196608);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A5, LOC_VEC), 262144);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A2A3, LOC_MAT), 524288);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A5, LOC_LEFT), 65536);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A2A3, LOC_ACC), 131072);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A5, LOC_ACC), 262144);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A2A3, LOC_BIAS), 1024);
+    cr_expect_eq(buffer_capacity_bytes(TARGET_A5, LOC_SCALING), 4096);
 }
 
 /* ------------------------------------------------------------------------------------------ */
