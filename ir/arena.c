@@ -1,16 +1,51 @@
-/* arena.c - bump allocator: one per compilation, freed in one call. Chunks come zeroed from
- * calloc and memory is never reused within an arena, so allocations need no clearing of their
- * own. */
+/* arena.c - bump allocator: one per compilation, freed in one call. Chunks come zeroed (calloc, or
+ * fresh mappings for large arenas) and memory is handed out once (arena_reset clears what it takes
+ * back), so allocations need no clearing of their own. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "ir.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct Chunk {
     struct Chunk *next;
     size_t size, used;
+    size_t mapped;          /* bytes of the mapping (0: from calloc) */
     _Alignas(16) unsigned char data[];
 } Chunk;
+
+/* Chunks of a small arena (all scratch arenas, small programs) come from calloc; once an arena
+ * holds this much, its chunks are at least this big and mapped from the system directly, so that
+ * freeing a large arena returns its memory at once instead of leaving it to the C library. */
+enum { SMALL_CHUNK = 64 << 10, BIG_CHUNK = 1 << 20 };
+
+/* A zeroed chunk with room for `size` bytes (mapped when `big`), or NULL. */
+static Chunk *chunk_new(size_t size, bool big) {
+#ifdef MAP_ANONYMOUS
+    if (big) {
+        size_t bytes = sizeof(Chunk) + size;
+        void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        Chunk *c = m; /* fresh mappings read as zero */
+        c->mapped = bytes;
+        return c;
+    }
+#else
+    (void)big;
+#endif
+    return calloc(1, sizeof(Chunk) + size);
+}
+
+static void chunk_free(Chunk *c) {
+#ifdef MAP_ANONYMOUS
+    if (c->mapped) {
+        munmap(c, c->mapped);
+        return;
+    }
+#endif
+    free(c);
+}
 
 struct Arena {
     Chunk *head;
@@ -33,10 +68,35 @@ void arena_free(Arena *arena) {
     Chunk *c = arena->head;
     while (c) {
         Chunk *next = c->next;
-        free(c);
+        chunk_free(c);
         c = next;
     }
     free(arena);
+}
+
+void arena_reset(Arena *arena) {
+    Chunk *c = arena->head;
+    if (!c) return;
+    if (!c->next) {
+        memset(c->data, 0, c->used);
+        c->used = 0;
+        arena->bytes_used = 0;
+        return;
+    }
+    /* several chunks: one that holds all of it next time */
+    size_t total = 0;
+    for (Chunk *k = c; k; k = k->next) total += k->size;
+    while (c) {
+        Chunk *next = c->next;
+        chunk_free(c);
+        c = next;
+    }
+    arena->head = NULL;
+    arena->bytes_used = 0;
+    c = chunk_new(total, total >= BIG_CHUNK);
+    if (!c) return; /* the next allocation makes a chunk */
+    c->size = total;
+    arena->head = c;
 }
 
 void *arena_alloc(Arena *arena, size_t size) {
@@ -44,13 +104,15 @@ void *arena_alloc(Arena *arena, size_t size) {
     if (rounded < size) out_of_memory(size);
     Chunk *c = arena->head;
     if (!c || c->size - c->used < rounded) {
-        size_t chunk_size = rounded > 65536 ? rounded : 65536;
+        bool big = arena->bytes_used >= BIG_CHUNK || rounded >= BIG_CHUNK;
+        size_t least = big ? BIG_CHUNK : SMALL_CHUNK;
+        size_t chunk_size = rounded > least ? rounded : least;
         if (chunk_size > SIZE_MAX - sizeof(Chunk)) out_of_memory(size);
-        c = calloc(1, sizeof(Chunk) + chunk_size);
+        c = chunk_new(chunk_size, big);
         if (!c) out_of_memory(size);
         c->size = chunk_size;
         /* Big blocks go behind the head so the head's free space is kept for small ones. */
-        if (arena->head && rounded > 65536) {
+        if (arena->head && rounded > least) {
             c->next = arena->head->next;
             arena->head->next = c;
         } else {

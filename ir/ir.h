@@ -22,6 +22,8 @@ typedef struct Arena Arena;
 Arena *arena_new(void);
 /* Frees the arena and everything allocated from it (NULL is allowed). */
 void arena_free(Arena *arena);
+/* Frees everything allocated from the arena but keeps its memory for what comes next. */
+void arena_reset(Arena *arena);
 /* Returns `size` zeroed bytes aligned to 16; aborts with a message if the host is out of memory. */
 void *arena_alloc(Arena *arena, size_t size);
 /* Returns zeroed storage for `count` elements of `elem_size` bytes, with an overflow check. */
@@ -34,7 +36,7 @@ char *arena_strdup(Arena *arena, const char *s);
 char *arena_printf(Arena *arena, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* vprintf into a fresh arena string. */
 char *arena_vprintf(Arena *arena, const char *fmt, va_list ap);
-/* Total bytes handed out so far (for memory figures). */
+/* Total bytes handed out so far, since the last arena_reset (for memory figures). */
 size_t arena_bytes_used(const Arena *arena);
 
 /* Growable array of pointers kept in an arena (amortised doubling). */

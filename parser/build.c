@@ -185,11 +185,10 @@ void pc_release(ParseCtx *ctx) {
 }
 
 /* Between statements of a function body (no enclosing construct on the parser stack) the grammar
- * temporaries are dead: start a fresh scratch arena once the old one has grown. */
+ * temporaries are dead: reuse the scratch memory once it has grown. */
 static void maybe_reset_scratch(ParseCtx *ctx) {
     if (ctx->n_frames != 1 || arena_bytes_used(ctx->scratch) < ((size_t)256 << 10)) return;
-    arena_free(ctx->scratch);
-    ctx->scratch = arena_new();
+    arena_reset(ctx->scratch);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
