@@ -52,14 +52,32 @@ struct Arena {
     size_t bytes_used;
 };
 
-static _Noreturn void out_of_memory(size_t size) {
+_Noreturn void host_out_of_memory(size_t size) {
     fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
     exit(2);
 }
 
+void *heap_calloc(size_t count, size_t size) {
+    void *p = calloc(count ? count : 1, size);
+    if (!p) host_out_of_memory(count * size);
+    return p;
+}
+
+void heap_vec_push(PtrVec *vec, void *item) {
+    if (vec->count == vec->cap) {
+        size_t cap = vec->cap ? vec->cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof(void *)) host_out_of_memory(SIZE_MAX);
+        void **items = realloc(vec->items, cap * sizeof *items);
+        if (!items) host_out_of_memory(cap * sizeof *items);
+        vec->items = items;
+        vec->cap = cap;
+    }
+    vec->items[vec->count++] = item;
+}
+
 Arena *arena_new(void) {
     Arena *a = calloc(1, sizeof *a);
-    if (!a) out_of_memory(sizeof *a);
+    if (!a) host_out_of_memory(sizeof *a);
     return a;
 }
 
@@ -101,15 +119,15 @@ void arena_reset(Arena *arena) {
 
 void *arena_alloc(Arena *arena, size_t size) {
     size_t rounded = (size + 15) & ~(size_t)15;
-    if (rounded < size) out_of_memory(size);
+    if (rounded < size) host_out_of_memory(size);
     Chunk *c = arena->head;
     if (!c || c->size - c->used < rounded) {
         bool big = arena->bytes_used >= BIG_CHUNK || rounded >= BIG_CHUNK;
         size_t least = big ? BIG_CHUNK : SMALL_CHUNK;
         size_t chunk_size = rounded > least ? rounded : least;
-        if (chunk_size > SIZE_MAX - sizeof(Chunk)) out_of_memory(size);
+        if (chunk_size > SIZE_MAX - sizeof(Chunk)) host_out_of_memory(size);
         c = chunk_new(chunk_size, big);
-        if (!c) out_of_memory(size);
+        if (!c) host_out_of_memory(size);
         c->size = chunk_size;
         /* Big blocks go behind the head so the head's free space is kept for small ones. */
         if (arena->head && rounded > least) {
@@ -128,7 +146,7 @@ void *arena_alloc(Arena *arena, size_t size) {
 
 void *arena_alloc_array(Arena *arena, size_t count, size_t elem_size) {
     size_t total;
-    if (__builtin_mul_overflow(count, elem_size, &total)) out_of_memory(SIZE_MAX);
+    if (__builtin_mul_overflow(count, elem_size, &total)) host_out_of_memory(SIZE_MAX);
     return arena_alloc(arena, total ? total : 1);
 }
 

@@ -46,6 +46,12 @@ typedef struct PtrVec {
 } PtrVec;
 /* Appends `item`, growing the storage from `arena`. */
 void ptrvec_push(Arena *arena, PtrVec *vec, void *item);
+/* Appends `item` to a PtrVec whose storage is on the heap (free(vec->items) releases it). */
+void heap_vec_push(PtrVec *vec, void *item);
+/* calloc of `count` elements (at least one) that exits with a message when the host is out of memory. */
+void *heap_calloc(size_t count, size_t size);
+/* Prints "fatal: out of host memory" for a request of `size` bytes and exits with status 2. */
+_Noreturn void host_out_of_memory(size_t size);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Checked 64-bit arithmetic: sizes and addresses come from untrusted text.                    */

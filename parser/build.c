@@ -31,33 +31,6 @@ void *pc_temp(ParseCtx *ctx, size_t size) {
     return arena_alloc(ctx->scratch, size);
 }
 
-/* The parser's own tables (names, open blocks) live on the heap, not in the arena: they grow by
- * doubling, and old copies left in the arena would stay for the life of the IR. */
-static _Noreturn void heap_exhausted(size_t size) {
-    fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
-    exit(2);
-}
-
-/* calloc that exits on failure. */
-static void *heap_calloc(size_t count, size_t size) {
-    void *p = calloc(count ? count : 1, size);
-    if (!p) heap_exhausted(count * size);
-    return p;
-}
-
-/* Appends to a heap PtrVec (freed with free(vec->items)). */
-static void heap_push(PtrVec *vec, void *item) {
-    if (vec->count == vec->cap) {
-        size_t cap = vec->cap ? vec->cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof(void *)) heap_exhausted(SIZE_MAX);
-        void **items = realloc(vec->items, cap * sizeof *items);
-        if (!items) heap_exhausted(cap * sizeof *items);
-        vec->items = items;
-        vec->cap = cap;
-    }
-    vec->items[vec->count++] = item;
-}
-
 PtrVec *pc_list(ParseCtx *ctx) {
     return arena_alloc(ctx->scratch, sizeof(PtrVec));
 }
@@ -213,7 +186,7 @@ static Value *table_find(const NameTable *t, const char *s, uint32_t n, uint32_t
 static void table_put(NameTable *t, Value *v, uint32_t n, uint32_t h) {
     if ((t->count + 1) * 10 >= t->cap * 7) {
         NameTable old = *t;
-        if (old.cap > UINT32_MAX / 4) heap_exhausted(SIZE_MAX);
+        if (old.cap > UINT32_MAX / 4) host_out_of_memory(SIZE_MAX);
         t->cap = old.cap ? old.cap * 2 : 64;
         t->slots = heap_calloc(t->cap, sizeof *t->slots);
         for (uint32_t i = 0; i < old.cap; i++)
@@ -252,9 +225,9 @@ static Value *scope_value(const FuncCtx *fc, const char *name, uint32_t n) {
 static void log_push(ScopeName **log, size_t *count, size_t *cap, ScopeName d) {
     if (*count == *cap) {
         size_t new_cap = *cap ? *cap * 2 : 64;
-        if (new_cap > SIZE_MAX / sizeof **log) heap_exhausted(SIZE_MAX);
+        if (new_cap > SIZE_MAX / sizeof **log) host_out_of_memory(SIZE_MAX);
         ScopeName *grown = realloc(*log, new_cap * sizeof *grown);
-        if (!grown) heap_exhausted(new_cap * sizeof *grown);
+        if (!grown) host_out_of_memory(new_cap * sizeof *grown);
         *log = grown;
         *cap = new_cap;
     }
@@ -329,9 +302,9 @@ static void push_block(ParseCtx *ctx, FuncCtx *fc, Block *b, SrcLoc loc) {
     }
     if (ctx->n_frames == ctx->frames_cap) {
         size_t cap = ctx->frames_cap ? ctx->frames_cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof *ctx->frames) heap_exhausted(SIZE_MAX);
+        if (cap > SIZE_MAX / sizeof *ctx->frames) host_out_of_memory(SIZE_MAX);
         BlockFrame *frames = realloc(ctx->frames, cap * sizeof *frames);
-        if (!frames) heap_exhausted(cap * sizeof *frames);
+        if (!frames) host_out_of_memory(cap * sizeof *frames);
         ctx->frames = frames;
         ctx->frames_cap = cap;
     }
@@ -796,7 +769,7 @@ static void resolve_use(ParseCtx *ctx, FuncCtx *fc, Op *op, Operand *o, const ch
     p->role = role;
     p->kinds = kinds;
     p->forward_ok = forward_ok;
-    heap_push(&fc->pending, p);
+    heap_vec_push(&fc->pending, p);
 }
 
 /* Uses still unresolved when the function ends: forward references (allowed only at SPEC_FORWARD

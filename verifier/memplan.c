@@ -12,30 +12,6 @@ enum { SCRATCH_BEGIN = 0x2E000, SCRATCH_END = 0x30000 };
 /* Facts                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-static _Noreturn void heap_exhausted(size_t size) {
-    fprintf(stderr, "fatal: out of host memory (allocating %zu bytes)\n", size);
-    exit(2);
-}
-
-/* calloc that exits on failure. */
-static void *heap_calloc(size_t count, size_t size) {
-    void *p = calloc(count ? count : 1, size);
-    if (!p) heap_exhausted(count * size);
-    return p;
-}
-
-void heap_vec_push(PtrVec *vec, void *item) {
-    if (vec->count == vec->cap) {
-        size_t cap = vec->cap ? vec->cap * 2 : 16;
-        if (cap > SIZE_MAX / sizeof(void *)) heap_exhausted(SIZE_MAX);
-        void **items = realloc(vec->items, cap * sizeof *items);
-        if (!items) heap_exhausted(cap * sizeof *items);
-        vec->items = items;
-        vec->cap = cap;
-    }
-    vec->items[vec->count++] = item;
-}
-
 void facts_release(FuncFacts *facts) {
     free(facts->placements.items);
     free(facts->manual_tiles.items);
@@ -238,7 +214,7 @@ static void check_auto_peak(VerifyCtx *ctx, const Func *f, const FuncFacts *fact
     int64_t next = 0, next_k = 0;
     compute_liveness(&lv, f->body.block, &next, &next_k);
     size_t n_events = facts->auto_candidates.count;
-    if (n_events > (SIZE_MAX / sizeof(AllocEvent) - 1) / 2) heap_exhausted(SIZE_MAX);
+    if (n_events > (SIZE_MAX / sizeof(AllocEvent) - 1) / 2) host_out_of_memory(SIZE_MAX);
     AllocEvent *events = heap_calloc(n_events * 2 + 1, sizeof *events);
     for (int loc = 0; loc < LOC_COUNT; loc++) check_buffer_peak(ctx, &lv, facts, (TileLoc)loc, events);
     free(events);

@@ -221,7 +221,5 @@ void record_scratch_user(VerifyCtx *ctx, const Op *op);
 void memplan_finish_function(VerifyCtx *ctx, const Func *f);
 /* Frees the heap vectors of a function's facts. */
 void facts_release(FuncFacts *facts);
-/* Appends to a heap PtrVec (exits like arena_alloc when the host is out of memory). */
-void heap_vec_push(PtrVec *vec, void *item);
 
 #endif
