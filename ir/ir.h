@@ -493,6 +493,8 @@ typedef struct Module {
 void module_index_funcs(Module *m);
 /* Index in m->funcs of the (first) function named `name`, or -1. */
 int module_func_index(const Module *m, const char *name);
+/* Sets the module attribute pto.target_arch to `target` (added, or replacing the one written). */
+void module_set_target(Module *m, Target target);
 /* Finds a function by name, or NULL. */
 Func *module_find_func(const Module *m, const char *name);
 /* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */
@@ -509,6 +511,9 @@ typedef enum PrintForm {
                  * for an implicit @main */
 } PrintForm;
 
+/* Reports (as errors) the ops `form` cannot express (DPS: an SSA-form op whose tile result has a
+ * dynamic valid shape); true when there are none. Check before printing. */
+bool module_check_printable(const Module *m, PrintForm form, DiagList *diags);
 /* Returns the module as text in `form` (a fresh arena string); see docs/syntax.md. */
 char *module_to_string(Arena *arena, const Module *m, PrintForm form);
 /* Writes the module as text in `form` to `out`; false on a write error. */

@@ -55,6 +55,23 @@ const Attr *attr_find(const AttrList *attrs, const char *key) {
     return NULL;
 }
 
+void module_set_target(Module *m, Target target) {
+    Attr arch = {.key = "pto.target_arch", .kind = ATTR_STRING, .text = target_name(target)};
+    m->has_target_attr = true;
+    m->file_target = target;
+    for (int i = 0; i < m->attrs.count; i++)
+        if (m->attrs.items[i].key && strcmp(m->attrs.items[i].key, arch.key) == 0) {
+            arch.loc = m->attrs.items[i].loc;
+            m->attrs.items[i] = arch;
+            return;
+        }
+    Attr *items = arena_alloc_array(m->arena, (size_t)m->attrs.count + 1, sizeof *items);
+    if (m->attrs.count) memcpy(items, m->attrs.items, (size_t)m->attrs.count * sizeof *items);
+    items[m->attrs.count] = arch;
+    m->attrs.items = items;
+    m->attrs.count++;
+}
+
 void block_append(Block *block, Op *op) {
     op->parent = block;
     op->prev = block->last;

@@ -733,6 +733,38 @@ static void print_module(Printer *p, const Module *m) {
     out(p, "}\n");
 }
 
+/* ---- what a form cannot express ---------------------------------------------------------------- */
+
+/* An op written in SSA form whose tile result has a `?` valid dimension: in DPS its destination
+ * is a hoisted `pto.alloc_tile`, which would need that run-time dimension as a valid_row /
+ * valid_col operand, and the IR holds no value for it (the op computes it). */
+static bool dps_needs_dynamic_valid(const Op *op) {
+    if (!(op_info(op->code)->flags & OPF_DPS) || op->n_results == 0) return false;
+    const Type *t = op->results[0]->type;
+    return t && t->kind == TY_TILE && (t->tile.valid_rows == DIM_DYNAMIC || t->tile.valid_cols == DIM_DYNAMIC);
+}
+
+static void check_dps_block(const Block *b, const SourceFile *file, DiagList *diags, Arena *arena) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (dps_needs_dynamic_valid(op)) {
+            const Value *r = op->results[0];
+            diag_report(diags, file, SEV_ERROR, op->loc, "PRINT.dps-dynamic-valid",
+                        "'%s' op cannot be written in DPS form: result %%%s has a dynamic valid shape (%s), which "
+                        "its pto.alloc_tile would need as valid_row/valid_col operands; write this op in DPS form "
+                        "with an alloc_tile of your own, or use --emit=ssa",
+                        op_info(op->code)->name, r->name, type_to_string(arena, r->type, true));
+        }
+        for (int i = 0; i < op->n_regions; i++) check_dps_block(op->regions[i].block, file, diags, arena);
+    }
+}
+
+bool module_check_printable(const Module *m, PrintForm form, DiagList *diags) {
+    size_t before = diags->errors;
+    if (form == PRINT_DPS)
+        for (int i = 0; i < m->n_funcs; i++) check_dps_block(m->funcs[i]->body.block, m->file, diags, diags->arena);
+    return diags->errors == before;
+}
+
 /* Prints into a malloc'd buffer; the caller frees p->buf. */
 static bool render(Printer *p, const Module *m, PrintForm form) {
     Arena *scratch = arena_new();

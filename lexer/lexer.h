@@ -51,7 +51,9 @@ typedef struct Token {
     uint32_t len;
     SrcLoc loc;
     bool at_line_start;   /* first token on its line */
-    const char *error;    /* TK_ERROR: the message (valid until the next lexer_next call) */
+    const char *error;    /* TK_ERROR: the message; another kind: a recoverable error about this token (e.g.
+                           * `1e5` lexed as a float): report it, then use the token. Valid until the next
+                           * lexer_next call; NULL when there is none. */
 } Token;
 
 typedef struct Lexer {
@@ -61,7 +63,7 @@ typedef struct Lexer {
     const char *line_start;   /* first byte of the current line */
     uint32_t line;
     bool at_line_start;       /* no token yet on the current line */
-    char error_buf[96];       /* message storage for TK_ERROR tokens */
+    char error_buf[160];      /* message storage for TK_ERROR tokens */
     const char *list_start;   /* the last `%a, %b, ...` list scanned for a trailing `=`: names ending */
     const char *list_end;     /* in (list_start, list_end] reuse list_is_def, so a list of n names */
     bool list_is_def;         /* is lexed in O(n), not O(n^2) (issue #6) */

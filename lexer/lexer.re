@@ -57,7 +57,8 @@ void lexer_init(Lexer *lx, const SourceFile *file) {
     lx->file = file;
     lx->cursor = file->text;
     lx->limit = file->text + file->len;
-    lx->line_start = file->text;
+    if (file->len >= 3 && memcmp(file->text, "\xEF\xBB\xBF", 3) == 0) lx->cursor += 3; /* UTF-8 byte-order mark */
+    lx->line_start = lx->cursor;
     lx->line = 1;
     lx->at_line_start = true;
 }
@@ -318,6 +319,16 @@ Token lexer_next(Lexer *lx) {
         hex   { lx->cursor = cur; return make_token(lx, TK_INT, start, cur); }
         int   { lx->cursor = cur; return make_token(lx, TK_INT, start, cur); }
         float { lx->cursor = cur; return make_token(lx, TK_FLOAT, start, cur); }
+        "-"? digit+ [eE] [+-]? digit+ { /* MLIR needs the '.': say so, not 'unexpected e5' */
+            lx->cursor = cur;
+            int mantissa = 0;
+            while (start[mantissa] != 'e' && start[mantissa] != 'E') mantissa++;
+            int len = (int)(cur - start);
+            Token t = error_token(lx, start, (size_t)len, "float literal '%.*s' needs a '.' (write %.*s.0%.*s)", len,
+                                  start, mantissa, start, len - mantissa, start + mantissa);
+            t.kind = TK_FLOAT; /* reported, then parsed as the float it means: no follow-on errors */
+            return t;
+        }
         shape { lx->cursor = cur; return make_token(lx, TK_SHAPE, start, cur); }
 
         "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\"" {

@@ -1658,8 +1658,13 @@ void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
     if (arch) {
         m->has_target_attr = true;
         Target t = TARGET_A2A3;
-        if (arch->kind == ATTR_STRING && target_from_name(arch->text, &t) && t == TARGET_A5) m->file_target = TARGET_A5;
-        else m->file_target = TARGET_A2A3;
+        bool known = arch->kind == ATTR_STRING && target_from_name(arch->text, &t);
+        m->file_target = known ? t : TARGET_A2A3;
+        if (!known) /* SPEC 1.2: any other value means A2A3; an unquoted a5 is a likely slip */
+            diag_report(ctx->diags, ctx->file, SEV_WARNING, arch->loc, NULL,
+                        "pto.target_arch value %s%s%s is not one of \"a2a3\", \"a2\", \"a3\", \"a5\" (a quoted string): "
+                        "the A2A3 rules apply", arch->kind == ATTR_STRING ? "\"" : "", arch->text ? arch->text : "?",
+                        arch->kind == ATTR_STRING ? "\"" : "");
     }
 }
 
@@ -1789,6 +1794,9 @@ void pc_finish_file(ParseCtx *ctx) {
         fc->func->is_declaration = fc->body->first == NULL;
         ctx->func = fc->outer;
     }
+    /* a file without any statement is a bare program too: an implicit @main with an empty body */
+    if (!ctx->implicit_main && !ctx->saw_module && !ctx->saw_func && ctx->diags->errors == ctx->errors_at_start)
+        current_func(ctx, (SrcLoc){1, 1, 0, 0});
     if (ctx->implicit_main) {
         pop_block(ctx, ctx->implicit_main->body);
         finish_func(ctx, ctx->implicit_main, true);

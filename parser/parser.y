@@ -688,10 +688,8 @@ static int bison_token(TokenKind kind) {
 static int pto_yylex(PTO_YYSTYPE *lval, SrcLoc *lloc, ParseCtx *ctx) {
     for (;;) {
         Token t = lexer_next(&ctx->lexer);
-        if (t.kind == TK_ERROR) {
-            pc_error(ctx, t.loc, "%s", t.error);
-            continue;
-        }
+        if (t.error) pc_error(ctx, t.loc, "%s", t.error);
+        if (t.kind == TK_ERROR) continue;
         *lloc = t.loc;
         if (t.kind == TK_TYPE_NAME && ctx->diags->errors == ctx->errors_at_start) {
             /* a spelling seen before: one token instead of re-parsing its parameters */

@@ -41,7 +41,7 @@ static void print_help(FILE *out) {
     fputs("usage: pto-as [options] FILE...\n"
           "\n"
           "Parses and verifies PTO assembly (.pto) files; prints nothing on success unless asked.\n"
-          "FILE may be '-' for standard input.\n"
+          "FILE may be '-' for standard input (once); '--' ends the options.\n"
           "\n"
           "options:\n"
           "  --target=a2a3|a5        target profile (a2 and a3 are aliases of a2a3); overrides the\n"
@@ -50,16 +50,20 @@ static void print_help(FILE *out) {
           "  -Werror                 treat warnings as errors\n"
           "  -q                      quiet: print errors only (no warnings or notes)\n"
           "  --emit=dps|ssa          write the verified program in canonical DPS (PTOAS-compatible,\n"
-          "                          compact !pto.tile_buf types) or SSA form; needs exactly one FILE\n"
-          "  -o FILE                 write --emit output to FILE (default: standard output)\n"
-          "  --diagnostics=text|json diagnostics format on standard error (default: text)\n"
+          "                          compact !pto.tile_buf types) or SSA form; needs exactly one FILE;\n"
+          "                          with --target, the output records it as pto.target_arch\n"
+          "  -o FILE                 write --emit output to FILE (default: standard output); also\n"
+          "                          -oFILE, -o=FILE\n"
+          "  --diagnostics=text|json diagnostics format on standard error (default: text); json is\n"
+          "                          one array of {file,line,column,severity,rule,message} objects\n"
           "  --verify-diagnostics    check the diagnostics against the file's\n"
           "                          '// expected-error@+N {{text}}' annotations instead of printing them;\n"
           "                          exit 0 when they match exactly\n"
           "  --help                  show this help and exit\n"
           "  --version               show the version and exit\n"
           "\n"
-          "exit status: 0 valid (warnings allowed), 1 errors, 2 usage or I/O problem\n",
+          "exit status: 0 valid (warnings allowed), 1 errors, 2 usage or I/O problem (including\n"
+          "an --entry that names no function of a FILE)\n",
           out);
 }
 
@@ -127,7 +131,7 @@ static int parse_options(int argc, char **argv, Options *o) {
             if (strcmp(v, "json") == 0) o->json = true;
             else if (strcmp(v, "text") != 0) return usage_error("unknown --diagnostics format '%s' (expected text or json)", v);
         } else if (strcmp(a, "-o") == 0 || strncmp(a, "-o", 2) == 0) {
-            if (a[2]) o->output = a + 2;
+            if (a[2]) o->output = a + 2 + (a[2] == '='); /* -oFILE, -o=FILE */
             else if (i + 1 < argc) o->output = argv[++i];
             else return usage_error("option %s needs a file name", a);
         } else {
@@ -135,6 +139,10 @@ static int parse_options(int argc, char **argv, Options *o) {
         }
     }
     if (o->n_files == 0) return usage_error("%s", "no input files");
+    int from_stdin = 0;
+    for (int i = 0; i < o->n_files; i++) from_stdin += strcmp(o->files[i], "-") == 0;
+    if (from_stdin > 1) return usage_error("%s", "standard input ('-') can be read only once");
+    if (o->output && !*o->output) return usage_error("%s", "option -o needs a file name");
     if (o->emit && o->n_files != 1) return usage_error("%s", "--emit needs exactly one input file");
     if (o->output && !o->emit) return usage_error("%s", "-o is only meaningful with --emit");
     return -1;
@@ -231,9 +239,13 @@ int main(int argc, char **argv) {
         diag_init(&diags, arena);
         diags.warnings_as_errors = opt.werror;
         Module *m = parse_module(arena, sf, &diags);
-        if (diags.errors == 0 && opt.entry && !module_find_func(m, opt.entry))
-            diag_report(&diags, sf, SEV_ERROR, (SrcLoc){0, 0, 0, 0}, NULL, "no function named '@%s' (--entry)", opt.entry);
-        if (diags.errors == 0) {
+        bool no_entry = diags.errors == 0 && opt.entry && !module_find_func(m, opt.entry);
+        if (no_entry) {
+            /* the command line names what the file lacks: a usage problem, like a missing file */
+            fprintf(stderr, "pto-as: error: --entry %s: %s has no function @%s\n", opt.entry, opt.files[i], opt.entry);
+            io_error = true;
+        }
+        if (diags.errors == 0 && !no_entry) {
             VerifyOptions vopts = {.target = opt.target, .target_given = opt.target_given, .entry = opt.entry};
             verify_module(m, &vopts, &diags);
         }
@@ -241,8 +253,12 @@ int main(int argc, char **argv) {
             if (verify_expected_diagnostics(sf, &diags, stderr) != 0) mismatch = true;
             continue;
         }
+        if (diags.errors == 0 && !no_entry && opt.emit && module_check_printable(m, opt.emit_form, &diags)) {
+            /* the program was verified for --target: say so in it, as PTOAS does for --pto-arch */
+            if (opt.target_given) module_set_target(m, opt.target);
+            emitted = module_to_string(arena, m, opt.emit_form);
+        }
         if (diags.errors) any_error = true;
-        else if (opt.emit) emitted = module_to_string(arena, m, opt.emit_form);
         append_diags(&all, &diags, opt.quiet);
     }
     diag_sort(&all);

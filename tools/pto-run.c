@@ -19,7 +19,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_DONE = -1 /* --help, --v
 static const char usage_text[] =
     "Usage: pto-run [OPTIONS] FILE\n"
     "Parse, verify and execute a PTO-AS program (FILE, or - for standard input).\n"
-    "Options may come before or after FILE; OPT=VALUE and OPT VALUE are both accepted.\n"
+    "Options may come before or after FILE; OPT=VALUE and OPT VALUE are both accepted;\n"
+    "'--' ends the options (the next argument is FILE).\n"
     "\n"
     "  --target=a2a3|a5    target profile (memory sizes, rules); default: the module's\n"
     "                      pto.target_arch, else a2a3 (a2 and a3 are aliases)\n"
@@ -28,7 +29,8 @@ static const char usage_text[] =
     "                      becomes a GM buffer of the file's elements; a tile value (src0) gets\n"
     "                      its valid region filled, in row-major order, where pto.alloc_tile\n"
     "                      defines it\n"
-    "  --set NAME=VALUE    value of a scalar argument (decimal; 0x bit patterns for floats)\n"
+    "  --set NAME=VALUE    value of a scalar argument (decimal; 0x bit patterns for floats);\n"
+    "                      each value takes one --in or --set\n"
     "  --out NAME=PATH     after a successful run, write a GM buffer (whole) or a tile's valid\n"
     "                      region; written whole or not at all\n"
     "  --expect NAME=PATH  after the run, compare a GM buffer or tile with the file; prints a\n"
@@ -45,7 +47,8 @@ static const char usage_text[] =
     "\n"
     "Data files: .npy (v1.0-3.0, C order; bf16 as <u2) or raw little-endian .bin.\n"
     "Exit status: 0 success; 1 verifier error, run-time error or --expect mismatch;\n"
-    "2 usage or I/O problem.\n";
+    "2 usage or I/O problem (bad option, unreadable file, a data file whose dtype or size does\n"
+    "not fit its binding, an --entry that names no function).\n";
 
 typedef struct NamedPath {
     const char *name;
@@ -136,9 +139,19 @@ static int parse_args(int argc, char **argv, Options *o) {
     o->expects = calloc(cap, sizeof *o->expects);
     o->prints = calloc(cap, sizeof *o->prints);
     if (!o->ins || !o->sets || !o->outs || !o->expects || !o->prints) return usage_error("out of memory");
+    bool no_more_options = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         int r;
+        if (!no_more_options && !strcmp(a, "--")) {
+            no_more_options = true;
+            continue;
+        }
+        if (no_more_options) {
+            if (o->file) return usage_error("more than one program file ('%s' and '%s')", o->file, a);
+            o->file = a;
+            continue;
+        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(usage_text, stdout);
             return EXIT_DONE;
@@ -226,6 +239,24 @@ static bool lookup(const Interp *ip, const char *opt, const char *name, InterpBi
     return false;
 }
 
+/* One value given its input on the command line, and by which option. */
+typedef struct BoundInput {
+    const Value *value;
+    const char *opt, *name;
+} BoundInput;
+
+/* Records that `b` gets its input from `opt NAME`; false (reported) when an earlier option already
+ * gave it one (`--in arg0=a --in %arg0=b` is a mistake, not an override). */
+static bool bind_once(BoundInput *bound, int *n, const InterpBinding *b, const char *opt, const char *name) {
+    for (int k = 0; k < *n; k++)
+        if (bound[k].value == b->value) {
+            io_error("%s %s: %s already has its input from %s %s", opt, name, b->display, bound[k].opt, bound[k].name);
+            return false;
+        }
+    bound[(*n)++] = (BoundInput){b->value, opt, name};
+    return true;
+}
+
 static void print_diags(DiagList *diags) {
     fflush(stdout);
     diag_sort(diags);
@@ -283,6 +314,11 @@ static int run(Options *opts) {
     if (diags.count) print_diags(&diags); /* warnings */
     diags.count = diags.errors = diags.warnings = 0;
 
+    if (o.entry && !module_find_func(m, o.entry)) {
+        io_error("--entry %s: %s has no function @%s", o.entry, o.file, o.entry);
+        arena_free(arena);
+        return EXIT_USAGE;
+    }
     InterpOptions iopts = {.target = verify_effective_target(m, &vopts),
                            .entry = o.entry,
                            .max_steps = o.max_steps,
@@ -296,9 +332,19 @@ static int run(Options *opts) {
     }
     status = EXIT_OK;
     InterpBinding b;
+    BoundInput *bound = calloc((size_t)(o.n_ins + o.n_sets) + 1, sizeof *bound);
+    int n_bound = 0;
+    if (!bound) {
+        io_error("out of memory");
+        status = EXIT_USAGE;
+    }
     /* inputs */
     for (int i = 0; i < o.n_ins && status == EXIT_OK; i++) {
         if (!lookup(ip, "--in", o.ins[i].name, &b)) {
+            status = EXIT_USAGE;
+            break;
+        }
+        if (!bind_once(bound, &n_bound, &b, "--in", o.ins[i].name)) {
             status = EXIT_USAGE;
             break;
         }
@@ -327,11 +373,16 @@ static int run(Options *opts) {
             status = EXIT_USAGE;
             break;
         }
+        if (!bind_once(bound, &n_bound, &b, "--set", o.sets[i].name)) {
+            status = EXIT_USAGE;
+            break;
+        }
         if (!interp_bind_scalar(ip, &b, o.sets[i].path, err, sizeof err)) {
             io_error("--set %s: %s", o.sets[i].name, err);
             status = EXIT_USAGE;
         }
     }
+    free(bound);
     /* every result name must exist before anything runs */
     for (int i = 0; i < o.n_outs && status == EXIT_OK; i++)
         if (!lookup(ip, "--out", o.outs[i].name, &b)) status = EXIT_USAGE;
@@ -392,10 +443,10 @@ static int run(Options *opts) {
             continue;
         }
         int64_t bad = data_array_compare(stdout, b.display, &got, &want, &o.cmp, err, sizeof err);
-        if (bad < 0) {
+        if (bad < 0) { /* the data file does not fit the result (dtype, size): a data-file problem */
             fflush(stdout);
             io_error("--expect %s=%s: %s", o.expects[i].name, o.expects[i].path, err);
-            status = EXIT_FAIL;
+            status = EXIT_USAGE;
         } else if (bad > 0) {
             mismatch = true;
         }

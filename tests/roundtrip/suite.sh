@@ -1,7 +1,9 @@
 #!/bin/sh
 # Round-trip suite: for every .pto under samples/ (recursively) and tests/roundtrip/, in both
 # output forms F (dps, ssa): p1 = pto-as --emit=F FILE; p2 = pto-as --emit=F p1; p1 must equal p2
-# (printing is idempotent and the printed program re-parses). Prints PASS/FAIL lines (tests/run.sh).
+# (printing is idempotent and the printed program re-parses). A file whose first line reads
+# `// pto-as: FLAGS` gets FLAGS (e.g. --target=a5) for the first print only: p1 must carry what the
+# flags decided (the target) so that it re-parses and verifies alone. Prints PASS/FAIL lines (tests/run.sh).
 # Usage: sh tests/roundtrip/suite.sh BUILD_DIR
 build=${1:-build}
 as="$build/pto-as"
@@ -15,7 +17,9 @@ status=0
 for file in $(find samples tests/roundtrip -name '*.pto' 2>/dev/null | sort); do
     for form in dps ssa; do
         name="roundtrip-$form $file"
-        if ! "$as" -q --emit=$form "$file" > "$tmp/p1.pto" 2> "$tmp/err1"; then
+        flags=$(sed -n '1s|^// pto-as: ||p' "$file")
+        # shellcheck disable=SC2086 # FLAGS are split on purpose
+        if ! "$as" -q $flags --emit=$form "$file" > "$tmp/p1.pto" 2> "$tmp/err1"; then
             echo "FAIL $name (first print failed)"
             sed 's/^/    /' "$tmp/err1" | head -5
             status=1

@@ -121,7 +121,18 @@ expect max_steps_enough 0
 invoke two_funcs.pto --in arg0=data/i16_16.bin
 expect no_entry 1 "err~cannot choose the function to run: mark one with attributes {pto.entry} or pass --entry NAME"
 invoke two_funcs.pto --entry third --in arg0=data/i16_16.bin
-expect entry_unknown 1 "err~no function named @third"
+expect entry_unknown 2 "err~pto-run: error: --entry third: two_funcs.pto has no function @third"
+invoke scale.pto --in arg0=data/in16.bin --in %arg0=data/in16.npy --set s=2.0
+expect in_given_twice 2 "err~pto-run: error: --in %arg0: %arg0 already has its input from --in arg0"
+invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --set %s=3.0
+expect set_given_twice 2 "err~pto-run: error: --set %s: %s already has its input from --set s"
+invoke --in arg0=data/in16.bin --set s=2.0 -- scale.pto
+expect double_dash_ends_options 0
+invoke -- scale.pto --in arg0=data/in16.bin
+expect double_dash_then_option 2 "err~more than one program file ('scale.pto' and '--in')"
+: > "$T/empty.pto"
+invoke "$T/empty.pto"
+expect empty_program_runs 0
 
 # ---- results -------------------------------------------------------------------------------------
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --print arg1
@@ -133,7 +144,7 @@ expect npy_and_hex_scalar 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2_wrong.bin
 expect expect_mismatch 1 out=expect_mismatch.out
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/in15.bin
-expect expect_count_mismatch 1 "err~result has 16 elements but the expected data has 15"
+expect expect_count_mismatch 2 "err~result has 16 elements but the expected data has 15"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --out arg1=$T/o.bin --out arg1=$T/o.npy
 expect out_bin_and_npy 0 same=o.bin:data/out16_x2.bin same=o.npy:data/out16_x2.npy
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2_wrong.bin --out arg1=$T/m.bin

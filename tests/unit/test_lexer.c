@@ -272,3 +272,29 @@ Test(lexer, other_errors) {
     l = lex("- 1");
     expect_error(&l->tokens[0], 1, 1, "unexpected character '-'");
 }
+
+Test(lexer, float_without_dot_is_reported_and_read_as_float) {
+    Lexed *l = lex("a 1e5 -2E+07 b");
+    cr_assert_eq(l->tokens[1].kind, TK_FLOAT, "1e5 is a float token carrying an error");
+    cr_assert_str_eq(l->tokens[1].error, "float literal '1e5' needs a '.' (write 1.0e5)");
+    cr_assert_eq(l->tokens[1].loc.col, 3);
+    cr_assert_eq(l->tokens[2].kind, TK_FLOAT);
+    cr_assert_str_eq(l->tokens[2].error, "float literal '-2E+07' needs a '.' (write -2.0E+07)");
+    expect_token(&l->tokens[3], TK_BARE_ID, "b");
+    cr_assert_null(l->tokens[3].error);
+    l = lex("1.0e5 0x1e5");
+    expect_token(&l->tokens[0], TK_FLOAT, "1.0e5");
+    cr_assert_null(l->tokens[0].error);
+    expect_token(&l->tokens[1], TK_INT, "0x1e5");
+}
+
+Test(lexer, byte_order_mark_is_skipped) {
+    Lexed *l = lex("\xEF\xBB\xBF%a x\n\xEF\xBB\xBF");
+    expect_token(&l->tokens[0], TK_VALUE, "%a");
+    cr_assert_eq(l->tokens[0].loc.col, 1);
+    cr_assert_eq(l->tokens[0].loc.offset, 3);
+    expect_token(&l->tokens[1], TK_BARE_ID, "x");
+    /* only at the start of the file: elsewhere it is an ordinary non-ASCII character */
+    cr_assert_eq(l->tokens[2].kind, TK_ERROR);
+    cr_assert(strstr(l->tokens[2].error, "U+FEFF"), "%s", l->tokens[2].error);
+}
