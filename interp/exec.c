@@ -10,17 +10,29 @@
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
-static int32_t rt_verror(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, va_list ap) {
+static int32_t rt_verror(Interp *ip, const Instr *in, SrcLoc loc, const char *rule, const char *fmt, va_list ap) {
     char *msg = arena_vprintf(ip->diags->arena, fmt, ap);
     SrcLoc at = loc.line ? loc : in ? in->loc : ip->entry ? ip->entry->loc : (SrcLoc){0};
-    diag_report(ip->diags, ip->file, SEV_ERROR, at, NULL, "'%s' op %s", in ? in->opname : "func.func", msg);
+    diag_report(ip->diags, ip->file, SEV_ERROR, at, rule, "'%s' op %s", in ? in->opname : "func.func", msg);
     return PC_ERROR;
 }
 
 int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    rt_verror(ip, in, (SrcLoc){0}, fmt, ap);
+    rt_verror(ip, in, (SrcLoc){0}, NULL, fmt, ap);
+    va_end(ap);
+    return PC_ERROR;
+}
+
+int32_t rt_rule_error(Interp *ip, const Instr *in, const char *rule_suffix, const char *fmt, ...) {
+    /* the verifier's rule ID for the same check: "pto.trowprod" + "valid-rows" -> TROWPROD.valid-rows */
+    const char *name = strncmp(in->opname, "pto.", 4) == 0 ? in->opname + 4 : in->opname;
+    char *rule = arena_printf(ip->diags->arena, "%s.%s", name, rule_suffix);
+    for (char *c = rule; *c != '.'; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    va_list ap;
+    va_start(ap, fmt);
+    rt_verror(ip, in, (SrcLoc){0}, rule, fmt, ap);
     va_end(ap);
     return PC_ERROR;
 }
@@ -28,7 +40,7 @@ int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) {
 int32_t rt_error_at(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    rt_verror(ip, in, loc, fmt, ap);
+    rt_verror(ip, in, loc, NULL, fmt, ap);
     va_end(ap);
     return PC_ERROR;
 }

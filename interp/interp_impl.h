@@ -304,6 +304,10 @@ bool emit_unsupported(LowerCtx *ctx, const Op *op, const char *fmt, ...) __attri
 int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Reports at an explicit location. */
 int32_t rt_error_at(Interp *ip, const Instr *in, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* rt_error carrying the verifier's rule ID OPNAME.rule_suffix (a check the verifier makes on static
+ * dims, made again at run time when they are dynamic); returns PC_ERROR. */
+int32_t rt_rule_error(Interp *ip, const Instr *in, const char *rule_suffix, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Value of an integer/index operand. */
 static inline int64_t read_int(const Frame *f, const ScalarRef *r) { return r->slot >= 0 ? f->vals[r->slot].i : r->imm.i; }

@@ -138,11 +138,17 @@ static int32_t exec_tmuls(Interp *ip, const Instr *in, int32_t pc) {
     TileView *dst = use_tile(ip, in, dt);
     if (!dst) return PC_ERROR;
     int64_t R = dst->vr, C = dst->vc;
-    if (src->vc != C || (in->a == TARGET_A2A3 && src->vr != R))
-        return rt_error(ip, in, "expects src valid shape %dx%d to match dst valid shape %lldx%lld%s", src->vr, src->vc,
-                        (long long)R, (long long)C, in->a == TARGET_A2A3 ? "" : " in columns");
+    if (src->vc != C)
+        return rt_rule_error(ip, in, "valid-cols", "expects src and dst to have the same valid_shape[1], got %d and %lld",
+                             src->vc, (long long)C);
+    if (in->a == TARGET_A2A3 && src->vr != R)
+        return rt_rule_error(ip, in, "valid-rows", "expects src and dst to have the same valid_shape[0], got %d and %lld",
+                             src->vr, (long long)R);
     if (R > st->rows)
-        return rt_error(ip, in, "dst valid rows %lld exceed src's %d rows", (long long)R, st->rows);
+        return rt_rule_error(ip, in, "src-rows",
+                             "expects src to have at least dst's %lld valid rows (the op reads src row i for dst row i), "
+                             "got %d rows",
+                             (long long)R, st->rows);
     in->k.tile_scalar(ktile(dt, dst), ktile(st, src), kernel_scalar(ip, in, dt->dtype), R, C);
     return pc + 1;
 }
@@ -210,10 +216,12 @@ static int32_t exec_trowprod(Interp *ip, const Instr *in, int32_t pc) {
     TileView *dst = use_tile(ip, in, dt);
     if (!dst) return PC_ERROR;
     /* the seed's run-time valid-region checks; the iteration domain is the source valid region */
-    if (src->vr == 0) return rt_error(ip, in, "expects src valid rows to be non-zero");
-    if (src->vc == 0) return rt_error(ip, in, "expects src valid cols to be non-zero");
+    if (src->vr == 0 || src->vc == 0)
+        return rt_rule_error(ip, in, "src-valid-nonzero", "expects src valid_shape[%d] to be non-zero (valid shape %dx%d)",
+                             src->vr == 0 ? 0 : 1, src->vr, src->vc);
     if (src->vr != dst->vr)
-        return rt_error(ip, in, "expects src valid rows (%d) to equal dst valid rows (%d)", src->vr, dst->vr);
+        return rt_rule_error(ip, in, "valid-rows", "expects src and dst to have the same valid_shape[0], got %d and %d",
+                             src->vr, dst->vr);
     in->k.row_reduce(ktile(dt, dst), ktile(st, src), src->vr, src->vc);
     return pc + 1;
 }
@@ -239,6 +247,74 @@ bool lower_trowprod(LowerCtx *ctx, const Op *op) {
 
 /* ---- TROWEXPANDMUL / TROWEXPANDSUB ----------------------------------------------------------- */
 
+/* The seed's operand rules, on the run-time valid shapes (the verifier checked what was static,
+ * with the same rule IDs and the same choice of roles): exactly one of src0 / src1 has dst's valid
+ * shape and is row-major (the full operand); the other is the expanded one, Mode 1 (col_major,
+ * R x 1) or Mode 2 (row_major, R x one 32-byte block). *expanded_out is 0 or 1 (src0 / src1). */
+static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *dst, const TileView *s[2],
+                                   int *expanded_out) {
+    const TileRef *t[2] = {&in->t[1], &in->t[2]};
+    int64_t R = dst->vr, C = dst->vc;
+    bool same[2], col[2];
+    for (int i = 0; i < 2; i++) {
+        same[i] = s[i]->vr == R && s[i]->vc == C;
+        col[i] = t[i]->blayout == BL_COL_MAJOR;
+    }
+    if (same[0] && same[1]) {
+        rt_rule_error(ip, in, "full-operand",
+                      "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), but both do",
+                      (long long)R, (long long)C);
+        return false;
+    }
+    int full;
+    if (col[0] != col[1]) full = col[0] ? (same[0] ? 0 : 1) : (same[1] ? 1 : 0); /* col_major: expanded unless only it fits */
+    else if (same[0] || same[1]) full = same[0] ? 0 : 1;
+    else {
+        rt_rule_error(ip, in, "full-operand",
+                      "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), got src0 %dx%d "
+                      "and src1 %dx%d",
+                      (long long)R, (long long)C, s[0]->vr, s[0]->vc, s[1]->vr, s[1]->vc);
+        return false;
+    }
+    int e = 1 - full;
+    const char *fname = full ? "src1" : "src0", *ename = e ? "src1" : "src0";
+    if (!same[full]) {
+        rt_rule_error(ip, in, "full-operand",
+                      "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld); the full-size "
+                      "operand %s (%s) has %dx%d",
+                      (long long)R, (long long)C, fname, col[full] ? "col_major" : "row_major", s[full]->vr, s[full]->vc);
+        return false;
+    }
+    if (col[full]) {
+        rt_rule_error(ip, in, "full-layout", "expects the full-size operand %s to use row-major layout, got blayout=col_major",
+                      fname);
+        return false;
+    }
+    const char *mode = col[e] ? "Mode 1" : "Mode 2", *layout = col[e] ? "col_major" : "row_major";
+    if (s[e]->vr != R) {
+        rt_rule_error(ip, in, col[e] ? "mode1-rows" : "mode2-rows",
+                      "expects the %s expanded operand %s (%s) to have valid_shape[0] == dst valid_shape[0] (%lld), got %d",
+                      mode, ename, layout, (long long)R, s[e]->vr);
+        return false;
+    }
+    int64_t block = 32 / (int64_t)dtype_size(in->t[0].dtype);
+    if (col[e] && s[e]->vc != 1) {
+        rt_rule_error(ip, in, "mode1-cols",
+                      "expects the Mode 1 expanded operand %s (col_major) to have valid_shape[1] == 1, got %d", ename,
+                      s[e]->vc);
+        return false;
+    }
+    if (!col[e] && s[e]->vc != block) {
+        rt_rule_error(ip, in, "mode2-cols",
+                      "expects the Mode 2 expanded operand %s (row_major) to have valid_shape[1] == 32 / sizeof(%s) = "
+                      "%lld, got %d",
+                      ename, dtype_name(in->t[0].dtype), (long long)block, s[e]->vc);
+        return false;
+    }
+    *expanded_out = e;
+    return true;
+}
+
 static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *dt = &in->t[0], *t0 = &in->t[1], *t1 = &in->t[2];
     TileView *s0 = use_tile(ip, in, t0), *s1 = s0 ? use_tile(ip, in, t1) : NULL;
@@ -250,23 +326,16 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     TileView *dst = use_tile(ip, in, dt);
     if (!dst) return PC_ERROR;
     int64_t R = dst->vr, C = dst->vc;
-    bool full0 = s0->vr == R && s0->vc == C, full1 = s1->vr == R && s1->vc == C;
-    if (!full0 && !full1)
-        return rt_error(ip, in, "expects src0 or src1 to have dst's valid shape %lldx%lld (src0 is %dx%d, src1 is %dx%d)",
-                        (long long)R, (long long)C, s0->vr, s0->vc, s1->vr, s1->vc);
+    const TileView *s[2] = {s0, s1};
+    int e;
+    if (!check_row_expand_roles(ip, in, dst, s, &e)) return PC_ERROR;
+    if (in->a && in->b == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR && in->t[3].footprint < row_expand_tmp_bytes(R))
+        return rt_rule_error(ip, in, "tmp-size",
+                             "expects tmp to hold at least %lld bytes on A2/A3 (%s for %lld valid rows), got %lld bytes",
+                             (long long)row_expand_tmp_bytes(R), R < 256 ? "ceil(R / 8) * 256" : "30 * 256", (long long)R,
+                             (long long)in->t[3].footprint);
     if (R == 0 || C == 0) return pc + 1;
-    int64_t m0 = C, m1 = C;
-    if (!(full0 && full1)) {
-        const TileView *e = full0 ? s1 : s0;
-        const char *ename = full0 ? "src1" : "src0";
-        int64_t block = 32 / (int64_t)dtype_size(dt->dtype);
-        if (e->vr != R || (e->vc != 1 && e->vc != block))
-            return rt_error(ip, in, "expects the expanded operand %s to have valid shape %lldx1 (Mode 1) or %lldx%lld "
-                            "(Mode 2, one 32-byte block per row), got %dx%d", ename, (long long)R, (long long)R,
-                            (long long)block, e->vr, e->vc);
-        if (full0) m1 = e->vc;
-        else m0 = e->vc;
-    }
+    int64_t m0 = e ? C : s0->vc, m1 = e ? s1->vc : C;
     in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
     return pc + 1;
 }
@@ -282,8 +351,14 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
     if (boxed(&s0)) return unsupported_boxed(ctx, op, &s0);
     if (boxed(&s1)) return unsupported_boxed(ctx, op, &s1);
     if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
-    /* tmp (ins[2]) never changes the result: the simulator ignores it and so does pto-run */
+    /* tmp (ins[2]) never changes the result (the simulator ignores it and so does pto-run); only
+     * its size is checked at run time, on A2A3, when dst's valid rows were dynamic */
     Instr in = instr_for(op, exec_trowexpand);
+    if (op->ins.count >= 3) {
+        if (!tile_ref(ctx, op, &op->ins.items[2], &in.t[3])) return false;
+        in.a = 1;
+        in.b = (int32_t)ctx->ip->opts.target;
+    }
     const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
     if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
     in.k.row_expand = sub ? ks->trowexpandsub : ks->trowexpandmul;

@@ -176,6 +176,9 @@ const char *blayout_name(BLayout b);
 const char *slayout_name(SLayout s);
 /* Capacity in bytes of the on-chip buffer behind `loc` on `target` (SPEC 2.1). */
 int64_t buffer_capacity_bytes(Target target, TileLoc loc);
+/* Bytes of tmp the A2A3 Mode 1 row-expand broadcast writes for `valid_rows` rows (seed: ceil(R/8)
+ * x 256 for R < 256, 30 x 256 = 7680 for R >= 256); verifier and interpreter check against it. */
+int64_t row_expand_tmp_bytes(int64_t valid_rows);
 /* Name of the on-chip buffer behind `loc`: "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB". */
 const char *buffer_name(TileLoc loc);
 

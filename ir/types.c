@@ -59,6 +59,8 @@ const char *tile_loc_name(TileLoc loc) {
     return (unsigned)loc < LOC_COUNT ? names[loc] : "<loc>";
 }
 
+int64_t row_expand_tmp_bytes(int64_t valid_rows) { return valid_rows < 256 ? (valid_rows + 7) / 8 * 256 : 30 * 256; }
+
 int64_t buffer_capacity_bytes(Target target, TileLoc loc) {
     static const int64_t a2a3[LOC_COUNT] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
     static const int64_t a5[LOC_COUNT] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};

@@ -288,13 +288,21 @@ static void set_valid_dim(TileBuilder *b, const TParam *p, const char *by, enum 
     if (tile_claim(b, field, by, p->loc)) *dst = v;
 }
 
+/* `0x16` lexes as a hexadecimal integer, but after `valid=` it can only mean 0 rows x 16 cols. */
+static bool zero_rows_shape(const TParam *p) {
+    if (p->kind != TP_INT || p->value.len < 3 || memcmp(p->value.text, "0x", 2) != 0) return false;
+    for (uint32_t i = 2; i < p->value.len; i++)
+        if (p->value.text[i] < '0' || p->value.text[i] > '9') return false;
+    return true;
+}
+
 static void set_valid_shape(TileBuilder *b, const TParam *p) {
     int64_t *dims;
     int rank;
     DType dt;
     bool has_dtype;
     SrcLoc dloc;
-    if (p->kind != TP_SHAPE) {
+    if (p->kind != TP_SHAPE && !zero_rows_shape(p)) {
         tile_fail(b, p->loc, "'valid' in %s must be ROWSxCOLS (e.g. valid=16x1 or valid=?x?), got '%s'", b->type_name,
                   value_text(b, p));
         return;

@@ -238,7 +238,7 @@ ScalarFit scalar_fit(const ConstScalar *v, DType dt, double *converted) {
         int bits = int_bits(dt);
         double hi_excl = ldexp(1.0, dtype_is_unsigned(dt) ? bits : bits - 1);
         if (t < (double)min || t >= hi_excl) return FIT_OUT_OF_RANGE;
-        *converted = t;
+        *converted = t + 0.0; /* -0.5 truncates to -0.0: an integer has no negative zero */
         return t == v->f ? FIT_EXACT : FIT_LOSSY;
     }
     if (dtype_is_float(dt)) {

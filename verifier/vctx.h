@@ -111,6 +111,8 @@ typedef struct TileArg {
     const Type *type;
     const TileType *tile;    /* NULL when absent or not a tile */
     SrcLoc loc;              /* where the operand's type is written, else the operand */
+    bool implied;            /* a result whose type is implied by (is the same as) a source operand's,
+                              * e.g. TMULS `%d = tmuls %s, 2.0 : T`: checks of the source cover it */
 } TileArg;
 
 /* The type of an operand at this use: the written one, else its value's type (NULL for bare literals). */

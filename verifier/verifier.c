@@ -127,7 +127,22 @@ TileArg tile_in(const Op *op, int index) {
 TileArg tile_out(const Op *op, int index) {
     const OpInfo *info = op_info(op->code);
     const char *name = index < 2 && info->outs[index].name ? info->outs[index].name : "result";
-    return make_tile_arg(op, name, index < op->outs.count ? &op->outs.items[index] : NULL);
+    const Operand *opd = index < op->outs.count ? &op->outs.items[index] : NULL;
+    TileArg a = make_tile_arg(op, name, opd);
+    bool written = opd && opd->type_loc.line && opd->type_loc.offset > op->loc.offset;
+    /* an SSA result whose type the op implies from a source (`: T` written once for both, or not
+     * at all for the result): point where that type is written, and let the source's checks
+     * cover it */
+    for (int i = 0; a.tile && i < op->ins.count; i++) {
+        const Operand *in = &op->ins.items[i];
+        bool in_written = in->type_loc.line && in->type_loc.offset > op->loc.offset;
+        if (operand_type(in) == a.type && in_written && (!written || opd->type_loc.offset == in->type_loc.offset)) {
+            a.loc = in->type_loc;
+            a.implied = true;
+            break;
+        }
+    }
+    return a;
 }
 
 TileArg tile_of_value(const char *name, const Value *v) {
@@ -180,20 +195,20 @@ bool check_dtype_in(VerifyCtx *ctx, const Op *op, const TileArg *arg, const char
 bool check_same_dtype(VerifyCtx *ctx, const Op *op, const TileArg *a, const TileArg *b, const TileArg *at,
                       const char *rule) {
     if (!a->tile || !b->tile || a->tile->dtype == b->tile->dtype) return true;
-    vreport(ctx, op, at->loc, SEV_ERROR, rule, "expects %s and %s to have the same element type, got %s and %s",
-            a->name, b->name, dtype_name(a->tile->dtype), dtype_name(b->tile->dtype));
+    vreport(ctx, op, at->loc, SEV_ERROR, rule, "expects %s and %s to have the same element type, got %s and %s (%s: %s)",
+            a->name, b->name, dtype_name(a->tile->dtype), dtype_name(b->tile->dtype), at->name, type_text(ctx, at->type));
     return false;
 }
 
 bool check_loc_in(VerifyCtx *ctx, const Op *op, const TileArg *arg, unsigned locs, const char *what, const char *rule) {
-    if (!arg->tile || (locs & LOCBIT(arg->tile->loc))) return true;
+    if (!arg->tile || arg->implied || (locs & LOCBIT(arg->tile->loc))) return true; /* implied: its source is checked */
     vreport(ctx, op, arg->loc, SEV_ERROR, rule, "expects %s to be in the %s address space, got loc=%s (%s)", arg->name,
             what, tile_loc_name(arg->tile->loc), type_text(ctx, arg->type));
     return false;
 }
 
 bool check_row_major(VerifyCtx *ctx, const Op *op, const TileArg *arg, const char *rule) {
-    if (!arg->tile || arg->tile->blayout == BL_ROW_MAJOR) return true;
+    if (!arg->tile || arg->implied || arg->tile->blayout == BL_ROW_MAJOR) return true; /* implied: see check_loc_in */
     vreport(ctx, op, arg->loc, SEV_ERROR, rule, "expects %s to use row-major layout, got blayout=%s (%s)", arg->name,
             blayout_name(arg->tile->blayout), type_text(ctx, arg->type));
     return false;
@@ -203,8 +218,8 @@ bool check_same_valid_dim(VerifyCtx *ctx, const Op *op, const TileArg *a, const 
     if (!a->tile || !b->tile) return true;
     int64_t x = valid_dim(a->tile, dim), y = valid_dim(b->tile, dim);
     if (!dim_known(x) || !dim_known(y) || x == y) return true;
-    vreport(ctx, op, b->loc, SEV_ERROR, rule, "expects %s and %s to have the same valid_shape[%d], got %lld and %lld",
-            a->name, b->name, dim, (long long)x, (long long)y);
+    vreport(ctx, op, b->loc, SEV_ERROR, rule, "expects %s and %s to have the same valid_shape[%d], got %lld and %lld (%s: %s)",
+            a->name, b->name, dim, (long long)x, (long long)y, b->name, type_text(ctx, b->type));
     return false;
 }
 

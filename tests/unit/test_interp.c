@@ -368,12 +368,67 @@ Test(errors, dynamic_valid_shapes_are_checked_at_run_time) {
                      "%t = pto.alloc_tile : " T8F32 "\n"
                      "%d = pto.alloc_tile valid_row = %c3 valid_col = %c1 : !pto.tile_buf<vec, 8x1xf32, valid=?x?, blayout=col_major>\n"
                      "pto.trowprod ins(%s, %t : !pto.tile_buf<vec, 8x8xf32, valid=?x?>, " T8F32 ") outs(%d : !pto.tile_buf<vec, 8x1xf32, valid=?x?, blayout=col_major>)\n",
-                     (LoadOpts){.no_verify = true}, "'pto.trowprod' op expects src valid rows (4) to equal dst valid rows (3)");
+                     (LoadOpts){.no_verify = true}, "'pto.trowprod' op expects src and dst to have the same valid_shape[0], got 4 and 3 [TROWPROD.valid-rows]");
     expect_run_error("%c9 = arith.constant 9 : index\n"
                      "%c8 = arith.constant 8 : index\n"
                      "%s = pto.alloc_tile valid_row = %c8 valid_col = %c8 : !pto.tile_buf<vec, 8x8xf32, valid=?x?>\n"
                      "pto.set_validshape %s, %c9, %c8 : !pto.tile_buf<vec, 8x8xf32, valid=?x?>\n",
                      (LoadOpts){.no_verify = true}, "valid rows 9 are outside [0, 8]");
+}
+
+/* Row-expand with `?` valid dims: the verifier's role and mode rules, made on the run-time shapes. */
+static char *row_expand_prog(Arena *a, int r0, int c0, int r1, int c1, const char *tmp_type) {
+    return arena_printf(a,
+                        "%%r0 = arith.constant %d : index\n%%c0 = arith.constant %d : index\n"
+                        "%%r1 = arith.constant %d : index\n%%c1 = arith.constant %d : index\n"
+                        "%%a = pto.alloc_tile valid_row = %%r0 valid_col = %%c0 : !pto.tile_buf<vec, 16x32xf32, valid=?x?, blayout=col_major>\n"
+                        "%%b = pto.alloc_tile valid_row = %%r1 valid_col = %%c1 : !pto.tile_buf<vec, 16x32xf32, valid=?x?>\n"
+                        "%%d = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf32>\n%s"
+                        "pto.trowexpandmul ins(%%b, %%a%s : !pto.tile_buf<vec, 16x32xf32, valid=?x?>, "
+                        "!pto.tile_buf<vec, 16x32xf32, valid=?x?, blayout=col_major>%s%s) outs(%s)\n",
+                        r0, c0, r1, c1, tmp_type ? arena_printf(a, "%%tmp = pto.alloc_tile : %s\n", tmp_type) : "",
+                        tmp_type ? ", %tmp" : "", tmp_type ? ", " : "", tmp_type ? tmp_type : "",
+                        /* with tmp: in place, so that dst's valid rows are dynamic and tmp-size is a run-time check */
+                        tmp_type ? "%b : !pto.tile_buf<vec, 16x32xf32, valid=?x?>" : "%d : !pto.tile_buf<vec, 16x32xf32>");
+}
+
+Test(errors, row_expand_roles_are_checked_at_run_time) {
+    Arena *a = arena_new();
+    Prog p;
+    load(&p, row_expand_prog(a, 16, 1, 16, 32, NULL), (LoadOpts){0}); /* Mode 1, legal */
+    run_ok(&p);
+    unload(&p);
+    expect_run_error(row_expand_prog(a, 16, 32, 16, 1, NULL), (LoadOpts){0},
+                     "expects the full-size operand src1 to use row-major layout, got blayout=col_major [TROWEXPANDMUL.full-layout]");
+    expect_run_error(row_expand_prog(a, 16, 8, 16, 32, NULL), (LoadOpts){0},
+                     "expects the Mode 1 expanded operand src1 (col_major) to have valid_shape[1] == 1, got 8 [TROWEXPANDMUL.mode1-cols]");
+    expect_run_error(row_expand_prog(a, 15, 1, 16, 32, NULL), (LoadOpts){0},
+                     "valid_shape[0] == dst valid_shape[0] (16), got 15 [TROWEXPANDMUL.mode1-rows]");
+    expect_run_error(row_expand_prog(a, 16, 32, 16, 32, NULL), (LoadOpts){0},
+                     "expects exactly one of src0 and src1 to have the valid shape of dst (16x32), but both do [TROWEXPANDMUL.full-operand]");
+    expect_run_error(row_expand_prog(a, 16, 1, 8, 32, NULL), (LoadOpts){0},
+                     "the full-size operand src0 (row_major) has 8x32 [TROWEXPANDMUL.full-operand]");
+    /* tmp size on A2A3 for 16 valid rows: ceil(16 / 8) * 256 = 512 bytes; A5 ignores tmp */
+    expect_run_error(row_expand_prog(a, 16, 1, 16, 32, "!pto.tile_buf<vec, 1x64xf32>"), (LoadOpts){.target = TARGET_A2A3},
+                     "expects tmp to hold at least 512 bytes on A2/A3 (ceil(R / 8) * 256 for 16 valid rows), got 256 bytes "
+                     "[TROWEXPANDMUL.tmp-size]");
+    load(&p, row_expand_prog(a, 16, 1, 16, 32, "!pto.tile_buf<vec, 1x128xf32>"), (LoadOpts){.target = TARGET_A2A3});
+    run_ok(&p);
+    unload(&p);
+    load(&p, row_expand_prog(a, 16, 1, 16, 32, "!pto.tile_buf<vec, 1x64xf32>"), (LoadOpts){.target = TARGET_A5});
+    run_ok(&p);
+    unload(&p);
+    arena_free(a);
+}
+
+Test(errors, tmuls_a5_dst_rows_beyond_src_at_run_time) {
+    expect_run_error("%c16 = arith.constant 16 : index\n"
+                     "%s = pto.alloc_tile : !pto.tile_buf<vec, 8x16xf32>\n"
+                     "%d = pto.alloc_tile valid_row = %c16 valid_col = %c16 : !pto.tile_buf<vec, 16x16xf32, valid=?x?>\n"
+                     "pto.tmuls ins(%s, 2.0 : !pto.tile_buf<vec, 8x16xf32>, f32) outs(%d : !pto.tile_buf<vec, 16x16xf32, valid=?x?>)\n",
+                     (LoadOpts){.target = TARGET_A5},
+                     "expects src to have at least dst's 16 valid rows (the op reads src row i for dst row i), got 8 rows "
+                     "[TMULS.src-rows]");
 }
 
 Test(errors, boxed_layouts_are_reported_when_executed) {

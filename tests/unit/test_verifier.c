@@ -308,7 +308,7 @@ Test(verifier, trowprod_rules) {
          NULL, SEV_ERROR, 0},
         {"valid rows", A2, trowprod("!pto.tile_buf<vec, 16x16xf32, valid=8x16>", S16, DN16), "TROWPROD.valid-rows",
          SEV_ERROR, 1},
-        {"dst valid cols", A2, trowprod(S16, S16, "!pto.tile_buf<vec, 16x8xf32>"), "TROWPROD.dst-valid-cols", SEV_ERROR,
+        {"dst valid cols", A2, trowprod(S16, S16, "!pto.tile_buf<vec, 16x8xf32>"), "TROWPROD.dst-valid-cols", SEV_WARNING,
          1},
         {"empty src", A2,
          trowprod("!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=0, blayout=row_major, "
@@ -548,12 +548,12 @@ Test(verifier, five_mistakes_five_errors) {
                "%c = pto.alloc_tile : !pto.tile_buf<vec, 16x12xf32>\n"
                "pto.texpands ins(1.0e10 : f32) outs(%b : !pto.tile_buf<vec, 16x16xf16>)\n"
                "%d = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32, blayout=col_major>\n"
-               "pto.trowprod ins(%a, %a : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%a : "
-               "!pto.tile_buf<vec, 16x16xf32>)\n",
+               "pto.trowprod ins(%b, %b : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf16>) outs(%d : "
+               "!pto.tile_buf<vec, 16x1xf32, blayout=col_major>)\n",
                A2);
     cr_expect_eq(run.diags.errors, 5, "%s", all_messages());
     const char *want[] = {"TMULS.dtype-match", "MEM.addr-align", "TILE.alignment", "TEXPANDS.scalar-range",
-                          "TROWPROD.dst-valid-cols"};
+                          "TROWPROD.dtype-match"};
     for (size_t i = 0; i < 5; i++) cr_expect_not_null(find_rule(want[i]), "missing %s:%s", want[i], all_messages());
 }
 
@@ -861,4 +861,20 @@ Test(verifier_expected, malformed_and_no_diagnostics) {
     cr_expect_eq(expectations("// expected-no-diagnostics\nop\n", w, 1, report, sizeof report), 1, "%s", report);
     cr_expect_eq(expectations("# expected-error@-5 {{before the file}}\n", NULL, 0, report, sizeof report), 1, "%s",
                  report);
+}
+
+Test(verifier, implied_result_type_is_reported_where_written_once) {
+    /* `%r = tmuls %u, 2 : T, i32`: dst's type is src's; a dst rule points at T (column 20), and a
+     * layout mistake in T is one error (src's), not one per operand */
+    check_text("%u = pto.alloc_tile : !pto.tile_buf<vec, 16x16xui16>\n"
+               "%r = tmuls %u, 2 : !pto.tile_buf<vec, 16x16xui16>, i32\n"
+               "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32, blayout=col_major>\n"
+               "%r2 = tmuls %s, 2.0 : !pto.tile_buf<vec, 16x16xf32, blayout=col_major>, f32\n",
+               A2);
+    const Diag *d = find_rule("TMULS.dtype");
+    cr_assert_not_null(d, "%s", all_messages());
+    cr_expect_eq(d->loc.line, 2);
+    cr_expect_eq(d->loc.col, 20, "%s", all_messages());
+    cr_expect_eq(count_rule("TMULS.layout", SEV_ERROR), 1, "%s", all_messages());
+    cr_expect_eq(run.diags.errors, 2, "%s", all_messages());
 }
