@@ -545,6 +545,47 @@ static void element_text(const DataArray *a, int64_t i, char *buf, size_t len) {
     }
 }
 
+/* Compares element i of got and want: true when it fails |got - want| <= atol + rtol * |want| (NaN
+ * equals NaN; Inf only equals itself). Integers are differenced exactly in 64 bits (a double holds
+ * only 53: 2^60 and 2^60 + 100 would look equal), then held to the tolerances; *abs_err and
+ * *rel_err receive the errors (0 when equal). */
+static bool element_mismatch(const DataArray *got, const DataArray *want, int64_t i, double atol, double rtol,
+                             double *abs_err, double *rel_err) {
+    DType dt = got->dtype;
+    *abs_err = *rel_err = 0.0;
+    int64_t gs, ws;
+    uint64_t gu, wu;
+    if (element_int(got, i, &gs, &gu) && element_int(want, i, &ws, &wu)) {
+        uint64_t diff;
+        double w;
+        if (dtype_is_unsigned(dt)) {
+            diff = gu >= wu ? gu - wu : wu - gu;
+            w = (double)wu;
+        } else {
+            diff = gs >= ws ? (uint64_t)gs - (uint64_t)ws : (uint64_t)ws - (uint64_t)gs;
+            w = (double)ws;
+        }
+        if (diff == 0) return false;
+        *abs_err = (double)diff;
+        *rel_err = w != 0.0 ? *abs_err / fabs(w) : INFINITY;
+        return !(*abs_err <= atol + rtol * fabs(w));
+    }
+    double g = element_as_double(got->data, i, dt), w = element_as_double(want->data, i, dt);
+    if (isnan(g) || isnan(w)) {
+        bool bad = !(isnan(g) && isnan(w));
+        if (bad) *abs_err = *rel_err = NAN;
+        return bad;
+    }
+    if (g == w) return false;
+    if (isinf(g) || isinf(w)) {
+        *abs_err = *rel_err = INFINITY;
+        return true;
+    }
+    *abs_err = fabs(g - w);
+    *rel_err = w != 0.0 ? *abs_err / fabs(w) : INFINITY;
+    return !(*abs_err <= atol + rtol * fabs(w));
+}
+
 int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, const DataArray *want,
                            const CompareOptions *opts, char *err, size_t errlen) {
     if (got->dtype != want->dtype) {
@@ -562,41 +603,14 @@ int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, co
     double def = dt == DT_F32 ? 1e-5 : is_float ? 1e-3 : 0.0;
     double atol = opts && opts->atol_given ? opts->atol : def;
     double rtol = opts && opts->rtol_given ? opts->rtol : def;
-    bool exact_ints = !is_float && atol == 0.0 && rtol == 0.0;
     int max_report = opts && opts->max_report > 0 ? opts->max_report : 10;
     int64_t mismatches = 0;
-    double max_abs = 0.0, max_rel = 0.0;
+    double max_abs = 0.0, max_rel = 0.0, abs_err, rel_err;
     /* first pass: statistics */
     for (int64_t i = 0; i < got->count; i++) {
-        bool bad;
-        double g = element_as_double(got->data, i, dt), w = element_as_double(want->data, i, dt);
-        double abs_err = 0.0, rel_err = 0.0;
-        if (exact_ints) {
-            int64_t gs, ws;
-            uint64_t gu, wu;
-            element_int(got, i, &gs, &gu);
-            element_int(want, i, &ws, &wu);
-            bad = gs != ws || gu != wu;
-            if (bad) {
-                abs_err = fabs(g - w);
-                rel_err = w != 0.0 ? abs_err / fabs(w) : INFINITY;
-            }
-        } else if (isnan(g) || isnan(w)) {
-            bad = !(isnan(g) && isnan(w));
-            if (bad) abs_err = rel_err = NAN;
-        } else if (g == w) {
-            bad = false;
-        } else if (isinf(g) || isinf(w)) {
-            bad = true;
-            abs_err = rel_err = INFINITY;
-        } else {
-            abs_err = fabs(g - w);
-            rel_err = w != 0.0 ? abs_err / fabs(w) : INFINITY;
-            bad = !(abs_err <= atol + rtol * fabs(w)); /* Inf vs finite: abs_err is Inf */
-        }
+        if (element_mismatch(got, want, i, atol, rtol, &abs_err, &rel_err)) mismatches++;
         if (!isnan(abs_err) && abs_err > max_abs) max_abs = abs_err;
         if (!isnan(rel_err) && rel_err > max_rel) max_rel = rel_err;
-        if (bad) mismatches++;
     }
     fprintf(out, "%s: %lld elements, %lld %s, max abs err %g, max rel err %g (atol %g, rtol %g)\n", name,
             (long long)got->count, (long long)mismatches, mismatches == 1 ? "mismatch" : "mismatches", max_abs, max_rel,
@@ -604,26 +618,14 @@ int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, co
     if (mismatches == 0) return 0;
     int reported = 0;
     for (int64_t i = 0; i < got->count && reported < max_report; i++) {
-        double g = element_as_double(got->data, i, dt), w = element_as_double(want->data, i, dt);
-        bool bad;
-        if (exact_ints) {
-            int64_t gs, ws;
-            uint64_t gu, wu;
-            element_int(got, i, &gs, &gu);
-            element_int(want, i, &ws, &wu);
-            bad = gs != ws || gu != wu;
-        } else if (isnan(g) || isnan(w)) bad = !(isnan(g) && isnan(w));
-        else if (g == w) bad = false;
-        else if (isinf(g) || isinf(w)) bad = true;
-        else bad = !(fabs(g - w) <= atol + rtol * fabs(w));
-        if (!bad) continue;
+        if (!element_mismatch(got, want, i, atol, rtol, &abs_err, &rel_err)) continue;
         int64_t r, c;
         flat_to_row_col(got, i, &r, &c);
         char gt[40], wt[40];
         element_text(got, i, gt, sizeof gt);
         element_text(want, i, wt, sizeof wt);
         fprintf(out, "  mismatch at (%lld, %lld): got %s, want %s (abs err %g)\n", (long long)r, (long long)c, gt, wt,
-                fabs(g - w));
+                abs_err);
         reported++;
     }
     if (mismatches > reported) fprintf(out, "  ... %lld more mismatches\n", (long long)(mismatches - reported));

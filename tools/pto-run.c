@@ -405,8 +405,10 @@ static int run(Options *opts) {
             continue;
         }
         char title[160];
+        int64_t rows = 1; /* all but the last dim, from the shape: a 3x0 region has count 0 */
+        for (int d = 0; d + 1 < got.rank; d++) rows *= got.shape[d];
         if (got.rank >= 2)
-            snprintf(title, sizeof title, "%s: %lldx%lld %s", b.display, (long long)(got.count / got.shape[got.rank - 1]),
+            snprintf(title, sizeof title, "%s: %lldx%lld %s", b.display, (long long)rows,
                      (long long)got.shape[got.rank - 1], dtype_name(got.dtype));
         else
             snprintf(title, sizeof title, "%s: %lld %s", b.display, (long long)got.count, dtype_name(got.dtype));

@@ -133,6 +133,8 @@ expect double_dash_then_option 2 "err~more than one program file ('scale.pto' an
 : > "$T/empty.pto"
 invoke "$T/empty.pto"
 expect empty_program_runs 0
+invoke zero_cols.pto --print t
+expect print_zero_columns 0 "out~TPRINT 3x0" "out~%t: 3x0 f32"
 
 # ---- results -------------------------------------------------------------------------------------
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --print arg1

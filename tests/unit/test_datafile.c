@@ -312,6 +312,41 @@ Test(compare, integers_exact_unless_a_tolerance_is_given) {
     data_array_free(&short_w);
 }
 
+Test(compare, wide_integers_are_differenced_exactly_under_a_tolerance) {
+    /* 2^60 vs 2^60 + 100 are one double apart: the difference must still be 100, not 0 */
+    DataArray g, w;
+    char err[256];
+    cr_assert(data_array_alloc(&g, DT_I64, 1, 3, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_I64, 1, 3, err, sizeof err));
+    int64_t gv[3] = {1LL << 60, INT64_MIN, 9}, wv[3] = {(1LL << 60) + 100, INT64_MIN + 1, 9};
+    memcpy(g.data, gv, 24);
+    memcpy(w.data, wv, 24);
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *out = open_memstream(&buf, &blen);
+    CompareOptions tol = {.atol = 1, .atol_given = true};
+    int64_t r = data_array_compare(out, "x", &g, &w, &tol, err, sizeof err);
+    fclose(out);
+    cr_expect_eq(r, 1, "%s", buf); /* 100 > 1; INT64_MIN vs INT64_MIN + 1 is within atol 1 */
+    cr_expect_not_null(strstr(buf, "max abs err 100,"), "%s", buf);
+    cr_expect_not_null(strstr(buf, "got 1152921504606846976, want 1152921504606847076 (abs err 100)"), "%s", buf);
+    free(buf);
+    data_array_free(&g);
+    data_array_free(&w);
+    /* unsigned: 2^64 - 1 vs 0 is 2^64 - 1 apart, not a wrapped 1 */
+    cr_assert(data_array_alloc(&g, DT_U64, 1, 1, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_U64, 1, 1, err, sizeof err));
+    uint64_t gu = UINT64_MAX, wu = 0;
+    memcpy(g.data, &gu, 8);
+    memcpy(w.data, &wu, 8);
+    FILE *devnull = fopen("/dev/null", "w");
+    CompareOptions big = {.atol = 2, .atol_given = true};
+    cr_expect_eq(data_array_compare(devnull, "u", &g, &w, &big, err, sizeof err), 1);
+    fclose(devnull);
+    data_array_free(&g);
+    data_array_free(&w);
+}
+
 Test(compare, f16_default_tolerance_is_1e_3) {
     DataArray g, w;
     char err[256];
