@@ -27,9 +27,7 @@ int32_t rt_error(Interp *ip, const Instr *in, const char *fmt, ...) {
 
 int32_t rt_rule_error(Interp *ip, const Instr *in, const char *rule_suffix, const char *fmt, ...) {
     /* the verifier's rule ID for the same check: "pto.trowprod" + "valid-rows" -> TROWPROD.valid-rows */
-    const char *name = strncmp(in->opname, "pto.", 4) == 0 ? in->opname + 4 : in->opname;
-    char *rule = arena_printf(ip->diags->arena, "%s.%s", name, rule_suffix);
-    for (char *c = rule; *c != '.'; c++) *c = (char)(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+    char *rule = rule_id(ip->diags->arena, in->opname, rule_suffix);
     va_list ap;
     va_start(ap, fmt);
     rt_verror(ip, in, (SrcLoc){0}, rule, fmt, ap);

@@ -43,28 +43,3 @@ const KernelSet *kernel_set(DType dt, KernelIsa isa) {
     const KernelSet *s = &kernel_isa_table(isa)->set[dt];
     return s->tmuls ? s : NULL;
 }
-
-KernelTileScalar kernel_tmuls(DType dt) {
-    const KernelSet *s = kernel_set(dt, kernel_isa_best());
-    return s ? s->tmuls : NULL;
-}
-
-KernelFill kernel_fill(DType dt) {
-    const KernelSet *s = kernel_set(dt, kernel_isa_best());
-    return s ? s->fill : NULL;
-}
-
-KernelRowReduce kernel_trowprod(DType dt) {
-    const KernelSet *s = kernel_set(dt, kernel_isa_best());
-    return s ? s->trowprod : NULL;
-}
-
-KernelRowExpand kernel_trowexpandmul(DType dt) {
-    const KernelSet *s = kernel_set(dt, kernel_isa_best());
-    return s ? s->trowexpandmul : NULL;
-}
-
-KernelRowExpand kernel_trowexpandsub(DType dt) {
-    const KernelSet *s = kernel_set(dt, kernel_isa_best());
-    return s ? s->trowexpandsub : NULL;
-}

@@ -151,17 +151,6 @@ const KernelIsaTable *kernel_isa_table(KernelIsa isa);
 /* The kernels of element type `dt` in variant `isa`, or NULL when the type has none. */
 const KernelSet *kernel_set(DType dt, KernelIsa isa);
 
-/* Kernel of TMULS for an element type in the best variant, or NULL if the type has none. */
-KernelTileScalar kernel_tmuls(DType dt);
-/* Kernel of TEXPANDS for an element type in the best variant, or NULL. */
-KernelFill kernel_fill(DType dt);
-/* Kernel of TROWPROD for an element type in the best variant, or NULL. */
-KernelRowReduce kernel_trowprod(DType dt);
-/* Kernel of TROWEXPANDMUL for an element type in the best variant, or NULL. */
-KernelRowExpand kernel_trowexpandmul(DType dt);
-/* Kernel of TROWEXPANDSUB for an element type in the best variant, or NULL. */
-KernelRowExpand kernel_trowexpandsub(DType dt);
-
 /* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and
  * signless types, zero-extended for unsigned ones), floats as the exact double of their value. */
 typedef struct ScalarValue {

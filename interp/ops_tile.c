@@ -141,7 +141,7 @@ static int32_t exec_tmuls(Interp *ip, const Instr *in, int32_t pc) {
     if (src->vc != C)
         return rt_rule_error(ip, in, "valid-cols", "expects src and dst to have the same valid_shape[1], got %d and %lld",
                              src->vc, (long long)C);
-    if (in->a == TARGET_A2A3 && src->vr != R)
+    if (ip->opts.target == TARGET_A2A3 && src->vr != R)
         return rt_rule_error(ip, in, "valid-rows", "expects src and dst to have the same valid_shape[0], got %d and %lld",
                              src->vr, (long long)R);
     if (R > st->rows)
@@ -169,7 +169,6 @@ bool lower_tmuls(LowerCtx *ctx, const Op *op) {
     in.t[0] = dst;
     in.t[1] = src;
     in.defines_dst = defines;
-    in.a = (int32_t)ctx->ip->opts.target;
     if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst.dtype);
     emit(ctx, &in);
     return true;
@@ -256,20 +255,21 @@ static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *
     const TileRef *t[2] = {&in->t[1], &in->t[2]};
     int64_t R = dst->vr, C = dst->vc;
     bool same[2], col[2];
+    ShapeMatch match[2];
     for (int i = 0; i < 2; i++) {
         same[i] = s[i]->vr == R && s[i]->vc == C;
+        match[i] = same[i] ? SHAPE_SAME : SHAPE_DIFFERENT;
         col[i] = t[i]->blayout == BL_COL_MAJOR;
     }
-    if (same[0] && same[1]) {
+    const bool unused_block_wide[2] = {false, false}; /* run-time shapes are never unknown */
+    int full = row_expand_full_operand(match, col, unused_block_wide);
+    if (full == ROW_EXPAND_BOTH_FULL) {
         rt_rule_error(ip, in, "full-operand",
                       "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), but both do",
                       (long long)R, (long long)C);
         return false;
     }
-    int full;
-    if (col[0] != col[1]) full = col[0] ? (same[0] ? 0 : 1) : (same[1] ? 1 : 0); /* col_major: expanded unless only it fits */
-    else if (same[0] || same[1]) full = same[0] ? 0 : 1;
-    else {
+    if (full == ROW_EXPAND_NO_FULL) {
         rt_rule_error(ip, in, "full-operand",
                       "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), got src0 %dx%d "
                       "and src1 %dx%d",
@@ -329,7 +329,9 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     const TileView *s[2] = {s0, s1};
     int e;
     if (!check_row_expand_roles(ip, in, dst, s, &e)) return PC_ERROR;
-    if (in->a && in->b == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR && in->t[3].footprint < row_expand_tmp_bytes(R))
+    bool has_tmp = in->t[3].footprint > 0; /* t[3] is zero when the op has no tmp */
+    if (has_tmp && ip->opts.target == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR &&
+        in->t[3].footprint < row_expand_tmp_bytes(R))
         return rt_rule_error(ip, in, "tmp-size",
                              "expects tmp to hold at least %lld bytes on A2/A3 (%s for %lld valid rows), got %lld bytes",
                              (long long)row_expand_tmp_bytes(R), R < 256 ? "ceil(R / 8) * 256" : "30 * 256", (long long)R,
@@ -354,11 +356,7 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
     /* tmp (ins[2]) never changes the result (the simulator ignores it and so does pto-run); only
      * its size is checked at run time, on A2A3, when dst's valid rows were dynamic */
     Instr in = instr_for(op, exec_trowexpand);
-    if (op->ins.count >= 3) {
-        if (!tile_ref(ctx, op, &op->ins.items[2], &in.t[3])) return false;
-        in.a = 1;
-        in.b = (int32_t)ctx->ip->opts.target;
-    }
+    if (op->ins.count >= 3 && !tile_ref(ctx, op, &op->ins.items[2], &in.t[3])) return false;
     const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
     if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
     in.k.row_expand = sub ? ks->trowexpandsub : ks->trowexpandmul;

@@ -179,6 +179,20 @@ int64_t buffer_capacity_bytes(Target target, TileLoc loc);
 /* Bytes of tmp the A2A3 Mode 1 row-expand broadcast writes for `valid_rows` rows (seed: ceil(R/8)
  * x 256 for R < 256, 30 x 256 = 7680 for R >= 256); verifier and interpreter check against it. */
 int64_t row_expand_tmp_bytes(int64_t valid_rows);
+
+/* How an operand's valid shape compares with dst's: different, equal, or not known statically. */
+typedef enum ShapeMatch { SHAPE_DIFFERENT, SHAPE_SAME, SHAPE_UNKNOWN } ShapeMatch;
+/* What row_expand_full_operand returns when no choice is consistent. */
+enum { ROW_EXPAND_BOTH_FULL = -1, ROW_EXPAND_NO_FULL = -2 };
+/* Which source of TROWEXPANDMUL/SUB is the full-size one (0 or 1; the other is expanded), from each
+ * source's ShapeMatch with dst, its col_major flag and (used only when both matches are unknown)
+ * whether it is one 32-byte block wide. The seed's "exactly one of src0 or src1 must have the same
+ * valid shape as dst": ROW_EXPAND_BOTH_FULL when both do, ROW_EXPAND_NO_FULL when neither can. A
+ * col_major source is the expanded one unless only it matches. The verifier calls it on static
+ * shapes, the interpreter on run-time ones, so both pick the same roles. */
+int row_expand_full_operand(const ShapeMatch match[2], const bool col_major[2], const bool block_wide[2]);
+/* Rule ID "OP.suffix" for an op name ("pto.trowprod", "valid-rows" -> "TROWPROD.valid-rows"), in `arena`. */
+char *rule_id(Arena *arena, const char *op_name, const char *suffix);
 /* Name of the on-chip buffer behind `loc`: "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB". */
 const char *buffer_name(TileLoc loc);
 

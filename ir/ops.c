@@ -1,6 +1,7 @@
 /* ops.c - the op table rows (names, signatures, flags) built from ops.def, and name lookup. */
 #include "ir.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define SPEC(name, kinds, flags) {name, kinds, flags}
@@ -53,6 +54,13 @@ const Attr *attr_find(const AttrList *attrs, const char *key) {
     for (int i = 0; i < attrs->count; i++)
         if (attrs->items[i].key && strcmp(attrs->items[i].key, key) == 0) return &attrs->items[i];
     return NULL;
+}
+
+char *rule_id(Arena *arena, const char *op_name, const char *suffix) {
+    const char *dot = strchr(op_name, '.');
+    char *id = arena_printf(arena, "%s.%s", dot ? dot + 1 : op_name, suffix);
+    for (char *p = id; *p && *p != '.'; p++) *p = (char)toupper((unsigned char)*p);
+    return id;
 }
 
 void module_set_target(Module *m, Target target) {

@@ -61,6 +61,18 @@ const char *tile_loc_name(TileLoc loc) {
 
 int64_t row_expand_tmp_bytes(int64_t valid_rows) { return valid_rows < 256 ? (valid_rows + 7) / 8 * 256 : 30 * 256; }
 
+int row_expand_full_operand(const ShapeMatch match[2], const bool col_major[2], const bool block_wide[2]) {
+    if (match[0] == SHAPE_SAME && match[1] == SHAPE_SAME) return ROW_EXPAND_BOTH_FULL;
+    if (col_major[0] != col_major[1]) {
+        int col = col_major[0] ? 0 : 1, row = 1 - col;
+        return match[col] == SHAPE_SAME && match[row] == SHAPE_DIFFERENT ? col : row;
+    }
+    if (match[0] == SHAPE_SAME || match[1] == SHAPE_SAME) return match[0] == SHAPE_SAME ? 0 : 1;
+    if (match[0] == SHAPE_UNKNOWN && match[1] == SHAPE_UNKNOWN) return block_wide[0] && !block_wide[1] ? 1 : 0;
+    if (match[0] == SHAPE_UNKNOWN || match[1] == SHAPE_UNKNOWN) return match[0] == SHAPE_UNKNOWN ? 0 : 1;
+    return ROW_EXPAND_NO_FULL;
+}
+
 int64_t buffer_capacity_bytes(Target target, TileLoc loc) {
     static const int64_t a2a3[LOC_COUNT] = {196608, 524288, 65536, 65536, 131072, 1024, 2048};
     static const int64_t a5[LOC_COUNT] = {262144, 524288, 65536, 65536, 262144, 4096, 4096};

@@ -69,8 +69,6 @@ static const RowExpandSpec trowexpandsub_spec = {
     {DTS_F16_F32, DTS_F16_F32},
 };
 
-typedef enum ShapeMatch { SHAPE_DIFFERENT, SHAPE_SAME, SHAPE_UNKNOWN } ShapeMatch;
-
 /* Whether two tiles have the same valid shape: statically different wins over unknown. */
 static ShapeMatch valid_shape_match(const TileType *a, const TileType *b) {
     ShapeMatch m = SHAPE_SAME;
@@ -96,38 +94,29 @@ static bool is_block_wide(const TileType *t, const TileType *dst) {
     return size && cols == 32 / (int64_t)size;
 }
 
-/* Picks the full-size and the expanded operand ("exactly one of src0 or src1 must have the same
- * valid shape as dst"); a col_major operand can only be the expanded one. False when no
- * consistent choice exists (reported). */
+/* Picks the full-size and the expanded operand (row_expand_full_operand: "exactly one of src0 or
+ * src1 must have the same valid shape as dst"; a col_major operand can only be the expanded one).
+ * False when no consistent choice exists (reported). */
 static bool pick_row_expand_roles(VerifyCtx *ctx, const Op *op, TileArg *src0, TileArg *src1, const TileArg *dst,
                                   TileArg **full, TileArg **expanded) {
     const char *rule = op_rule(ctx, op, "full-operand");
-    ShapeMatch m0 = valid_shape_match(src0->tile, dst->tile), m1 = valid_shape_match(src1->tile, dst->tile);
-    if (m0 == SHAPE_SAME && m1 == SHAPE_SAME) {
+    const ShapeMatch match[2] = {valid_shape_match(src0->tile, dst->tile), valid_shape_match(src1->tile, dst->tile)};
+    const bool col[2] = {src0->tile->blayout == BL_COL_MAJOR, src1->tile->blayout == BL_COL_MAJOR};
+    const bool block[2] = {is_block_wide(src0->tile, dst->tile), is_block_wide(src1->tile, dst->tile)};
+    int which = row_expand_full_operand(match, col, block);
+    if (which == ROW_EXPAND_BOTH_FULL) {
         vreport(ctx, op, src1->loc, SEV_ERROR, rule,
                 "expects exactly one of src0 and src1 to have the valid shape of dst (%s), but both do",
                 valid_text(ctx, dst->tile));
         return false;
     }
-    bool c0 = src0->tile->blayout == BL_COL_MAJOR, c1 = src1->tile->blayout == BL_COL_MAJOR;
-    if (c0 != c1) {
-        /* the col_major one is the expanded operand, unless only it has dst's shape */
-        TileArg *col = c0 ? src0 : src1, *row = c0 ? src1 : src0;
-        ShapeMatch mc = c0 ? m0 : m1, mr = c0 ? m1 : m0;
-        *full = mc == SHAPE_SAME && mr == SHAPE_DIFFERENT ? col : row;
-    } else if (m0 == SHAPE_SAME || m1 == SHAPE_SAME) {
-        *full = m0 == SHAPE_SAME ? src0 : src1;
-    } else if (m0 == SHAPE_UNKNOWN && m1 == SHAPE_UNKNOWN) {
-        /* nothing known: the one with a 32-byte block of valid columns is the expanded one */
-        *full = is_block_wide(src0->tile, dst->tile) && !is_block_wide(src1->tile, dst->tile) ? src1 : src0;
-    } else if (m0 == SHAPE_UNKNOWN || m1 == SHAPE_UNKNOWN) {
-        *full = m0 == SHAPE_UNKNOWN ? src0 : src1;
-    } else {
+    if (which == ROW_EXPAND_NO_FULL) {
         vreport(ctx, op, src1->loc, SEV_ERROR, rule,
                 "expects exactly one of src0 and src1 to have the valid shape of dst (%s), got src0 %s and src1 %s",
                 valid_text(ctx, dst->tile), valid_text(ctx, src0->tile), valid_text(ctx, src1->tile));
         return false;
     }
+    *full = which == 0 ? src0 : src1;
     *expanded = *full == src0 ? src1 : src0;
     if (valid_shape_match((*full)->tile, dst->tile) == SHAPE_DIFFERENT) {
         vreport(ctx, op, (*full)->loc, SEV_ERROR, rule,

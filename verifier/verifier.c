@@ -75,10 +75,7 @@ const char *op_rule(VerifyCtx *ctx, const Op *op, const char *suffix) {
             *recent = (RuleId){.code = op->code, .suffix = suffix, .id = c->slots[j].id};
             return c->slots[j].id;
         }
-    const char *name = op_name(op);
-    const char *dot = strchr(name, '.');
-    char *id = arena_printf(ctx->arena, "%s.%s", dot ? dot + 1 : name, suffix);
-    for (char *p = id; *p && *p != '.'; p++) *p = (char)toupper((unsigned char)*p);
+    char *id = rule_id(ctx->arena, op_name(op), suffix);
     c->slots[j] = (RuleId){.code = op->code, .suffix = suffix, .id = id};
     c->count++;
     *recent = c->slots[j];

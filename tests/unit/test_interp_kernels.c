@@ -7,6 +7,9 @@
 
 #include "kernels.h"
 
+/* The kernels of `dt` in the variant the interpreter would choose. */
+static const KernelSet *best(DType dt) { return kernel_set(dt, kernel_isa_best()); }
+
 static uint32_t fbits(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -228,7 +231,7 @@ Test(tmuls, f32_differing_shapes_leaves_outside_untouched) {
     for (int i = 0; i < 32; i++) src[i] = (float)i - 10.5f;
     fill_f32(dst, 128, SENTINEL_F32);
     KScalar k = {2.5f, 0};
-    kernel_tmuls(DT_F32)((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 8, 1}, k, 4, 8);
+    best(DT_F32)->tmuls((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 8, 1}, k, 4, 8);
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 16; c++) {
             float want = (r < 4 && c < 8) ? src[r * 8 + c] * 2.5f : SENTINEL_F32;
@@ -240,12 +243,12 @@ Test(tmuls, f32_in_place_and_partial_overlap_are_sequential) {
     float buf[40];
     for (int i = 0; i < 40; i++) buf[i] = (float)(i + 1);
     KScalar k = {2.0f, 0};
-    kernel_tmuls(DT_F32)((KTile){(uint8_t *)buf, 20, 1}, (KTile){(uint8_t *)buf, 20, 1}, k, 2, 20);
+    best(DT_F32)->tmuls((KTile){(uint8_t *)buf, 20, 1}, (KTile){(uint8_t *)buf, 20, 1}, k, 2, 20);
     for (int i = 0; i < 40; i++) cr_assert_float_eq(buf[i], 2.0f * (float)(i + 1), 0.0f);
     /* dst starts one element after src: the sequential order feeds each product into the next */
     float b2[12];
     for (int i = 0; i < 12; i++) b2[i] = 1.0f;
-    kernel_tmuls(DT_F32)((KTile){(uint8_t *)(b2 + 1), 11, 1}, (KTile){(uint8_t *)b2, 11, 1}, k, 1, 11);
+    best(DT_F32)->tmuls((KTile){(uint8_t *)(b2 + 1), 11, 1}, (KTile){(uint8_t *)b2, 11, 1}, k, 1, 11);
     for (int i = 0; i < 12; i++) cr_assert_float_eq(b2[i], ldexpf(1, i), 0.0f, "element %d", i);
 }
 
@@ -253,31 +256,31 @@ Test(tmuls, f16_rounds_each_product) {
     uint16_t src[8] = {0x3C01, 0x3555, 0x4248, 0xBC00, 0x7BFF, 0, 0, 0};
     uint16_t dst[8] = {0};
     KScalar k = {3.0f, 0};
-    kernel_tmuls(DT_F16)((KTile){(uint8_t *)dst, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, k, 1, 5);
+    best(DT_F16)->tmuls((KTile){(uint8_t *)dst, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, k, 1, 5);
     const uint16_t want[5] = {0x4202, 0x3C00, 0x48B6, 0xC200, 0x7C00}; /* numpy float16 */
     for (int i = 0; i < 5; i++) cr_assert_eq(dst[i], want[i], "element %d: 0x%04x", i, dst[i]);
 }
 
 Test(tmuls, integers_wrap) {
     int16_t s16[16] = {30000, -30000, 1, -1}, d16[16] = {0};
-    kernel_tmuls(DT_I16)((KTile){(uint8_t *)d16, 16, 1}, (KTile){(uint8_t *)s16, 16, 1}, (KScalar){0, 3}, 1, 4);
+    best(DT_I16)->tmuls((KTile){(uint8_t *)d16, 16, 1}, (KTile){(uint8_t *)s16, 16, 1}, (KScalar){0, 3}, 1, 4);
     cr_assert_eq(d16[0], 24464);   /* 90000 mod 2^16 */
     cr_assert_eq(d16[1], -24464);
     cr_assert_eq(d16[2], 3);
     cr_assert_eq(d16[3], -3);
     int32_t s32[8] = {INT32_MIN, 1 << 30, 7}, d32[8] = {0};
-    kernel_tmuls(DT_I32)((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1},
+    best(DT_I32)->tmuls((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1},
                          (KScalar){0, (uint64_t)(int64_t)-1}, 1, 3);
     cr_assert_eq(d32[0], INT32_MIN);
     cr_assert_eq(d32[1], -(1 << 30));
     cr_assert_eq(d32[2], -7);
     uint8_t s8[32] = {200, 255, 3}, d8[32] = {0};
-    kernel_tmuls(DT_U8)((KTile){d8, 32, 1}, (KTile){s8, 32, 1}, (KScalar){0, 2}, 1, 3);
+    best(DT_U8)->tmuls((KTile){d8, 32, 1}, (KTile){s8, 32, 1}, (KScalar){0, 2}, 1, 3);
     cr_assert_eq(d8[0], 144);
     cr_assert_eq(d8[1], 254);
     cr_assert_eq(d8[2], 6);
     int64_t s64[4] = {INT64_MAX, -4000000007LL}, d64[4] = {0};
-    kernel_tmuls(DT_I64)((KTile){(uint8_t *)d64, 4, 1}, (KTile){(uint8_t *)s64, 4, 1}, (KScalar){0, 7}, 1, 2);
+    best(DT_I64)->tmuls((KTile){(uint8_t *)d64, 4, 1}, (KTile){(uint8_t *)s64, 4, 1}, (KScalar){0, 7}, 1, 2);
     cr_assert_eq(d64[0], (int64_t)((uint64_t)INT64_MAX * 7u));
     cr_assert_eq(d64[1], -28000000049LL);
 }
@@ -285,23 +288,23 @@ Test(tmuls, integers_wrap) {
 Test(texpands, fills_only_the_region_in_any_layout) {
     float t[8 * 8];
     fill_f32(t, 64, SENTINEL_F32);
-    kernel_fill(DT_F32)((KTile){(uint8_t *)t, 8, 1}, (KScalar){3.25f, 0}, 3, 5);
+    best(DT_F32)->fill((KTile){(uint8_t *)t, 8, 1}, (KScalar){3.25f, 0}, 3, 5);
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 8; c++)
             cr_assert_float_eq(t[r * 8 + c], (r < 3 && c < 5) ? 3.25f : SENTINEL_F32, 0.0f);
     /* col-major 8x8: element (r,c) at c*8 + r */
     fill_f32(t, 64, SENTINEL_F32);
-    kernel_fill(DT_F32)((KTile){(uint8_t *)t, 1, 8}, (KScalar){-1.0f, 0}, 2, 3);
+    best(DT_F32)->fill((KTile){(uint8_t *)t, 1, 8}, (KScalar){-1.0f, 0}, 2, 3);
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 8; c++)
             cr_assert_float_eq(t[c * 8 + r], (r < 2 && c < 3) ? -1.0f : SENTINEL_F32, 0.0f);
     int8_t b[32];
     memset(b, 0x55, sizeof b);
-    kernel_fill(DT_I8)((KTile){(uint8_t *)b, 32, 1}, (KScalar){0, (uint64_t)(int64_t)-3}, 1, 31);
+    best(DT_I8)->fill((KTile){(uint8_t *)b, 32, 1}, (KScalar){0, (uint64_t)(int64_t)-3}, 1, 31);
     for (int i = 0; i < 31; i++) cr_assert_eq(b[i], -3);
     cr_assert_eq(b[31], 0x55); /* no extra byte written past the region */
     uint16_t h[16] = {0};
-    kernel_fill(DT_BF16)((KTile){(uint8_t *)h, 16, 1}, (KScalar){1.0f, 0}, 1, 16);
+    best(DT_BF16)->fill((KTile){(uint8_t *)h, 16, 1}, (KScalar){1.0f, 0}, 1, 16);
     cr_assert_eq(h[15], 0x3F80);
 }
 
@@ -312,8 +315,8 @@ Test(trowprod, f32_nd_and_dn_destinations) {
     float nd[3 * 8], dn[8];
     fill_f32(nd, 24, SENTINEL_F32);
     fill_f32(dn, 8, SENTINEL_F32);
-    kernel_trowprod(DT_F32)((KTile){(uint8_t *)nd, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
-    kernel_trowprod(DT_F32)((KTile){(uint8_t *)dn, 1, 8}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
+    best(DT_F32)->trowprod((KTile){(uint8_t *)nd, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
+    best(DT_F32)->trowprod((KTile){(uint8_t *)dn, 1, 8}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
     for (int r = 0; r < 2; r++) {
         float p = 1.0f;
         for (int c = 0; c < 5; c++) p = p * src[r * 8 + c];
@@ -328,7 +331,7 @@ Test(trowprod, f32_nd_and_dn_destinations) {
 Test(trowprod, f16_rounds_at_each_step) {
     uint16_t src[16] = {0x3C66, 0x3D33, 0x3ECD, 0x3F9A, 0x409A, 0x399A, 0x3C33, 0x3F9A};
     uint16_t dst[16] = {0};
-    kernel_trowprod(DT_F16)((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 16, 1}, 1, 8);
+    best(DT_F16)->trowprod((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 16, 1}, 1, 8);
     /* numpy: sequential float16 products give 0x4b6d; one rounding at the end would give 0x4b6c */
     cr_assert_eq(dst[0], 0x4B6D, "got 0x%04x", dst[0]);
 }
@@ -337,15 +340,15 @@ Test(trowprod, integers_wrap) {
     int16_t src[32];
     for (int i = 0; i < 32; i++) src[i] = 4;
     int16_t dst[16] = {0};
-    kernel_trowprod(DT_I16)((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 2, 9);
+    best(DT_I16)->trowprod((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 2, 9);
     /* 4^9 = 262144 = 4 * 2^16 -> 0 mod 2^16 */
     cr_assert_eq(dst[0], 0);
     cr_assert_eq(dst[1], 0);
-    kernel_trowprod(DT_I16)((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 1, 7);
+    best(DT_I16)->trowprod((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 1, 7);
     cr_assert_eq(dst[0], 16384);
     int32_t s32[8] = {-3, 5, 7};
     int32_t d32[8] = {0};
-    kernel_trowprod(DT_I32)((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1}, 1, 3);
+    best(DT_I32)->trowprod((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1}, 1, 3);
     cr_assert_eq(d32[0], -105);
 }
 
@@ -361,12 +364,12 @@ Test(trowexpand, mode1_mul_and_sub_with_src0_full) {
     rowexpand_inputs(full, m1, m2);
     fill_f32(d, 64, SENTINEL_F32);
     /* dst valid 3x12 of a 4x16 tile; src1 = 4x1 col-major (rs 1) */
-    kernel_trowexpandmul(DT_F32)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
+    best(DT_F32)->trowexpandmul((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
                                  (KTile){(uint8_t *)m1, 1, 4}, 3, 12, 12, 1);
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 16; c++)
             cr_assert_float_eq(d[r * 16 + c], (r < 3 && c < 12) ? full[r * 16 + c] * m1[r] : SENTINEL_F32, 0.0f);
-    kernel_trowexpandsub(DT_F32)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
+    best(DT_F32)->trowexpandsub((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
                                  (KTile){(uint8_t *)m1, 1, 4}, 3, 12, 12, 1);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 12; c++) cr_assert_float_eq(d[r * 16 + c], full[r * 16 + c] - m1[r], 0.0f);
@@ -377,12 +380,12 @@ Test(trowexpand, sub_keeps_operand_order_when_src0_is_expanded) {
     rowexpand_inputs(full, m1, m2);
     fill_f32(d, 64, SENTINEL_F32);
     /* Mode 1 with src0 expanded: dst = broadcast(src0) - src1 */
-    kernel_trowexpandsub(DT_F32)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)m1, 1, 4},
+    best(DT_F32)->trowexpandsub((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)m1, 1, 4},
                                  (KTile){(uint8_t *)full, 16, 1}, 4, 16, 1, 16);
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 16; c++) cr_assert_float_eq(d[r * 16 + c], m1[r] - full[r * 16 + c], 0.0f);
     /* Mode 2 with src0 expanded: dst(r,c) = src0(r, c mod 8) - src1(r,c) */
-    kernel_trowexpandsub(DT_F32)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)m2, 8, 1},
+    best(DT_F32)->trowexpandsub((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)m2, 8, 1},
                                  (KTile){(uint8_t *)full, 16, 1}, 4, 16, 8, 16);
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 16; c++)
@@ -393,7 +396,7 @@ Test(trowexpand, mode2_mul_repeats_the_32_byte_block) {
     float full[64], m1[4], m2[32], d[64];
     rowexpand_inputs(full, m1, m2);
     fill_f32(d, 64, SENTINEL_F32);
-    kernel_trowexpandmul(DT_F32)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
+    best(DT_F32)->trowexpandmul((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
                                  (KTile){(uint8_t *)m2, 8, 1}, 4, 13, 13, 8);
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 16; c++)
@@ -404,7 +407,7 @@ Test(trowexpand, in_place_dst_equals_src0) {
     float full[64], m1[4], m2[32], orig[64];
     rowexpand_inputs(full, m1, m2);
     memcpy(orig, full, sizeof orig);
-    kernel_trowexpandmul(DT_F32)((KTile){(uint8_t *)full, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
+    best(DT_F32)->trowexpandmul((KTile){(uint8_t *)full, 16, 1}, (KTile){(uint8_t *)full, 16, 1},
                                  (KTile){(uint8_t *)m1, 1, 4}, 4, 16, 16, 1);
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 16; c++) cr_assert_float_eq(full[r * 16 + c], orig[r * 16 + c] * m1[r], 0.0f);
@@ -416,12 +419,12 @@ Test(trowexpand, dst_overlapping_the_scalar_column_is_sequential) {
     float buf[16];
     for (int i = 0; i < 16; i++) buf[i] = 2.0f;
     float src0[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-    kernel_trowexpandmul(DT_F32)((KTile){(uint8_t *)buf, 8, 1}, (KTile){(uint8_t *)src0, 8, 1},
+    best(DT_F32)->trowexpandmul((KTile){(uint8_t *)buf, 8, 1}, (KTile){(uint8_t *)src0, 8, 1},
                                  (KTile){(uint8_t *)buf, 1, 8}, 1, 8, 8, 1);
     for (int i = 0; i < 8; i++) cr_assert_float_eq(buf[i], 2.0f, 0.0f);
     src0[0] = 3.0f;
     buf[0] = 2.0f;
-    kernel_trowexpandmul(DT_F32)((KTile){(uint8_t *)buf, 8, 1}, (KTile){(uint8_t *)src0, 8, 1},
+    best(DT_F32)->trowexpandmul((KTile){(uint8_t *)buf, 8, 1}, (KTile){(uint8_t *)src0, 8, 1},
                                  (KTile){(uint8_t *)buf, 1, 8}, 1, 8, 8, 1);
     cr_assert_float_eq(buf[0], 6.0f, 0.0f);
     cr_assert_float_eq(buf[1], 6.0f, 0.0f); /* 1 * the rewritten scalar 6 */
@@ -430,19 +433,19 @@ Test(trowexpand, dst_overlapping_the_scalar_column_is_sequential) {
 Test(trowexpand, f16_and_integer_types) {
     uint16_t a[16] = {0x2E66, 0x3266, 0x34CD}, e[16] = {0x3555}, d[16] = {0};
     /* src0 expanded (1/3), src1 full: e - a */
-    kernel_trowexpandsub(DT_F16)((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)e, 1, 16},
+    best(DT_F16)->trowexpandsub((KTile){(uint8_t *)d, 16, 1}, (KTile){(uint8_t *)e, 1, 16},
                                  (KTile){(uint8_t *)a, 16, 1}, 1, 3, 1, 3);
     cr_assert_eq(d[0], 0x3377);
     cr_assert_eq(d[1], 0x3044);
     cr_assert_eq(d[2], 0x2840);
     uint16_t u[16] = {1, 5, 65535}, s[16] = {2}, du[16] = {0};
-    kernel_trowexpandsub(DT_U16)((KTile){(uint8_t *)du, 16, 1}, (KTile){(uint8_t *)u, 16, 1},
+    best(DT_U16)->trowexpandsub((KTile){(uint8_t *)du, 16, 1}, (KTile){(uint8_t *)u, 16, 1},
                                  (KTile){(uint8_t *)s, 1, 16}, 1, 3, 3, 1);
     cr_assert_eq(du[0], 65535);
     cr_assert_eq(du[1], 3);
     cr_assert_eq(du[2], 65533);
     int32_t i32[8] = {100000, -7}, f32s[8] = {100000}, d32[8] = {0};
-    kernel_trowexpandmul(DT_I32)((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)i32, 8, 1},
+    best(DT_I32)->trowexpandmul((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)i32, 8, 1},
                                  (KTile){(uint8_t *)f32s, 1, 8}, 1, 2, 2, 1);
     cr_assert_eq(d32[0], (int32_t)(uint32_t)(100000u * 100000u));
     cr_assert_eq(d32[1], -700000);
@@ -451,12 +454,14 @@ Test(trowexpand, f16_and_integer_types) {
 Test(kernels, every_element_type_has_the_five_kernels) {
     const DType all[] = {DT_F16, DT_BF16, DT_F32, DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-        cr_assert_not_null(kernel_tmuls(all[i]));
-        cr_assert_not_null(kernel_fill(all[i]));
-        cr_assert_not_null(kernel_trowprod(all[i]));
-        cr_assert_not_null(kernel_trowexpandmul(all[i]));
-        cr_assert_not_null(kernel_trowexpandsub(all[i]));
+        const KernelSet *k = best(all[i]);
+        cr_assert_not_null(k);
+        cr_assert_not_null(k->tmuls);
+        cr_assert_not_null(k->fill);
+        cr_assert_not_null(k->trowprod);
+        cr_assert_not_null(k->trowexpandmul);
+        cr_assert_not_null(k->trowexpandsub);
     }
-    cr_assert_null(kernel_tmuls(DT_INDEX));
-    cr_assert_null(kernel_fill(DT_I1));
+    cr_assert_null(best(DT_INDEX)); /* no kernels for index or i1 */
+    cr_assert_null(best(DT_I1));
 }
