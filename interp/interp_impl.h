@@ -145,6 +145,7 @@ struct Instr {
         KernelFill fill;
         KernelRowReduce row_reduce;
         KernelRowExpand row_expand;
+        KernelElem elem;
     } k;
     TileRef t[4];
     ScalarRef sc[4];
@@ -261,7 +262,7 @@ typedef struct LowerCtx {
 } LowerCtx;
 
 /* Every LOWER function named in ops.def, declared from the table itself. */
-#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) \
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) \
     bool lower_fn(LowerCtx *ctx, const Op *op);
 #include "ops.def"
 #undef OP
@@ -317,6 +318,35 @@ static inline ScalarValue read_scalar(const Frame *f, const ScalarRef *r) {
     ScalarValue v = {f->vals[r->slot].i, f->vals[r->slot].f};
     return v;
 }
+
+/* The view of a tile operand, or NULL (reported) when it has no value yet. */
+static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) {
+    TileView *v = &ip->frame->vals[t->slot].tile;
+    if (!(v->flags & VIEW_DEFINED)) {
+        rt_error(ip, in, "uses tile %%%s before it is defined", t->name);
+        return NULL;
+    }
+    return v;
+}
+
+static inline KTile ktile(const TileRef *t, const TileView *v) {
+    KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */
+    return k;
+}
+
+/* The scalar operand sc[0] converted to element type `dt` (pre-converted in ks when immediate). */
+KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt);
+/* The destination tile of a tile op (outs[0], or the result of the SSA form, which this
+ * instruction then defines: *defines, with auto storage reserved). */
+bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines);
+/* True for a boxed (fractal) tile layout. */
+bool boxed(const TileRef *t);
+/* Emits the "not supported" instruction for a boxed tile operand. */
+bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t);
+/* Lowering error unless a and dst have the same element type. */
+bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const TileRef *dst, const char *aname);
+/* A scalar operand for a kernel: an arith.constant is resolved to its literal (converted once). */
+bool kernel_scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType dt, ScalarRef *out);
 
 /* `return` (also the implicit one at the end of a body: a = value count, extra = slots). */
 int32_t exec_return(Interp *ip, const Instr *in, int32_t pc);

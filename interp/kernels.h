@@ -11,6 +11,7 @@
 
 #include "interp.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The AVX2 + F16C kernel variant (kernels_avx2.c) exists on x86-64 with GCC. */
@@ -86,6 +87,21 @@ static inline uint16_t fp_f32_to_bf16(float value) {
 
 static inline float fp_bf16_to_f32(uint16_t bits) { return fp_bits_float((uint32_t)bits << 16); }
 
+/* double -> float rounded to odd (truncated, with the last bit set when inexact): rounding that to
+ * any format of at most 22 significant bits (f16, bf16) gives the correctly rounded value of the
+ * double, with no double-rounding error. NaN keeps its top payload bits; huge values stay huge. */
+static inline float fp_f64_to_f32_odd(double d) {
+    float f = (float)d;
+    if (d != d || (double)f == d) return f;
+    uint32_t u = fp_float_bits(f);
+    if (fabs((double)f) > fabs(d)) u -= 1; /* rounded away from zero: step back toward it */
+    return fp_bits_float(u | 1u);
+}
+
+/* double -> f16 / bf16 bits with one rounding (nearest even), as a C++ cast from double does. */
+static inline uint16_t fp_f64_to_f16(double d) { return fp_f32_to_f16(fp_f64_to_f32_odd(d)); }
+static inline uint16_t fp_f64_to_bf16(double d) { return fp_f32_to_bf16(fp_f64_to_f32_odd(d)); }
+
 /* One tile operand as a kernel sees it: element (r, c) is at ((T *)p)[r * rs + c * cs]. 16 bytes,
  * so that it is passed in two registers (strides fit: a tile is at most 2^30 bytes). */
 typedef struct KTile {
@@ -110,6 +126,12 @@ typedef void (*KernelRowReduce)(KTile dst, KTile src, int64_t rows, int64_t cols
  * m = cols for a full operand, 1 for a Mode-1 operand, 32/sizeof(T) for a Mode-2 operand. */
 typedef void (*KernelRowExpand)(KTile dst, KTile src0, KTile src1, int64_t rows, int64_t cols,
                                 int64_t m0, int64_t m1);
+
+/* An elementwise-family kernel (kernels_elem.h): dst(r,c) = ELEM(sources at (r,c), k) for r < rows,
+ * c < cols, where s[] holds the op's source tiles in table order and k its scalar converted to the
+ * element type. Returns EFAULT_NONE (0), or the EFAULT_* code (elemfn.h) of the first element the
+ * simulator would crash on (integer division by zero, ...), leaving the rest unwritten. */
+typedef int (*KernelElem)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols);
 
 /* Instruction-set variants of the kernels. Every variant computes bit-identical results; one is
  * chosen per interpreter when it is created (kernel_isa_best) and the lowering stores the chosen
@@ -137,6 +159,8 @@ typedef void (*KernelNarrow)(uint16_t *dst, const float *src, int64_t n);
 typedef struct KernelIsaTable {
     const char *name;
     KernelSet set[DT_COUNT];
+    const KernelElem (*elem)[DT_COUNT];     /* [opcode][dtype]: elementwise families, or NULL */
+    const KernelElem (*elem_rev)[DT_COUNT]; /* [opcode][dtype]: scalar-first order (TDIVS), or NULL */
     KernelWiden f16_to_f32, bf16_to_f32;
     KernelNarrow f32_to_f16, f32_to_bf16;
 } KernelIsaTable;

@@ -419,6 +419,11 @@ static void fill_tile(KTile d, const void *value, size_t es, int64_t rows, int64
 #define KT_CT uint64_t
 #include "kernels_tmpl.h"
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits" /* one skeleton for signed and unsigned types */
+#include "kernels_elem.h"
+#pragma GCC diagnostic pop
+
 #define KSET(NAME) {tmuls_##NAME, fill_##NAME, trowprod_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
 
 const KernelIsaTable KISA_TABLE = {
@@ -428,6 +433,8 @@ const KernelIsaTable KISA_TABLE = {
         [DT_I8] = KSET(i8), [DT_U8] = KSET(u8), [DT_I16] = KSET(i16), [DT_U16] = KSET(u16),
         [DT_I32] = KSET(i32), [DT_U32] = KSET(u32), [DT_I64] = KSET(i64), [DT_U64] = KSET(u64),
     },
+    .elem = ke_table,
+    .elem_rev = ke_table_rev,
     .f16_to_f32 = cvt_f16_to_f32,
     .bf16_to_f32 = cvt_bf16_to_f32,
     .f32_to_f16 = cvt_f32_to_f16,

@@ -11,7 +11,7 @@
 typedef bool (*LowerFn)(LowerCtx *, const Op *);
 
 static const LowerFn lower_table[OP_COUNT] = {
-#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) [OP_##id] = lower_fn,
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) [OP_##id] = lower_fn,
 #include "ops.def"
 #undef OP
 };

@@ -1,4 +1,4 @@
-/* ops_tile.c - tile and GM instructions: the five seed ops (kernel chosen per op and dtype at
+/* ops_tile.c - tile and GM instructions: four seed ops (TMULS is in ops_family.c) (kernel chosen per op and dtype at
  * lowering, valid regions checked once per instruction), alloc_tile, tassign (both forms),
  * set_validshape, tload / tstore / tprint, make_tensor_view, partition_view. */
 #include "interp_impl.h"
@@ -52,30 +52,15 @@ bool define_tile(Interp *ip, const Instr *in, const TileRef *t, int64_t vr, int6
     return true;
 }
 
-/* The view of a tile operand, or NULL (reported) when it has no value yet. */
-static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) {
-    TileView *v = &ip->frame->vals[t->slot].tile;
-    if (!(v->flags & VIEW_DEFINED)) {
-        rt_error(ip, in, "uses tile %%%s before it is defined", t->name);
-        return NULL;
-    }
-    return v;
-}
-
-static inline KTile ktile(const TileRef *t, const TileView *v) {
-    KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */
-    return k;
-}
-
 /* The scalar operand converted to element type `dt`. */
-static inline KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt) {
+KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt) {
     if (in->sc[0].slot < 0) return in->ks;
     return scalar_to_kernel(read_scalar(ip->frame, &in->sc[0]), in->sc[0].type, dt);
 }
 
 /* The destination tile of a tile op: outs[0] in the DPS form; in the result form the same value is
  * also the op's result, and this instruction defines it (auto storage reserved here). */
-static bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) {
+bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) {
     *defines = false;
     const Operand *o = op->outs.count > 0 ? &op->outs.items[0] : NULL;
     Operand synth;
@@ -98,16 +83,16 @@ static bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) 
     return true;
 }
 
-static bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
+bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
 
 /* Emits the "not supported" instruction for boxed (fractal) layouts. */
-static bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t) {
+bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t) {
     return emit_unsupported(ctx, op, "tile %%%s uses the boxed layout slayout=%s, which pto-run does not execute yet "
                             "(only none_box tiles)", t->name, slayout_name(t->slayout));
 }
 
 /* Element type check shared by the compute ops (kernels read every operand as dst's type). */
-static bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const TileRef *dst, const char *aname) {
+bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const TileRef *dst, const char *aname) {
     if (a->dtype == dst->dtype) return true;
     return lower_error(ctx, op, (SrcLoc){0}, "expects %s and dst to have the same element type (%s vs %s)", aname,
                        dtype_name(a->dtype), dtype_name(dst->dtype));
@@ -116,7 +101,7 @@ static bool same_dtype(LowerCtx *ctx, const Op *op, const TileRef *a, const Tile
 /* The scalar operand of TMULS / TEXPANDS. A value defined by arith.constant is resolved to its
  * literal here (an SSA constant never changes), so the instruction converts it to the element type
  * once, at lowering, instead of at every execution. */
-static bool kernel_scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType dt, ScalarRef *out) {
+bool kernel_scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType dt, ScalarRef *out) {
     const Value *v = opd->kind == OPD_VALUE ? opd->value : NULL;
     const Op *def = v ? v->def : NULL;
     if (def && def->code == OP_CONSTANT && def->ins.count >= 1 && def->ins.items[0].kind != OPD_VALUE &&
@@ -126,52 +111,6 @@ static bool kernel_scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, D
         return scalar_ref(ctx, op, &typed, v->type->dtype, out);
     }
     return scalar_ref(ctx, op, opd, dt, out);
-}
-
-/* ---- TMULS --------------------------------------------------------------------------------- */
-
-static int32_t exec_tmuls(Interp *ip, const Instr *in, int32_t pc) {
-    const TileRef *dt = &in->t[0], *st = &in->t[1];
-    TileView *src = use_tile(ip, in, st);
-    if (!src) return PC_ERROR;
-    if (in->defines_dst && !define_tile(ip, in, dt, src->vr, src->vc)) return PC_ERROR;
-    TileView *dst = use_tile(ip, in, dt);
-    if (!dst) return PC_ERROR;
-    int64_t R = dst->vr, C = dst->vc;
-    if (src->vc != C)
-        return rt_rule_error(ip, in, "valid-cols", "expects src and dst to have the same valid_shape[1], got %d and %lld",
-                             src->vc, (long long)C);
-    if (ip->opts.target == TARGET_A2A3 && src->vr != R)
-        return rt_rule_error(ip, in, "valid-rows", "expects src and dst to have the same valid_shape[0], got %d and %lld",
-                             src->vr, (long long)R);
-    if (R > st->rows)
-        return rt_rule_error(ip, in, "src-rows",
-                             "expects src to have at least dst's %lld valid rows (the op reads src row i for dst row i), "
-                             "got %d rows",
-                             (long long)R, st->rows);
-    in->k.tile_scalar(ktile(dt, dst), ktile(st, src), kernel_scalar(ip, in, dt->dtype), R, C);
-    return pc + 1;
-}
-
-bool lower_tmuls(LowerCtx *ctx, const Op *op) {
-    TileRef dst, src;
-    bool defines;
-    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src and scalar operands");
-    if (!tile_ref(ctx, op, &op->ins.items[0], &src) || !lower_dst(ctx, op, &dst, &defines)) return false;
-    if (!same_dtype(ctx, op, &src, &dst, "src")) return false;
-    if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
-    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
-    Instr in = instr_for(op, exec_tmuls);
-    if (!kernel_scalar_ref(ctx, op, &op->ins.items[1], dst.dtype, &in.sc[0])) return false;
-    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
-    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
-    in.k.tile_scalar = ks->tmuls;
-    in.t[0] = dst;
-    in.t[1] = src;
-    in.defines_dst = defines;
-    if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst.dtype);
-    emit(ctx, &in);
-    return true;
 }
 
 /* ---- TEXPANDS ------------------------------------------------------------------------------ */

@@ -361,6 +361,33 @@ typedef struct OperandSpec {
 
 #define OPSPEC_MAX 6
 
+/* Element-type set: bit (1 << dtype). */
+#define DTBIT(dt) (1u << (dt))
+
+/* What values an attribute of an op row takes (ATTRS column of ops.def). Enum kinds list their
+ * spellings in ir/attrs.c; `#pto<cmp lt>`, `#pto.cmp<lt>`, "lt" and a bare word all name `lt`. */
+typedef enum AttrValueKind {
+    AK_LAYOUT,        /* nd dn nz (make_tensor_view) */
+    AK_ATOMIC,        /* atomic_none atomic_add (tstore) */
+    AK_CMP_MODE,      /* eq ne lt le gt ge */
+    AK_ROUND_MODE,    /* NONE RINT ROUND FLOOR CEIL TRUNC ODD CAST_RINT */
+    AK_SAT_MODE,      /* ON OFF */
+    AK_MASK_PATTERN,  /* P0101 P1010 P0001 P0010 P0100 P1000 P1111 */
+    AK_BOOL,          /* true / false */
+    AK_INT,           /* an integer literal (`7 : i32`) */
+    AK_KIND_COUNT
+} AttrValueKind;
+
+enum { ATTR_REQUIRED = 1u << 0 };
+
+typedef struct AttrSpec {
+    const char *name;   /* "cmpMode"; NULL ends the list */
+    AttrValueKind kind;
+    unsigned flags;     /* ATTR_* */
+} AttrSpec;
+
+#define ATTRSPEC_MAX 4
+
 typedef enum OpClass {
     CLS_TILE,       /* tile compute instruction (seed ops and the vector ISA) */
     CLS_TILE_MEM,   /* alloc_tile, tassign, tload, tstore, tprint, set_validshape */
@@ -405,6 +432,9 @@ typedef struct OpInfo {
     OperandSpec kw[4];             /* keyword operand groups; name is the key */
     int n_results;                 /* results of the non-DPS form (DPS: 0; SSA form: 1 = outs[0]) */
     unsigned flags;
+    uint32_t dtypes[2];            /* element types taken on A2/A3 and on A5 (DTBIT sets; 0: none) */
+    const char *elem;              /* element function of a compute family ("add"), else "none" */
+    AttrSpec attrs[ATTRSPEC_MAX];  /* attributes the op accepts */
 } OpInfo;
 
 /* The signature style of an op row. */
@@ -416,6 +446,18 @@ const OpInfo *op_info(OpCode code);
 bool op_lookup(const char *name, size_t len, OpCode *out);
 /* Number of entries before the NULL terminator of a spec list. */
 int opspec_count(const OperandSpec *specs, int max);
+/* The element types an op takes on `target` (its row's DTYPES column). */
+uint32_t op_dtypes(const OpInfo *info, Target target);
+/* The row's spec of attribute `key`, or NULL when the op does not take it. */
+const AttrSpec *op_attr_spec(const OpInfo *info, const char *key);
+/* Checks an attribute's value against its kind; on success *value is the enum index (AK_BOOL:
+ * 0/1, AK_INT: the integer). False when the value is not one the kind takes. */
+bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value);
+/* "lt", "RINT", ...: spelling `index` of an enum kind, or NULL. */
+const char *attr_enum_name(AttrValueKind kind, int64_t index);
+/* What a kind takes, for messages: "one of eq, ne, lt, le, gt, ge". */
+const char *attr_kind_text(AttrValueKind kind);
+
 
 /* ------------------------------------------------------------------------------------------ */
 /* Ops, blocks, regions, functions, modules                                                    */
@@ -473,6 +515,8 @@ struct Region {
 const KeywordArg *op_kwarg(const Op *op, const char *key);
 /* Appends `op` to the end of `block`. */
 void block_append(Block *block, Op *op);
+/* The value of op attribute `key` of `kind` (attr_value), or `fallback` when it is absent. */
+int64_t op_attr_value(const Op *op, const char *key, AttrValueKind kind, int64_t fallback);
 
 typedef struct Func {
     const char *name;         /* without @ */

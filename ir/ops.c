@@ -8,13 +8,24 @@
 #define INS(...) .ins = {__VA_ARGS__}
 #define OUTS(...) .outs = {__VA_ARGS__}
 #define KWS(...) .kw = {__VA_ARGS__}
+#define DTYPES(a2a3, a5) .dtypes = {a2a3, a5}
+#define ATTR(nm, kind, flg) {nm, kind, flg}
+#define ATTRS(...) .attrs = {__VA_ARGS__}
 
 static const OpInfo op_table[OP_COUNT] = {
-#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) \
-    [OP_##id] = {.name = nm, .asm_name = asm_nm, .cls = klass, ins, outs, kws, .n_results = nres, .flags = flg},
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem_fn, attr_specs) \
+    [OP_##id] = {.name = nm, .asm_name = asm_nm, .cls = klass, ins, outs, kws, .n_results = nres, .flags = flg, \
+                 dts, .elem = #elem_fn, attr_specs},
 #include "ops.def"
-#undef OP
 };
+
+uint32_t op_dtypes(const OpInfo *info, Target target) { return info->dtypes[target == TARGET_A5 ? 1 : 0]; }
+
+const AttrSpec *op_attr_spec(const OpInfo *info, const char *key) {
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++)
+        if (strcmp(info->attrs[i].name, key) == 0) return &info->attrs[i];
+    return NULL;
+}
 
 const OpInfo *op_info(OpCode code) {
     return (unsigned)code < OP_COUNT ? &op_table[code] : NULL;

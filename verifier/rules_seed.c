@@ -1,5 +1,6 @@
-/* rules_seed.c - the rules of the five seed instructions (shared/seeds/): one named rule per
- * constraint and target for TROWEXPANDMUL, TROWEXPANDSUB, TROWPROD, TEXPANDS and TMULS. Where a
+/* rules_seed.c - the rules of four seed instructions (shared/seeds/): one named rule per
+ * constraint and target for TROWEXPANDMUL, TROWEXPANDSUB, TROWPROD and TEXPANDS (TMULS is a member
+ * of the tile-scalar family, rules_family.c, whose rules are its seed's). Where a
  * valid dimension is dynamic (`?`) only what is known statically is checked. docs/rules.md lists
  * every ID with the seed sentence behind it. */
 #include "vctx.h"
@@ -8,66 +9,9 @@
 #include <stdlib.h>
 
 /* ------------------------------------------------------------------------------------------ */
-/* Scalar operands of tile-scalar ops (TEXPANDS, TMULS)                                        */
-/* ------------------------------------------------------------------------------------------ */
-
-/* The scalar as written; with `explain`, also the value it was read as when that differs (a bit
- * pattern 0x43800000 is 256.0; 2147483647.0 : f32 is 2147483648, out of i32's range). */
-static const char *scalar_text(VerifyCtx *ctx, const ConstScalar *v, bool explain) {
-    if (!v->text) return v->is_float ? arena_printf(ctx->arena, "%.9g", v->f) : arena_printf(ctx->arena, "%lld", (long long)v->i);
-    if (explain && v->is_float && !isnan(v->f) && strtod(v->text, NULL) != v->f)
-        return arena_printf(ctx->arena, "%s, read as %.17g", v->text, v->f);
-    return v->text;
-}
-
-/* The scalar is converted to the tile's element type as a C++ argument of type TileData::DType:
- * it must be an integer or float, and a known value must be representable (lossy: warning). */
-static void check_tile_scalar(VerifyCtx *ctx, const Op *op, int index, const TileArg *tile) {
-    const Operand *opd = index < op->ins.count ? &op->ins.items[index] : NULL;
-    if (!opd || !tile->tile) return;
-    const char *name = op_info(op->code)->ins[index].name;
-    const Type *t = operand_type(opd);
-    if (t && (t->kind != TY_SCALAR || (!dtype_is_int(t->dtype) && !dtype_is_float(t->dtype)))) {
-        vreport(ctx, op, operand_type_loc(op, opd), SEV_ERROR, op_rule(ctx, op, "scalar-type"),
-                "expects %s to be an integer or float scalar, got %s", name, type_text(ctx, t));
-        return;
-    }
-    DType dt = tile->tile->dtype;
-    if (!dtype_is_int(dt) && !dtype_is_float(dt)) return;
-    ConstScalar v = const_scalar_of(opd, dt);
-    if (!v.known) return;
-    double converted;
-    ScalarFit fit = scalar_fit(&v, dt, &converted);
-    if (fit == FIT_OUT_OF_RANGE)
-        vreport(ctx, op, opd->loc, SEV_ERROR, op_rule(ctx, op, "scalar-range"),
-                "expects %s (%s) to be representable in the %s element type %s", name, scalar_text(ctx, &v, true), tile->name,
-                dtype_name(dt));
-    else if (fit == FIT_LOSSY)
-        vreport(ctx, op, opd->loc, SEV_WARNING, op_rule(ctx, op, "scalar-lossy"),
-                "%s (%s) changes to %.9g when converted to the %s element type %s", name, scalar_text(ctx, &v, false),
-                converted, tile->name, dtype_name(dt));
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* TROWEXPANDMUL / TROWEXPANDSUB                                                               */
 /* ------------------------------------------------------------------------------------------ */
 
-typedef struct RowExpandSpec {
-    const char *what; /* "trowexpandmul element type" */
-    TargetDTypes dtypes; /* the seed's list per target */
-} RowExpandSpec;
-
-/* Seed: "half, float, int16, int32 for A2, A3, and A5; uint16, uint32 for A5". */
-static const RowExpandSpec trowexpandmul_spec = {
-    "trowexpandmul element type",
-    {DTS_F16_F32 | DTS_I16_I32, DTS_F16_F32 | DTS_I16_I32 | DTBIT(DT_U16) | DTBIT(DT_U32)},
-};
-
-/* Seed: "must be one of: half, float." (no target distinction). */
-static const RowExpandSpec trowexpandsub_spec = {
-    "trowexpandsub element type",
-    {DTS_F16_F32, DTS_F16_F32},
-};
 
 /* Whether two tiles have the same valid shape: statically different wins over unknown. */
 static ShapeMatch valid_shape_match(const TileType *a, const TileType *b) {
@@ -188,13 +132,13 @@ static void check_row_expand_tmp(VerifyCtx *ctx, const Op *op, const TileArg *tm
                 type_text(ctx, tmp->type));
 }
 
-static void verify_row_expand(VerifyCtx *ctx, const Op *op, const RowExpandSpec *spec) {
+static void verify_row_expand(VerifyCtx *ctx, const Op *op) {
     TileArg src0 = tile_in(op, 0), src1 = tile_in(op, 1), tmp = tile_in(op, 2), dst = tile_out(op, 0);
     if (!src0.tile || !src1.tile || !dst.tile) return;
     /* types */
     check_same_dtype(ctx, op, &src0, &dst, &src0, op_rule(ctx, op, "dtype-match"));
     check_same_dtype(ctx, op, &src1, &dst, &src1, op_rule(ctx, op, "dtype-match"));
-    check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), spec->what, dtypes_for_target(ctx, &spec->dtypes));
+    check_op_dtype(ctx, op, &dst);
     /* layout */
     check_row_major(ctx, op, &dst, op_rule(ctx, op, "dst-layout"));
     /* shape / mode */
@@ -211,17 +155,14 @@ static void verify_row_expand(VerifyCtx *ctx, const Op *op, const RowExpandSpec 
 }
 
 /* TROWEXPANDMUL: the row-expand rules with the seed's MUL dtype lists. */
-void verify_trowexpandmul(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op, &trowexpandmul_spec); }
+void verify_trowexpandmul(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op); }
 
 /* TROWEXPANDSUB: the row-expand rules with the seed's SUB dtype list (f16, f32). */
-void verify_trowexpandsub(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op, &trowexpandsub_spec); }
+void verify_trowexpandsub(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* TROWPROD                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
-
-/* Seed: "Supported element types: half, float, int32_t, int16_t." (both targets). */
-static const TargetDTypes trowprod_dtypes = {DTS_F16_F32 | DTS_I16_I32, DTS_F16_F32 | DTS_I16_I32};
 
 static void check_trowprod_layouts(VerifyCtx *ctx, const Op *op, const TileArg *src, const TileArg *dst) {
     const char *src_rule = op_rule(ctx, op, "src-layout"), *dst_rule = op_rule(ctx, op, "dst-layout");
@@ -265,7 +206,7 @@ void verify_trowprod(VerifyCtx *ctx, const Op *op) {
     check_trowprod_layouts(ctx, op, &src, &dst);
     check_same_dtype(ctx, op, &src, &dst, &dst, op_rule(ctx, op, "dtype-match"));
     check_dtype_in(ctx, op, &src, op_rule(ctx, op, "dtype"), "trowprod element type",
-                   dtypes_for_target(ctx, &trowprod_dtypes));
+                   op_dtypes(op_info(op->code), ctx->target));
     check_trowprod_valid(ctx, op, &src, &dst);
     if (!tmp.tile) return;
     check_same_dtype(ctx, op, &src, &tmp, &tmp, op_rule(ctx, op, "tmp-dtype"));
@@ -281,20 +222,13 @@ void verify_trowprod(VerifyCtx *ctx, const Op *op) {
 /* TEXPANDS                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-/* Seed, Target-Profile Restrictions: A2A3 Vec and Mat take u8, i8, u16, i16, u32, i32, half,
- * bfloat16, float; A5 the same without bfloat16. */
-static const TargetDTypes texpands_dtypes = {
-    DTS_8BIT | DTS_16BIT_INT | DTS_32BIT_INT | DTS_F16_F32 | DTBIT(DT_BF16),
-    DTS_8BIT | DTS_16BIT_INT | DTS_32BIT_INT | DTS_F16_F32,
-};
-
 /* TEXPANDS: vec/mat dst, per-target dtypes, A5 row-major vec, mat size, the scalar. */
 void verify_texpands(VerifyCtx *ctx, const Op *op) {
     TileArg dst = tile_out(op, 0);
     if (!dst.tile) return;
     check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC) | LOCBIT(LOC_MAT), "vec or mat", op_rule(ctx, op, "loc"));
     check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), "texpands dst element type",
-                   dtypes_for_target(ctx, &texpands_dtypes));
+                   op_dtypes(op_info(op->code), ctx->target));
     if (ctx->target == TARGET_A5 && dst.tile->loc == LOC_VEC && dst.tile->blayout != BL_ROW_MAJOR)
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "a5-row-major"),
                 "expects vec dst to use row-major layout on A5, got blayout=%s (%s)", blayout_name(dst.tile->blayout),
@@ -308,38 +242,4 @@ void verify_texpands(VerifyCtx *ctx, const Op *op) {
                     dtype_name(dst.tile->dtype), (long long)blocks, type_text(ctx, dst.type));
     }
     check_tile_scalar(ctx, op, 0, &dst);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* TMULS                                                                                       */
-/* ------------------------------------------------------------------------------------------ */
-
-/* Seed: A2A3 int32, int16, half, float; A5 uint8, int8, uint16, int16, uint32, int32, half,
- * float, bfloat16. */
-static const TargetDTypes tmuls_dtypes = {
-    DTS_I16_I32 | DTS_F16_F32,
-    DTS_8BIT | DTS_16BIT_INT | DTS_32BIT_INT | DTS_F16_F32 | DTBIT(DT_BF16),
-};
-
-/* TMULS: vec, row-major, one dtype per target list, valid region, the scalar. */
-void verify_tmuls(VerifyCtx *ctx, const Op *op) {
-    TileArg src = tile_in(op, 0), dst = tile_out(op, 0);
-    if (!src.tile || !dst.tile) return;
-    const char *loc_rule = op_rule(ctx, op, "loc"), *layout_rule = op_rule(ctx, op, "layout");
-    check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec", loc_rule);
-    check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec", loc_rule);
-    check_row_major(ctx, op, &src, layout_rule);
-    check_row_major(ctx, op, &dst, layout_rule);
-    check_same_dtype(ctx, op, &src, &dst, &dst, op_rule(ctx, op, "dtype-match"));
-    check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), "tmuls element type",
-                   dtypes_for_target(ctx, &tmuls_dtypes));
-    check_same_valid_dim(ctx, op, &src, &dst, 1, op_rule(ctx, op, "valid-cols"));
-    if (ctx->target == TARGET_A2A3) check_same_valid_dim(ctx, op, &src, &dst, 0, op_rule(ctx, op, "valid-rows"));
-    else if (dim_known(dst.tile->valid_rows) && dst.tile->valid_rows > src.tile->rows)
-        /* A5 iterates dst's valid rows and reads src row i for each: past src's last row is outside the tile */
-        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "src-rows"),
-                "expects src to have at least dst's %lld valid rows (the op reads src row i for dst row i), got %lld "
-                "rows (%s)",
-                (long long)dst.tile->valid_rows, (long long)src.tile->rows, type_text(ctx, src.type));
-    check_tile_scalar(ctx, op, 1, &dst);
 }

@@ -78,7 +78,7 @@ typedef struct VerifyCtx {
 } VerifyCtx;
 
 /* Every VERIFY function named in ops.def, declared from the table itself. */
-#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) \
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) \
     void verify_fn(VerifyCtx *ctx, const Op *op);
 #include "ops.def"
 #undef OP
@@ -133,7 +133,7 @@ static inline bool dim_known(int64_t d) { return d != DIM_DYNAMIC; }
 /* Element-type sets                                                                           */
 /* ------------------------------------------------------------------------------------------ */
 
-#define DTBIT(dt) (1u << (dt))
+
 #define DTS_F16_F32 (DTBIT(DT_F16) | DTBIT(DT_F32))
 #define DTS_I16_I32 (DTBIT(DT_I16) | DTBIT(DT_I32))
 #define DTS_8BIT (DTBIT(DT_I8) | DTBIT(DT_U8))
@@ -163,6 +163,11 @@ bool check_row_major(VerifyCtx *ctx, const Op *op, const TileArg *arg, const cha
 /* Reports `rule` when both valid dims at `dim` (0 rows, 1 cols) are static and differ. */
 bool check_same_valid_dim(VerifyCtx *ctx, const Op *op, const TileArg *a, const TileArg *b, int dim,
                           const char *rule);
+/* Reports OP.dtype unless arg's dtype is one the op's row lists for the target. */
+bool check_op_dtype(VerifyCtx *ctx, const Op *op, const TileArg *arg);
+/* Checks the scalar operand ins[index] of a tile-scalar op against `tile`'s element type: an
+ * integer or float, representable (error), converted without change (else a warning). */
+void check_tile_scalar(VerifyCtx *ctx, const Op *op, int index, const TileArg *tile);
 /* Valid rows (dim 0) or valid cols (dim 1) of a tile. */
 int64_t valid_dim(const TileType *t, int dim);
 

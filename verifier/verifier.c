@@ -11,7 +11,7 @@ typedef void (*VerifyFn)(VerifyCtx *ctx, const Op *op);
 
 /* The VERIFY column of the op table. */
 static const VerifyFn verify_fns[OP_COUNT] = {
-#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn) [OP_##id] = verify_fn,
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) [OP_##id] = verify_fn,
 #include "ops.def"
 #undef OP
 };
@@ -484,6 +484,29 @@ static void walk_regions(VerifyCtx *ctx, const Op *op, bool verify) {
     facts->region_end[k] = facts->n_order - 1;
 }
 
+/* Every attribute of an op must be one its row takes, with a value of the row's kind; required
+ * ones must be there (issue: nothing is accepted and then ignored). */
+static void check_op_attrs(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    for (int i = 0; i < op->attrs.count; i++) {
+        const Attr *a = &op->attrs.items[i];
+        if (!a->key) continue;
+        const AttrSpec *spec = op_attr_spec(info, a->key);
+        int64_t v;
+        if (!spec)
+            vreport(ctx, op, a->loc, SEV_ERROR, op_rule(ctx, op, "attr-unknown"),
+                    "does not take the attribute '%s' (pto-as and pto-run would ignore it); %s", a->key,
+                    info->attrs[0].name ? "see docs/rules.md for the ones it takes" : "it takes none");
+        else if (!attr_value(a, spec->kind, &v))
+            vreport(ctx, op, a->loc, SEV_ERROR, op_rule(ctx, op, "attr-value"), "expects attribute '%s' to be %s, got %s",
+                    a->key, attr_kind_text(spec->kind), a->text ? a->text : "another kind of value");
+    }
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++)
+        if ((info->attrs[i].flags & ATTR_REQUIRED) && !attr_find(&op->attrs, info->attrs[i].name))
+            vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "attr-missing"), "expects attribute '%s' (%s)",
+                    info->attrs[i].name, attr_kind_text(info->attrs[i].kind));
+}
+
 static void verify_block(VerifyCtx *ctx, const Block *block) {
     for (const Op *op = block ? block->first : NULL; op; op = op->next) {
         ctx->facts->n_order++;
@@ -491,6 +514,7 @@ static void verify_block(VerifyCtx *ctx, const Block *block) {
         if (known) {
             check_op_tile_types(ctx, op);
             note_result_tiles(ctx, op);
+            check_op_attrs(ctx, op);
             verify_fns[op->code](ctx, op);
         }
         walk_regions(ctx, op, known);

@@ -1,0 +1,226 @@
+/* elemfn.h - the element functions named in the ELEM column of ops.def: what one element of a
+ * compute-family op computes, exactly as the ISA's CPU simulator computes it (docs/execution.md,
+ * "Element functions"). Private to the kernel skeletons (kernels_elem.h).
+ *
+ * Each function NAME has:
+ *   EFDOM_NAME          the element types it has kernels for: FI (float and integer), F or I;
+ *   EF_NAME(T, a, b, c) (float types) a, b, c are the operands widened to float (exact for f16
+ *                       and bf16); the result is a float or a double expression, rounded to the
+ *                       element type T (f32, f16, bf16) once by the store. RND(T, x) rounds an
+ *                       intermediate to T where the simulator rounds one (an f16 `+=`);
+ *   EI_NAME(T, a, b, c) (integer types) a, b, c are the operands in T's C type; the result is
+ *                       computed as C++ computes it (promoted, wrapping: through uint64_t where C
+ *                       would overflow a signed type) and truncated to T by the store;
+ *   EC_NAME(T, a, b)    (integer types) 0, or the EFAULT_* code of an input the simulator would
+ *                       crash on (x86 traps integer division by zero).
+ * Unary functions ignore b and c; binary ones ignore c. Tile-scalar ops pass the scalar, already
+ * converted to the element type, as b (the reversed order of TDIVS passes it as a). */
+#ifndef PTO_ELEMFN_H
+#define PTO_ELEMFN_H
+
+#include <math.h>
+
+enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHIFT = 3 };
+
+/* The smallest value of a signed type of `bits` bits that is not promoted (int, int64): the
+ * division INT_MIN / -1 traps there; narrower types divide in int and wrap on the store. */
+#define EI_MIN32 ((int64_t)INT32_MIN)
+#define EI_DIV_TRAPS(T, a, b) (EI_SIGNED_WIDE_##T && (b) == -1 && (int64_t)(a) == EI_MIN_##T)
+#define EI_SIGNED_WIDE_i8 0
+#define EI_SIGNED_WIDE_u8 0
+#define EI_SIGNED_WIDE_i16 0
+#define EI_SIGNED_WIDE_u16 0
+#define EI_SIGNED_WIDE_i32 1
+#define EI_SIGNED_WIDE_u32 0
+#define EI_SIGNED_WIDE_i64 1
+#define EI_SIGNED_WIDE_u64 0
+#define EI_MIN_i8 0
+#define EI_MIN_u8 0
+#define EI_MIN_i16 0
+#define EI_MIN_u16 0
+#define EI_MIN_i32 EI_MIN32
+#define EI_MIN_u32 0
+#define EI_MIN_i64 INT64_MIN
+#define EI_MIN_u64 0
+
+/* C's usual arithmetic conversions of T: the type an expression of two T values has. */
+#define EI_PROMO_i8 int32_t
+#define EI_PROMO_u8 int32_t
+#define EI_PROMO_i16 int32_t
+#define EI_PROMO_u16 int32_t
+#define EI_PROMO_i32 int32_t
+#define EI_PROMO_u32 uint32_t
+#define EI_PROMO_i64 int64_t
+#define EI_PROMO_u64 uint64_t
+#define EI_P(T, x) ((EI_PROMO_##T)(x))
+#define EI_WRAP(x) ((uint64_t)(x)) /* where a promoted signed result could overflow */
+
+#define EC_OK(T, a, b) EFAULT_NONE
+#define EC_DIVISOR(T, a, b) ((b) == 0 ? EFAULT_DIV_ZERO : EI_DIV_TRAPS(T, a, b) ? EFAULT_DIV_OVERFLOW : EFAULT_NONE)
+/* Shift counts: the simulator shifts the promoted value; counts outside [0, width of the
+ * promoted type) are undefined in C++ (and give different bits scalar and vectorised). */
+#define EC_SHIFT(T, a, b) ((int64_t)(b) < 0 || (int64_t)(b) >= (int64_t)(8 * sizeof(EI_PROMO_##T)) ? EFAULT_SHIFT : EFAULT_NONE)
+
+/* ---- arithmetic ------------------------------------------------------------------------------ */
+#define EFDOM_add FI
+#define EF_add(T, a, b, c) ((a) + (b))
+#define EI_add(T, a, b, c) (EI_WRAP(a) + EI_WRAP(b))
+#define EC_add EC_OK
+
+#define EFDOM_sub FI
+#define EF_sub(T, a, b, c) ((a) - (b))
+#define EI_sub(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b))
+#define EC_sub EC_OK
+
+#define EFDOM_mul FI
+#define EF_mul(T, a, b, c) ((a) * (b))
+#define EI_mul(T, a, b, c) (EI_WRAP(a) * EI_WRAP(b))
+#define EC_mul EC_OK
+
+#define EFDOM_div FI
+#define EF_div(T, a, b, c) ((a) / (b))
+#define EI_div(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
+#define EC_div EC_DIVISOR
+
+/* scalar / tile (TDIVS with the scalar first, TRECIP = 1 / x) */
+#define EFDOM_rdiv FI
+#define EF_rdiv(T, a, b, c) ((a) / (b))
+#define EI_rdiv(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
+#define EC_rdiv EC_DIVISOR
+
+/* std::max(a, b) keeps a unless a < b (a NaN in a stays, one in b is dropped); std::min likewise */
+#define EFDOM_max FI
+#define EF_max(T, a, b, c) ((a) < (b) ? (b) : (a))
+#define EI_max(T, a, b, c) ((a) < (b) ? (b) : (a))
+#define EC_max EC_OK
+
+#define EFDOM_min FI
+#define EF_min(T, a, b, c) ((b) < (a) ? (b) : (a))
+#define EI_min(T, a, b, c) ((b) < (a) ? (b) : (a))
+#define EC_min EC_OK
+
+/* TREM: C's remainder (fmod in double for floats, rounded to T), then the divisor added when the
+ * signs differ (tested with >= 0) and the remainder is not 0: a floor modulo, with the `+=` in T */
+#define EFDOM_rem FI
+#define EF_rem(T, a, b, c) ef_rem_##T((a), (b))
+#define EI_rem(T, a, b, c) ei_rem_##T((a), (b))
+#define EC_rem EC_DIVISOR
+
+/* TFMOD: C's remainder, sign of the dividend */
+#define EFDOM_fmod FI
+#define EF_fmod(T, a, b, c) fmod((double)(a), (double)(b))
+#define EI_fmod(T, a, b, c) (EI_P(T, a) % EI_P(T, b))
+#define EC_fmod EC_DIVISOR
+
+/* TPOW: pow in double (f16 rounds through float); integers by squaring, wrapping */
+#define EFDOM_pow FI
+#define EF_pow(T, a, b, c) EF_POW_##T(a, b)
+#define EF_POW_f32(a, b) pow((double)(a), (double)(b))
+#define EF_POW_bf16(a, b) pow((double)(a), (double)(b))
+#define EF_POW_f16(a, b) ((float)pow((double)(a), (double)(b)))
+#define EI_pow(T, a, b, c) ei_pow((int64_t)(a), (int64_t)(b), EI_MINUS_ONE_##T)
+#define EC_pow EC_OK
+/* TPOWS: pow in double, converted straight to T (one rounding, also for f16) */
+#define EFDOM_pows FI
+#define EF_pows(T, a, b, c) pow((double)(a), (double)(b))
+#define EI_pows(T, a, b, c) ((EI_PROMO_##T)pow((double)(a), (double)(b)))
+#define EC_pows EC_OK
+
+/* ---- bitwise (integers) ------------------------------------------------------------------- */
+#define EFDOM_and I
+#define EI_and(T, a, b, c) (EI_P(T, a) & EI_P(T, b))
+#define EC_and EC_OK
+#define EFDOM_or I
+#define EI_or(T, a, b, c) (EI_P(T, a) | EI_P(T, b))
+#define EC_or EC_OK
+#define EFDOM_xor I
+#define EI_xor(T, a, b, c) (EI_P(T, a) ^ EI_P(T, b))
+#define EC_xor EC_OK
+#define EFDOM_shl I
+#define EI_shl(T, a, b, c) ((uint64_t)EI_P(T, a) << (EI_P(T, b) & 63))
+#define EC_shl EC_SHIFT
+#define EFDOM_shr I
+#define EI_shr(T, a, b, c) (EI_P(T, a) >> (EI_P(T, b) & 63))
+#define EC_shr EC_SHIFT
+#define EFDOM_not I
+#define EI_not(T, a, b, c) (~EI_P(T, a))
+#define EC_not EC_OK
+
+/* ---- activation --------------------------------------------------------------------------- */
+/* TPRELU / TLRELU: a > 0 ? a : a * b */
+#define EFDOM_prelu F
+#define EF_prelu(T, a, b, c) ((a) > 0.0f ? (a) : (a) * (b))
+#define EFDOM_relu FI
+#define EF_relu(T, a, b, c) ((a) < 0.0f ? 0.0f : (a)) /* std::max(a, 0): NaN and -0 stay */
+#define EI_relu(T, a, b, c) ((a) < 0 ? 0 : (a))
+#define EC_relu EC_OK
+
+/* ---- three operands ------------------------------------------------------------------------ */
+/* TADDC (a + b) + c and TSUBC (a - b) + c: one C++ expression, which rounds per operation for
+ * f16 and bf16 (as g++ builds the simulator) and twice in f32 */
+#define EFDOM_addc FI
+#define EF_addc(T, a, b, c) (RND(T, (a) + (b)) + (c))
+#define EI_addc(T, a, b, c) (EI_WRAP(a) + EI_WRAP(b) + EI_WRAP(c))
+#define EC_addc EC_OK
+#define EFDOM_subc FI
+#define EF_subc(T, a, b, c) (RND(T, (a) - (b)) + (c))
+#define EI_subc(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b) + EI_WRAP(c))
+#define EC_subc EC_OK
+
+/* ---- one operand --------------------------------------------------------------------------- */
+#define EFDOM_neg FI
+#define EF_neg(T, a, b, c) (-(a))
+#define EI_neg(T, a, b, c) (0 - EI_WRAP(a))
+#define EC_neg EC_OK
+/* TABS: x < 0 ? -x : x (-0 and NaN stay as they are) */
+#define EFDOM_abs FI
+#define EF_abs(T, a, b, c) ((a) < 0.0f ? -(a) : (a))
+#define EI_abs(T, a, b, c) ((a) < 0 ? 0 - EI_WRAP(a) : EI_WRAP(a))
+#define EC_abs EC_OK
+/* TEXP: expf for f16 (rounded from float), exp in double for f32 and bf16 */
+#define EFDOM_exp F
+#define EF_exp(T, a, b, c) EF_EXP_##T(a)
+#define EF_EXP_f16(a) expf(a)
+#define EF_EXP_f32(a) exp((double)(a))
+#define EF_EXP_bf16(a) exp((double)(a))
+#define EFDOM_log F
+#define EF_log(T, a, b, c) log((double)(a))
+#define EFDOM_sqrt F
+#define EF_sqrt(T, a, b, c) sqrt((double)(a))
+#define EFDOM_rsqrt F
+#define EF_rsqrt(T, a, b, c) (1.0 / sqrt((double)(a)))
+/* TRECIP is TDIVS(dst, 1, src): 1 converted to T, divided by x in T */
+#define EFDOM_recip FI
+#define EF_recip(T, a, b, c) (1.0f / (a))
+#define EI_recip(T, a, b, c) (EI_P(T, 1) / EI_P(T, a))
+#define EC_recip(T, a, b) EC_DIVISOR(T, 1, a)
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+#define EI_MINUS_ONE_i8 1
+#define EI_MINUS_ONE_i16 1
+#define EI_MINUS_ONE_i32 1
+#define EI_MINUS_ONE_i64 1
+#define EI_MINUS_ONE_u8 0
+#define EI_MINUS_ONE_u16 0
+#define EI_MINUS_ONE_u32 0
+#define EI_MINUS_ONE_u64 0
+
+/* integer_pow of the simulator: base^exp by squaring in the element type (the low bits of a
+ * 64-bit product are those of the narrower one); exp 0 or base 1 give 1, a negative exp gives 0
+ * (+-1 for a base of -1 in a signed type). */
+static inline uint64_t ei_pow(int64_t base, int64_t exp, int signed_type) {
+    if (exp == 0 || base == 1) return 1;
+    if (exp < 0) {
+        if (signed_type && base == -1) return exp % 2 == 0 ? 1 : (uint64_t)-1;
+        return 0;
+    }
+    uint64_t result = 1, b = (uint64_t)base, e = (uint64_t)exp;
+    while (e > 0) {
+        if (e & 1) result *= b;
+        b *= b;
+        e >>= 1;
+    }
+    return result;
+}
+
+#endif

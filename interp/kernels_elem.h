@@ -1,0 +1,290 @@
+/* kernels_elem.h - the skeletons of the elementwise families (ops.def: BINARY_OP, TERNARY_OP,
+ * UNARY_OP, TILE_SCALAR_OP, TILE_SCALAR_TILE_OP), instantiated for every member row and element
+ * type from the row's element function (elemfn.h). Included by kernels_isa.h once per
+ * instruction-set variant, after the conversions and walk helpers it defines.
+ *
+ * One skeleton per kind of element type:
+ *   f32 and integers: a loop over each row's contiguous run, which the compiler vectorises where
+ *     the element function allows (the file is built with -O3; no FMA, no reassociation);
+ *   f16 and bf16: chunks of a row are widened to f32 with the variant's vector conversions, the
+ *     function is computed in f32 (or double, for libm functions), and the result is rounded back
+ *     once per element, as the simulator rounds its `_Float16` / bfloat16 results;
+ *   any other layout, and a destination that overlaps a source other than in place: the
+ *     sequential reference loop (row-major order, element by element, the simulator's order).
+ * Integer functions with a fault check (division, shifts) test each element before computing it
+ * and return the fault; every other kernel returns EFAULT_NONE. */
+
+#include "elemfn.h"
+
+/* ---- element types: storage, widening, rounding ------------------------------------------ */
+
+#define KE_STORE_f32 float
+#define KE_STORE_f16 uint16_t
+#define KE_STORE_bf16 uint16_t
+#define KE_STORE_i8 int8_t
+#define KE_STORE_u8 uint8_t
+#define KE_STORE_i16 int16_t
+#define KE_STORE_u16 uint16_t
+#define KE_STORE_i32 int32_t
+#define KE_STORE_u32 uint32_t
+#define KE_STORE_i64 int64_t
+#define KE_STORE_u64 uint64_t
+
+/* how the skeleton treats the type: F32, HALF (f16, bf16: widened in chunks) or INT */
+#define KE_KIND_f32 F32
+#define KE_KIND_f16 HALF
+#define KE_KIND_bf16 HALF
+#define KE_KIND_i8 INT
+#define KE_KIND_u8 INT
+#define KE_KIND_i16 INT
+#define KE_KIND_u16 INT
+#define KE_KIND_i32 INT
+#define KE_KIND_u32 INT
+#define KE_KIND_i64 INT
+#define KE_KIND_u64 INT
+
+/* element -> f32 (exact) */
+#define KE_LD_f32(x) (x)
+#define KE_LD_f16(x) fp_f16_to_f32(x)
+#define KE_LD_bf16(x) fp_bf16_to_f32(x)
+/* f32 or double -> storage, one rounding (nearest even) */
+#define KE_ST_f32(x) ((float)(x))
+#define KE_ST_f16(x) _Generic((x), double: fp_f64_to_f16, default: fp_f32_to_f16)(x)
+#define KE_ST_bf16(x) _Generic((x), double: fp_f64_to_bf16, default: fp_f32_to_bf16)(x)
+/* an intermediate result rounded to the element type, as a float (elemfn.h's RND) */
+#define RND(T, x) KE_LD_##T(KE_ST_##T(x))
+/* n-element conversions of this variant */
+#define KE_WIDEN_f16 cvt_f16_to_f32
+#define KE_WIDEN_bf16 cvt_bf16_to_f32
+#define KE_NARROW_f16 cvt_f32_to_f16
+#define KE_NARROW_bf16 cvt_f32_to_bf16
+/* the scalar of a tile-scalar op (converted to the element type at lowering) */
+#define KE_SCALAR_F(k) ((k).f)
+#define KE_SCALAR_INT(T, k) ((KE_STORE_##T)(k).u)
+
+/* TREM for each float type: fmod in double rounded to T, then `dst += src1` in T */
+#define KE_DEF_REM(T)                                                                              \
+    KINLINE float ef_rem_##T(float a, float b) {                                                   \
+        float r = RND(T, fmod((double)a, (double)b));                                              \
+        if ((a >= 0.0f) != (b >= 0.0f) && r != 0.0f) r = RND(T, r + b);                           \
+        return r;                                                                                  \
+    }
+KE_DEF_REM(f32)
+KE_DEF_REM(f16)
+KE_DEF_REM(bf16)
+/* TREM for each integer type: C's % in the promoted type, stored, then `dst += src1` */
+#define KE_DEF_IREM(T)                                                                             \
+    KINLINE KE_STORE_##T ei_rem_##T(KE_STORE_##T a, KE_STORE_##T b) {                              \
+        KE_STORE_##T r = (KE_STORE_##T)(EI_P(T, a) % EI_P(T, b));                                  \
+        if ((a >= 0) != (b >= 0) && r != 0) r = (KE_STORE_##T)(EI_WRAP(r) + EI_WRAP(b));           \
+        return r;                                                                                  \
+    }
+KE_DEF_IREM(i8)
+KE_DEF_IREM(u8)
+KE_DEF_IREM(i16)
+KE_DEF_IREM(u16)
+KE_DEF_IREM(i32)
+KE_DEF_IREM(u32)
+KE_DEF_IREM(i64)
+KE_DEF_IREM(u64)
+
+/* ---- operand shapes: where a, b and c of the element function come from ------------------ */
+/* x0, x1, x2 are the sources' elements, k the scalar. U unary, B binary, T ternary, S tile-scalar,
+ * R scalar-tile (reversed), SC tile-scalar-tile. NSRC: source tiles read. */
+#define KE_NSRC_U 1
+#define KE_NSRC_B 2
+#define KE_NSRC_T 3
+#define KE_NSRC_S 1
+#define KE_NSRC_R 1
+#define KE_NSRC_SC 2
+#define KE_ARGS_U(x0, x1, x2, k) x0, x0, x0
+#define KE_ARGS_B(x0, x1, x2, k) x0, x1, x1
+#define KE_ARGS_T(x0, x1, x2, k) x0, x1, x2
+#define KE_ARGS_S(x0, x1, x2, k) x0, k, k
+#define KE_ARGS_R(x0, x1, x2, k) k, x0, x0
+#define KE_ARGS_SC(x0, x1, x2, k) x0, k, x1
+/* the fault check takes a and b */
+#define KE_CHK_U(x0, x1, x2, k) x0, x0
+#define KE_CHK_B(x0, x1, x2, k) x0, x1
+#define KE_CHK_T(x0, x1, x2, k) x0, x1
+#define KE_CHK_S(x0, x1, x2, k) x0, k
+#define KE_CHK_R(x0, x1, x2, k) k, x0
+#define KE_CHK_SC(x0, x1, x2, k) x0, k
+
+#define KE_CALL(m, ...) m(__VA_ARGS__)
+#define KE_NAME(op, dt) ke_##op##_##dt
+
+/* Element (r, c) of operand t as an lvalue of storage type S. */
+#define KE_AT(S, t, r, c) (((S *)(t).p)[(r) * (int64_t)(t).rs + (c) * (int64_t)(t).cs])
+
+/* True when the kernel may walk in any order: every source is in place or disjoint from dst. */
+KINLINE bool ke_safe(KTile d, const KTile *s, int n, int64_t rows, int64_t cols, size_t es) {
+    for (int i = 0; i < n; i++)
+        if (!elementwise_safe(d, s[i], rows, cols, es)) return false;
+    return true;
+}
+
+/* True when dst and every source have unit column stride. */
+KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
+    bool ok = d.cs == 1;
+    for (int i = 0; i < n; i++) ok = ok && s[i].cs == 1;
+    return ok;
+}
+
+/* ---- f32 ------------------------------------------------------------------------------------ */
+#define KE_DEF_F32(op, shape, elem, T)                                                             \
+    static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
+        const int n = KE_NSRC_##shape;                                                             \
+        const float kv = KE_SCALAR_F(k);                                                           \
+        (void)kv;                                                                                  \
+        KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(float))) {          \
+            for (int64_t r = 0; r < rows; r++) {                                                   \
+                float *restrict dp = (float *)d.p + r * d.rs;                                      \
+                const float *p0 = (const float *)s0.p + r * s0.rs, *p1 = (const float *)s1.p + r * s1.rs, \
+                            *p2 = (const float *)s2.p + r * s2.rs;                                 \
+                (void)p1, (void)p2;                                                                \
+                for (int64_t c = 0; c < cols; c++)                                                 \
+                    dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv))); \
+            }                                                                                      \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        for (int64_t r = 0; r < rows; r++)                                                         \
+            for (int64_t c = 0; c < cols; c++) {                                                   \
+                const float x0 = KE_AT(float, s0, r, c), x1 = KE_AT(float, s1, r, c), x2 = KE_AT(float, s2, r, c); \
+                (void)x1, (void)x2;                                                                \
+                KE_AT(float, d, r, c) = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
+            }                                                                                      \
+        return EFAULT_NONE;                                                                        \
+    }
+
+/* ---- f16 and bf16 ---------------------------------------------------------------------------- */
+#define KE_CHUNK 64
+#define KE_DEF_HALF(op, shape, elem, T)                                                            \
+    static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
+        const int n = KE_NSRC_##shape;                                                             \
+        const float kv = KE_SCALAR_F(k);                                                           \
+        (void)kv;                                                                                  \
+        KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(uint16_t))) {       \
+            float f0[KE_CHUNK], f1[KE_CHUNK], f2[KE_CHUNK], fo[KE_CHUNK];                          \
+            for (int64_t r = 0; r < rows; r++) {                                                   \
+                uint16_t *dp = (uint16_t *)d.p + r * d.rs;                                         \
+                const uint16_t *p0 = (const uint16_t *)s0.p + r * s0.rs,                           \
+                               *p1 = (const uint16_t *)s1.p + r * s1.rs,                           \
+                               *p2 = (const uint16_t *)s2.p + r * s2.rs;                           \
+                for (int64_t c0 = 0; c0 < cols; c0 += KE_CHUNK) {                                  \
+                    const int64_t m = cols - c0 < KE_CHUNK ? cols - c0 : KE_CHUNK;                 \
+                    KE_WIDEN_##T(f0, p0 + c0, m);                                                  \
+                    if (n > 1) KE_WIDEN_##T(f1, p1 + c0, m);                                       \
+                    if (n > 2) KE_WIDEN_##T(f2, p2 + c0, m);                                       \
+                    if (_Generic(KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[0], f1[0], f2[0], kv)), double: 1, default: 0)) { \
+                        for (int64_t i = 0; i < m; i++)                                            \
+                            dp[c0 + i] = KE_ST_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[i], f1[i], f2[i], kv))); \
+                    } else {                                                                       \
+                        for (int64_t i = 0; i < m; i++)                                            \
+                            fo[i] = (float)KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[i], f1[i], f2[i], kv)); \
+                        KE_NARROW_##T(dp + c0, fo, m);                                             \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        for (int64_t r = 0; r < rows; r++)                                                         \
+            for (int64_t c = 0; c < cols; c++) {                                                   \
+                const float x0 = KE_LD_##T(KE_AT(uint16_t, s0, r, c)), x1 = KE_LD_##T(KE_AT(uint16_t, s1, r, c)), \
+                            x2 = KE_LD_##T(KE_AT(uint16_t, s2, r, c));                             \
+                (void)x1, (void)x2;                                                                \
+                KE_AT(uint16_t, d, r, c) = KE_ST_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
+            }                                                                                      \
+        return EFAULT_NONE;                                                                        \
+    }
+
+/* ---- integers -------------------------------------------------------------------------------- */
+#define KE_DEF_INT(op, shape, elem, T)                                                             \
+    static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
+        typedef KE_STORE_##T ST;                                                                   \
+        const int n = KE_NSRC_##shape;                                                             \
+        const ST kv = KE_SCALAR_INT(T, k);                                                         \
+        (void)kv;                                                                                  \
+        KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
+            for (int64_t r = 0; r < rows; r++) {                                                   \
+                ST *restrict dp = (ST *)d.p + r * d.rs;                                            \
+                const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \
+                         *p2 = (const ST *)s2.p + r * s2.rs;                                       \
+                (void)p1, (void)p2;                                                                \
+                for (int64_t c = 0; c < cols; c++) {                                               \
+                    const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv)); \
+                    if (fault) return fault;                                                       \
+                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
+                }                                                                                  \
+            }                                                                                      \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        for (int64_t r = 0; r < rows; r++)                                                         \
+            for (int64_t c = 0; c < cols; c++) {                                                   \
+                const ST x0 = KE_AT(ST, s0, r, c), x1 = KE_AT(ST, s1, r, c), x2 = KE_AT(ST, s2, r, c); \
+                (void)x1, (void)x2;                                                                \
+                const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(x0, x1, x2, kv));           \
+                if (fault) return fault;                                                           \
+                KE_AT(ST, d, r, c) = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));   \
+            }                                                                                      \
+        return EFAULT_NONE;                                                                        \
+    }
+
+/* ---- instantiation from the op table ------------------------------------------------------- */
+#define KE_DEF__(op, shape, elem, T, kind) KE_DEF_##kind(op, shape, elem, T)
+#define KE_DEF_(op, shape, elem, T, kind) KE_DEF__(op, shape, elem, T, kind)
+#define KE_DEF(op, shape, elem, T) KE_DEF_(op, shape, elem, T, KE_KIND_##T)
+#define KE_TYPES_FI(m, ...) KE_TYPES_F(m, __VA_ARGS__) KE_TYPES_I(m, __VA_ARGS__)
+#define KE_TYPES_F(m, ...) m(__VA_ARGS__, f32) m(__VA_ARGS__, f16) m(__VA_ARGS__, bf16)
+#define KE_TYPES_I(m, ...)                                                                         \
+    m(__VA_ARGS__, i8) m(__VA_ARGS__, u8) m(__VA_ARGS__, i16) m(__VA_ARGS__, u16) m(__VA_ARGS__, i32) m(__VA_ARGS__, u32) \
+        m(__VA_ARGS__, i64) m(__VA_ARGS__, u64)
+#define KE_TYPES_NONE(m, ...)
+#define EFDOM_none NONE
+#define KE_FOR_TYPES_(dom, m, ...) KE_TYPES_##dom(m, __VA_ARGS__)
+#define KE_FOR_TYPES(dom, m, ...) KE_FOR_TYPES_(dom, m, __VA_ARGS__)
+/* every kernel of one row: KE_ROW(ID, shape, elem) */
+#define KE_ROW(id, shape, elem) KE_FOR_TYPES(EFDOM_##elem, KE_DEF, id, shape, elem)
+
+#define OP(...)
+#define BINARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
+#define TERNARY_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, T, elem)
+#define UNARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_ROW(id, U, elem)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_ROW(id, S, elem) KE_ROW(id##_rev, R, reversed)
+#define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, SC, elem)
+#include "ops.def"
+
+/* the tables: [opcode][element type] */
+#define KE_DT_f32 DT_F32
+#define KE_DT_f16 DT_F16
+#define KE_DT_bf16 DT_BF16
+#define KE_DT_i8 DT_I8
+#define KE_DT_u8 DT_U8
+#define KE_DT_i16 DT_I16
+#define KE_DT_u16 DT_U16
+#define KE_DT_i32 DT_I32
+#define KE_DT_u32 DT_U32
+#define KE_DT_i64 DT_I64
+#define KE_DT_u64 DT_U64
+#define KE_ENTRY(id, T) [KE_DT_##T] = KE_NAME(id, T),
+#define KE_TABLE_ROW(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY, id)},
+#define KE_TABLE_REV_ROW(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY, id##_rev)},
+
+static const KernelElem ke_table[OP_COUNT][DT_COUNT] = {
+#define OP(...)
+#define BINARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#define TERNARY_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#define UNARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_TABLE_ROW(id, elem)
+#define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#include "ops.def"
+};
+
+static const KernelElem ke_table_rev[OP_COUNT][DT_COUNT] = {
+#define OP(...)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_TABLE_REV_ROW(id, reversed)
+#include "ops.def"
+};

@@ -1,0 +1,130 @@
+/* ops_family.c - lowering and execution of the elementwise families of ops.def (BINARY_OP,
+ * TERNARY_OP, UNARY_OP, TILE_SCALAR_OP, TILE_SCALAR_TILE_OP): one lowering and one executor for
+ * every member. Lowering resolves the operands, picks the member's kernel for the element type
+ * and instruction-set variant (kernels_elem.h) and converts a constant scalar once; execution
+ * checks the run-time valid shapes with the verifier's rule IDs and calls the kernel. */
+#include "interp_impl.h"
+
+#include "elemfn.h"
+
+#include <string.h>
+
+/* Instr.b flags */
+enum { EW_TILE_SCALAR_RULES = 1 };
+
+static const char *fault_message(int fault) {
+    switch (fault) {
+    case EFAULT_DIV_ZERO: return "integer division by zero (the ISA's CPU simulator traps here)";
+    case EFAULT_DIV_OVERFLOW: return "integer division overflow: the most negative value divided by -1 (the ISA's CPU simulator traps here)";
+    case EFAULT_SHIFT: return "shift count outside [0, bits of the promoted type): undefined in the ISA's C++ semantics";
+    default: return "element fault";
+    }
+}
+
+/* The valid-shape rules of the family, on the run-time shapes (the verifier checked the static
+ * ones with the same IDs). */
+static bool check_valid(Interp *ip, const Instr *in, const TileView *d, const TileView *s, const TileRef *st,
+                        const char *role) {
+    int64_t R = d->vr, C = d->vc;
+    if (!(in->b & EW_TILE_SCALAR_RULES)) {
+        if (s->vr == R && s->vc == C) return true;
+        rt_rule_error(ip, in, "valid-shape", "expects %s to have dst's valid shape %lldx%lld, got %dx%d", role,
+                      (long long)R, (long long)C, s->vr, s->vc);
+        return false;
+    }
+    if (s->vc != C) {
+        rt_rule_error(ip, in, "valid-cols", "expects %s and dst to have the same valid_shape[1], got %d and %lld",
+                      role, s->vc, (long long)C);
+        return false;
+    }
+    if (ip->opts.target == TARGET_A2A3 && s->vr != R) {
+        rt_rule_error(ip, in, "valid-rows", "expects %s and dst to have the same valid_shape[0], got %d and %lld",
+                      role, s->vr, (long long)R);
+        return false;
+    }
+    if (R > st->rows) {
+        rt_rule_error(ip, in, "src-rows",
+                      "expects %s to have at least dst's %lld valid rows (the op reads %s row i for dst row i), got %d rows",
+                      role, (long long)R, role, st->rows);
+        return false;
+    }
+    return true;
+}
+
+static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
+    const int n = in->a;
+    TileView *s[3];
+    KTile ks[3];
+    for (int i = 0; i < n; i++)
+        if (!(s[i] = use_tile(ip, in, &in->t[1 + i]))) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, &in->t[0], s[0]->vr, s[0]->vc)) return PC_ERROR;
+    TileView *d = use_tile(ip, in, &in->t[0]);
+    if (!d) return PC_ERROR;
+    for (int i = 0; i < n; i++) {
+        if (!check_valid(ip, in, d, s[i], &in->t[1 + i], ((const char *const *)in->extra)[i])) return PC_ERROR;
+        ks[i] = ktile(&in->t[1 + i], s[i]);
+    }
+    if (d->vr == 0 || d->vc == 0) return pc + 1;
+    int fault = in->k.elem(ktile(&in->t[0], d), ks, kernel_scalar(ip, in, in->t[0].dtype), d->vr, d->vc);
+    if (fault) return rt_error(ip, in, "%s", fault_message(fault));
+    return pc + 1;
+}
+
+static bool is_tmp(const Op *op, int index) {
+    const OpInfo *info = op_info(op->code);
+    return index < OPSPEC_MAX && info->ins[index].name && strcmp(info->ins[index].name, "tmp") == 0;
+}
+
+static bool is_tile_operand(const Operand *opd) {
+    const Type *t = opd->type ? opd->type : opd->kind == OPD_VALUE && opd->value ? opd->value->type : NULL;
+    return t && t->kind == TY_TILE;
+}
+
+/* Resolves dst, the source tiles (not tmp) and the scalar, picks the kernel and emits. */
+static bool lower_family(LowerCtx *ctx, const Op *op, unsigned flags) {
+    Instr in = instr_for(op, exec_elementwise);
+    bool defines, reversed = false;
+    int n = 0;
+    const char **roles = arena_alloc_array(ctx->ip->arena, 3, sizeof *roles); /* operand names, for messages */
+    const Operand *scalar = NULL;
+    for (int i = 0; i < op->ins.count; i++) {
+        const Operand *opd = &op->ins.items[i];
+        if (is_tmp(op, i)) continue;
+        if (!is_tile_operand(opd)) {
+            if (n == 0) reversed = true; /* TDIVS ins(%scalar, %tile) */
+            scalar = opd;
+            continue;
+        }
+        if (n == 3) return lower_error(ctx, op, opd->loc, "has more than three source tiles");
+        if (!tile_ref(ctx, op, opd, &in.t[1 + n])) return false;
+        roles[n++] = reversed ? "src" : op_info(op->code)->ins[i].name; /* TDIVS ins(%S, %src) */
+    }
+    if (n == 0) return lower_error(ctx, op, (SrcLoc){0}, "has no source tile");
+    TileRef *dst = &in.t[0];
+    if (!lower_dst(ctx, op, dst, &defines)) return false;
+    for (int i = 0; i < n; i++) {
+        if (!same_dtype(ctx, op, &in.t[1 + i], dst, in.t[1 + i].name)) return false;
+        if (boxed(&in.t[1 + i])) return unsupported_boxed(ctx, op, &in.t[1 + i]);
+    }
+    if (boxed(dst)) return unsupported_boxed(ctx, op, dst);
+    const KernelIsaTable *table = kernel_isa_table(ctx->ip->isa);
+    KernelElem k = (reversed ? table->elem_rev : table->elem)[op->code][dst->dtype];
+    if (!k)
+        return emit_unsupported(ctx, op, "has no %s kernel for element type %s", reversed ? "scalar-first" : "",
+                                dtype_name(dst->dtype));
+    if (scalar) {
+        if (!kernel_scalar_ref(ctx, op, scalar, dst->dtype, &in.sc[0])) return false;
+        if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, dst->dtype);
+    }
+    in.k.elem = k;
+    in.extra = roles;
+    in.a = n;
+    in.b = (int32_t)flags;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+bool lower_elementwise(LowerCtx *ctx, const Op *op) { return lower_family(ctx, op, 0); }
+
+bool lower_tile_scalar(LowerCtx *ctx, const Op *op) { return lower_family(ctx, op, EW_TILE_SCALAR_RULES); }

@@ -1,0 +1,93 @@
+/* attrs.c - the values each kind of op attribute takes (ops.def ATTRS column) and how they are
+ * read from the text as written: `#pto<cmp lt>`, `#pto.cmp<lt>`, `#pto.layout<nd>`, "lt", lt. */
+#include "ir.h"
+
+#include <string.h>
+
+typedef struct AttrKindInfo {
+    const char *const *names; /* enum spellings (index = value), NULL-terminated; NULL: not an enum */
+    const char *text;         /* what the kind takes, for messages */
+} AttrKindInfo;
+
+static const char *const layout_names[] = {"nd", "dn", "nz", NULL};
+static const char *const atomic_names[] = {"atomic_none", "atomic_add", NULL};
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL};
+static const char *const round_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT", NULL};
+static const char *const sat_names[] = {"ON", "OFF", NULL};
+static const char *const mask_names[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111", NULL};
+
+static const AttrKindInfo kinds[AK_KIND_COUNT] = {
+    [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
+    [AK_ATOMIC] = {atomic_names, "one of atomic_none, atomic_add (#pto<atomic_type atomic_add>)"},
+    [AK_CMP_MODE] = {cmp_names, "one of eq, ne, lt, le, gt, ge (#pto<cmp lt>)"},
+    [AK_ROUND_MODE] = {round_names, "one of NONE, RINT, ROUND, FLOOR, CEIL, TRUNC, ODD, CAST_RINT (#pto<round_mode RINT>)"},
+    [AK_SAT_MODE] = {sat_names, "one of ON, OFF (#pto<saturation_mode ON>)"},
+    [AK_MASK_PATTERN] = {mask_names, "one of P0101, P1010, P0001, P0010, P0100, P1000, P1111 (#pto.mask_pattern<P0101>)"},
+    [AK_BOOL] = {NULL, "true or false"},
+    [AK_INT] = {NULL, "an integer (7 : i32)"},
+};
+
+/* The enum word of an attribute as written: the last word inside `<...>` of a raw attribute, a
+ * string's contents, or a bare word. */
+static bool attr_word(const Attr *a, const char **word, size_t *len) {
+    const char *t = a->text;
+    if (!t) return false;
+    if (a->kind == ATTR_STRING) {
+        *word = t;
+        *len = strlen(t);
+        return true;
+    }
+    if (a->kind != ATTR_RAW) return false;
+    const char *lt = strchr(t, '<'), *gt = strrchr(t, '>');
+    if (!lt) { /* a bare word */
+        *word = t;
+        *len = strlen(t);
+        return true;
+    }
+    if (!gt || gt < lt) return false;
+    const char *end = gt;
+    while (end > lt + 1 && (end[-1] == ' ' || end[-1] == '"')) end--;
+    const char *start = end;
+    while (start > lt + 1 && start[-1] != ' ' && start[-1] != '"') start--;
+    *word = start;
+    *len = (size_t)(end - start);
+    return *len > 0;
+}
+
+bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
+    if ((unsigned)kind >= AK_KIND_COUNT) return false;
+    if (kind == AK_BOOL) {
+        if (a->kind != ATTR_BOOL) return false;
+        *value = a->ival != 0;
+        return true;
+    }
+    if (kind == AK_INT) {
+        if (a->kind != ATTR_INT) return false;
+        *value = a->ival;
+        return true;
+    }
+    const char *w;
+    size_t len;
+    if (!attr_word(a, &w, &len)) return false;
+    for (int64_t i = 0; kinds[kind].names[i]; i++)
+        if (strlen(kinds[kind].names[i]) == len && strncmp(kinds[kind].names[i], w, len) == 0) {
+            *value = i;
+            return true;
+        }
+    return false;
+}
+
+const char *attr_enum_name(AttrValueKind kind, int64_t index) {
+    if ((unsigned)kind >= AK_KIND_COUNT || !kinds[kind].names || index < 0) return NULL;
+    for (int64_t i = 0; kinds[kind].names[i]; i++)
+        if (i == index) return kinds[kind].names[i];
+    return NULL;
+}
+
+const char *attr_kind_text(AttrValueKind kind) { return (unsigned)kind < AK_KIND_COUNT ? kinds[kind].text : "?"; }
+
+int64_t op_attr_value(const Op *op, const char *key, AttrValueKind kind, int64_t fallback) {
+    const Attr *a = attr_find(&op->attrs, key);
+    int64_t v;
+    return a && attr_value(a, kind, &v) ? v : fallback;
+}
