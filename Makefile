@@ -21,7 +21,7 @@ WARN     := -Wall -Wextra -Werror
 FPFLAGS  := -ffp-contract=off -fno-fast-math
 CFLAGS   ?=
 CPPFLAGS += -Iir -Ilexer -Iparser -Iverifier -Iinterp -I$(BUILD)/gen
-ALL_CFLAGS = -std=c17 $(WARN) $(OPT) -g $(FPFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c17 $(WARN) $(OPT) $(OPT_KERNELS) -g $(FPFLAGS) $(SANFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -73,6 +73,10 @@ $(LIB_OBJS) $(BUILD)/obj/tools/pto-as.o $(BUILD)/obj/tools/pto-run.o: | $(PARSER
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Kernel files: -O3 lets the compiler vectorise the element loops (FPFLAGS still forbid
+# contraction and reassociation, so results stay those of the sequential order).
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o: OPT_KERNELS = -O3
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
