@@ -586,6 +586,38 @@ static bool element_mismatch(const DataArray *got, const DataArray *want, int64_
     return !(*abs_err <= atol + rtol * fabs(w));
 }
 
+/* True when element i of a and b differ in any bit. */
+static bool element_bits_differ(const DataArray *a, const DataArray *b, int64_t i) {
+    size_t es = dtype_size(a->dtype);
+    return memcmp((const uint8_t *)a->data + (size_t)i * es, (const uint8_t *)b->data + (size_t)i * es, es) != 0;
+}
+
+/* --compare=bits: counts elements whose bit patterns differ, prints the summary and the first ones. */
+static int64_t compare_bits(FILE *out, const char *name, const DataArray *got, const DataArray *want, int max_report) {
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < got->count; i++) mismatches += element_bits_differ(got, want, i);
+    fprintf(out, "%s: %lld elements, %lld %s (bit patterns)\n", name, (long long)got->count, (long long)mismatches,
+            mismatches == 1 ? "mismatch" : "mismatches");
+    int reported = 0;
+    size_t es = dtype_size(got->dtype);
+    for (int64_t i = 0; i < got->count && reported < max_report && mismatches; i++) {
+        if (!element_bits_differ(got, want, i)) continue;
+        int64_t r, c;
+        uint64_t gb = 0, wb = 0;
+        memcpy(&gb, (const uint8_t *)got->data + (size_t)i * es, es);
+        memcpy(&wb, (const uint8_t *)want->data + (size_t)i * es, es);
+        char gt[40], wt[40];
+        flat_to_row_col(got, i, &r, &c);
+        element_text(got, i, gt, sizeof gt);
+        element_text(want, i, wt, sizeof wt);
+        fprintf(out, "  mismatch at (%lld, %lld): got %s (0x%0*llx), want %s (0x%0*llx)\n", (long long)r, (long long)c, gt,
+                (int)(2 * es), (unsigned long long)gb, wt, (int)(2 * es), (unsigned long long)wb);
+        reported++;
+    }
+    if (mismatches > reported) fprintf(out, "  ... %lld more mismatches\n", (long long)(mismatches - reported));
+    return mismatches;
+}
+
 int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, const DataArray *want,
                            const CompareOptions *opts, char *err, size_t errlen) {
     if (got->dtype != want->dtype) {
@@ -599,6 +631,8 @@ int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, co
         return -1;
     }
     DType dt = got->dtype;
+    int max_report_bits = opts && opts->max_report > 0 ? opts->max_report : 10;
+    if (opts && opts->bits) return compare_bits(out, name, got, want, max_report_bits);
     bool is_float = dtype_is_float(dt);
     double def = dt == DT_F32 ? 1e-5 : is_float ? 1e-3 : 0.0;
     double atol = opts && opts->atol_given ? opts->atol : def;

@@ -68,6 +68,7 @@ bool datafile_write(const char *path, const DataArray *a, char *err, size_t errl
 typedef struct CompareOptions {
     double atol, rtol;       /* used when `given`, else the dtype defaults */
     bool atol_given, rtol_given;
+    bool bits;               /* compare bit patterns (NaN payloads and -0 included); no tolerance */
     int max_report;          /* first mismatches listed (0 = 10) */
 } CompareOptions;
 

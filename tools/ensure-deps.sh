@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks the build dependencies (re2c, bison, Criterion) and installs the missing ones with
+# Checks the build and test dependencies (re2c, bison, Criterion, python3-numpy) and installs the missing ones with
 # apt-get (through sudo when not root). If that is impossible it stops with the exact command.
 missing=""
 command -v re2c >/dev/null 2>&1 || missing="$missing re2c"
@@ -7,6 +7,8 @@ command -v bison >/dev/null 2>&1 || missing="$missing bison"
 [ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# the PTOAS sample suite (tests/ptoas) runs the samples' numpy golden scripts
+/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing="$missing python3-numpy"
 [ -z "$missing" ] && exit 0
 
 cmd="apt-get install -y$missing"

@@ -35,6 +35,8 @@ static const char usage_text[] =
     "                      region; written whole or not at all\n"
     "  --expect NAME=PATH  after the run, compare a GM buffer or tile with the file; prints a\n"
     "                      summary line and the first mismatches with their (row, col)\n"
+    "  --compare=MODE      how --expect compares: allclose (default: the tolerances below)\n"
+    "                      or bits (identical bit patterns: NaN payloads and -0 included)\n"
     "  --atol A            absolute tolerance of every --expect (default 1e-5 for f32, 1e-3\n"
     "                      for f16/bf16, 0 for integers)\n"
     "  --rtol R            relative tolerance: an element fails when |got-want| > A + R*|want|\n"
@@ -65,6 +67,7 @@ typedef struct Options {
     const char **prints;
     int n_prints;
     CompareOptions cmp;
+    bool compare_given;     /* --compare was given */
     bool trace;
     bool werror;
     uint64_t max_steps;
@@ -204,6 +207,13 @@ static int parse_args(int argc, char **argv, Options *o) {
             o->prints[o->n_prints++] = v;
             continue;
         }
+        if ((r = option_value(argc, argv, &i, "--compare", &v))) {
+            if (r < 0 || (strcmp(v, "bits") != 0 && strcmp(v, "allclose") != 0))
+                return usage_error("--compare expects bits or allclose, got '%s'", r < 0 ? "" : v);
+            o->cmp.bits = strcmp(v, "bits") == 0;
+            o->compare_given = true;
+            continue;
+        }
         if ((r = option_value(argc, argv, &i, "--atol", &v))) {
             if (r < 0 || !parse_double(v, &o->cmp.atol)) return usage_error("--atol expects a number >= 0");
             o->cmp.atol_given = true;
@@ -228,6 +238,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         o->file = a;
     }
     if (!o->file) return usage_error("no program file given");
+    if ((o->compare_given || o->cmp.atol_given || o->cmp.rtol_given) && o->n_expects == 0)
+        return usage_error("--compare, --atol and --rtol apply to --expect, and none is given");
+    if (o->cmp.bits && (o->cmp.atol_given || o->cmp.rtol_given))
+        return usage_error("--compare=bits takes no tolerance (--atol/--rtol)");
     return EXIT_OK;
 }
 

@@ -6,6 +6,7 @@ x = np.arange(16, dtype=np.float32)
 x.tofile("data/in16.bin")
 np.save("data/in16.npy", x.reshape(2, 8))
 (x * np.float32(2.0)).tofile("data/out16_x2.bin")
+np.zeros(16, dtype=np.float32).tofile("data/zero16.bin")  # +0.0: x * -0.0 differs only in its bits
 np.save("data/out16_x2.npy", (x * np.float32(2.0)).reshape(2, 8))
 bad = x * np.float32(2.0)
 bad[11] += np.float32(0.5)

@@ -143,6 +143,18 @@ invoke --set s=2.0 --expect arg1=data/out16_x2.bin scale.pto --in %arg0=data/in1
 expect options_after_file 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.npy --set s=0x40000000 --expect arg1=data/out16_x2.npy
 expect npy_and_hex_scalar 0 "out~%arg1: 16 elements, 0 mismatches"
+invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin
+expect compare_allclose_signed_zero 0 "out~%arg1: 16 elements, 0 mismatches"
+invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin --compare=bits
+expect compare_bits_signed_zero 1 "out~%arg1: 16 elements, 16 mismatches (bit patterns)" "out~got -0 (0x80000000), want 0 (0x00000000)"
+invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare bits
+expect compare_bits_equal 0 "out~%arg1: 16 elements, 0 mismatches (bit patterns)"
+invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare=bits --atol 0
+expect compare_bits_with_tolerance 2 "err~--compare=bits takes no tolerance"
+invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --compare=exact --expect arg1=data/out16_x2.bin
+expect compare_unknown_mode 2 "err~--compare expects bits or allclose, got 'exact'"
+invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --atol 0.1
+expect atol_without_expect 2 "err~--compare, --atol and --rtol apply to --expect, and none is given"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2_wrong.bin
 expect expect_mismatch 1 out=expect_mismatch.out
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/in15.bin
