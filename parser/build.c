@@ -447,15 +447,21 @@ Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc) {
     return it;
 }
 
-void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc) {
-    if (!ctx->operand_attr_seen) ctx->operand_attr_loc = loc;
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
+    if (!ctx->operand_attr_seen) {
+        ctx->operand_attr_loc = loc;
+        ctx->operand_attr_list = pc_list(ctx);
+    }
     ctx->operand_attr_seen = true;
+    for (size_t i = 0; attrs && i < attrs->count; i++) pc_push(ctx, ctx->operand_attr_list, attrs->items[i]);
 }
 
 void pc_take_operand_attrs(ParseCtx *ctx, Item *item) {
     item->operand_attrs = ctx->operand_attr_seen;
     item->operand_attr_loc = ctx->operand_attr_loc;
+    if (ctx->operand_attr_seen) item->attrs = ctx->operand_attr_list;
     ctx->operand_attr_seen = false;
+    ctx->operand_attr_list = NULL;
 }
 
 char *pc_key_text(ParseCtx *ctx, Tok tok, bool quoted) {
@@ -971,6 +977,22 @@ static bool check_result_count(ParseCtx *ctx, Op *op, const OpInfo *info, bool d
     return true;
 }
 
+/* Appends attributes written beside operands to the op's dictionary; a key given twice is an error. */
+static void merge_operand_attrs(ParseCtx *ctx, Op *op, const PtrVec *extra) {
+    Attr *items = arena_alloc_array(ctx->arena, (size_t)op->attrs.count + extra->count, sizeof *items);
+    int n = 0;
+    for (int i = 0; i < op->attrs.count; i++) items[n++] = op->attrs.items[i];
+    for (size_t j = 0; j < extra->count; j++) {
+        const Attr *a = extra->items[j];
+        bool dup = false;
+        for (int i = 0; i < n && !dup; i++) dup = a->key && items[i].key && strcmp(items[i].key, a->key) == 0;
+        if (dup) pc_error(ctx, a->loc, "'%s' op has the attribute '%s' twice", op_name_of(op), a->key);
+        else items[n++] = *a;
+    }
+    op->attrs.items = items;
+    op->attrs.count = n;
+}
+
 /* Type list of an ins(...)/outs(...) group bound to its operands. */
 static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, const char *what) {
     int n = (int)group->operands->count, k = (int)group->types->count;
@@ -1004,7 +1026,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     bool full_name = strlen(info->name) == d->name.len && memcmp(info->name, d->name.text, d->name.len) == 0;
 
     /* 1. sort the items */
-    PtrVec positional = {0}, keywords = {0}, attr_args = {0};
+    PtrVec positional = {0}, keywords = {0}, attr_args = {0}, operand_attrs = {0};
     const Item *ins_group = NULL, *outs_group = NULL;
     bool have_dict = false;
     bool malformed = false; /* the statement's shape is wrong: report that only, not its consequences */
@@ -1058,10 +1080,10 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         case IT_INS:
         case IT_OUTS: {
             const Item **slot = it->kind == IT_INS ? &ins_group : &outs_group;
-            if (it->operand_attrs) {
-                pc_error(ctx, it->operand_attr_loc, "'%s' op does not take attributes on operands", opn);
-                malformed = true;
-            }
+            /* PTOAS writes some ops' attributes beside an operand (`ins(%t {rmode = ...} : T)`): they
+             * are the op's attributes, checked against its row like any other */
+            for (size_t j = 0; it->operand_attrs && it->attrs && j < it->attrs->count; j++)
+                ptrvec_push(ctx->scratch, &operand_attrs, it->attrs->items[j]);
             if (*slot) {
                 pc_error(ctx, it->loc, "'%s' op has more than one %s(...) list", opn, it->kind == IT_INS ? "ins" : "outs");
                 malformed = true;
@@ -1092,6 +1114,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         }
     }
     op->attr_args = pc_attr_list(ctx, &attr_args);
+    if (operand_attrs.count) merge_operand_attrs(ctx, op, &operand_attrs);
     if (takes_predicate(code) && !op->predicate)
         pc_error(ctx, op->loc, "'%s' op missing predicate (e.g. '%s slt, %%a, %%b : index')", opn, opn);
 

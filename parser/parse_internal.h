@@ -62,7 +62,8 @@ typedef struct Item {
     PtrVec *types;        /* IT_INS, IT_OUTS: TypeUse* (may be empty) */
     PtrVec *attrs;        /* IT_ATTR_ARGS, IT_ANGLE, IT_ATTR_DICT: Attr* */
     Attr *attr;           /* IT_KEYWORD_ATTR */
-    bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} */
+    bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} (PTOAS's tcvt, tcmp:
+                           * the op's attributes, in `attrs`) */
     SrcLoc operand_attr_loc;
 } Item;
 
@@ -201,6 +202,7 @@ typedef struct ParseCtx {
     uint32_t recovery_offset;
     bool saw_module, saw_func, saw_bare;
     bool operand_attr_seen;       /* an ins/outs operand had an attribute dictionary (see Item) */
+    PtrVec *operand_attr_list;    /* their attributes (Attr*), taken by the next ins/outs item */
     SrcLoc operand_attr_loc;
     bool mixing_reported;
     int syntax_errors;
@@ -234,7 +236,7 @@ Operand *pc_operand_float(ParseCtx *ctx, Tok tok);
 Operand *pc_operand_bool(ParseCtx *ctx, Tok tok, bool value);
 
 Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc);
-void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc);
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs);
 void pc_take_operand_attrs(ParseCtx *ctx, Item *item);
 Attr *pc_attr(ParseCtx *ctx, AttrKind kind, const char *key, Tok value, SrcLoc loc);
 Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span);

@@ -568,17 +568,28 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
 Test(parser, generic_shapes_are_errors_for_known_ops) {
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
                  "%u = pto.tmuls(%t, 2.0 : " TB16 ", f32) -> " TB16 "\n"
-                 "pto.tmuls ins(%t {rmode = 1}, 2.0 : " TB16 ", f32) outs(%t : " TB16 ")\n"
                  "%v = pto.alloc_tile {align = 64} : " TB16 "\n"
                  "%w = pto.alloc_tile -> " TB16 "\n"
                  "pto.barrier {\n}\n",
                  {2, "(", "'pto.tmuls' op does not take a parenthesized operand list"},
-                 {3, "{rmode", "'pto.tmuls' op does not take attributes on operands"},
-                 {6, "pto.barrier", "'pto.barrier' op takes no region"});
+                 {5, "pto.barrier", "'pto.barrier' op takes no region"});
     const Op *v = nth_op(P.m->funcs[0], 1);
     cr_assert_eq(v->attrs.count, 1);
     cr_assert_str_eq(v->attrs.items[0].key, "align");
     cr_assert_eq(nth_op(P.m->funcs[0], 2)->results[0]->type->kind, TY_TILE); /* `-> T` as the result type */
+}
+
+Test(parser, operand_attributes_are_the_ops_attributes) {
+    /* PTOAS writes tcvt's and tcmp's attributes beside an operand: `ins(%t {rmode = ...} : T)` */
+    EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
+                 "pto.tmuls ins(%t {rmode = 1}, 2.0 {sat = 2} : " TB16 ", f32) outs(%t : " TB16 ") {x = 3}\n"
+                 "pto.tmuls ins(%t {x = 1}, 2.0 : " TB16 ", f32) outs(%t : " TB16 ") {x = 3}\n",
+                 {3, "x = 1}", "'pto.tmuls' op has the attribute 'x' twice"});
+    const Op *op = nth_op(P.m->funcs[0], 1);
+    cr_assert_eq(op->attrs.count, 3);
+    cr_assert_str_eq(op->attrs.items[0].key, "x");
+    cr_assert_str_eq(op->attrs.items[1].key, "rmode");
+    cr_assert_str_eq(op->attrs.items[2].key, "sat");
 }
 
 /* ---- structural errors (exact line:col) -------------------------------------------------------- */
