@@ -61,30 +61,36 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
  * promoted type) are undefined in C++ (and give different bits scalar and vectorised). */
 #define EC_SHIFT(T, a, b) ((int64_t)(b) < 0 || (int64_t)(b) >= (int64_t)(8 * sizeof(EI_PROMO_##T)) ? EFAULT_SHIFT : EFAULT_NONE)
 
+/* When both operands of a float + - * / are NaN, x86 returns the first source operand's NaN
+ * (quieted); a compiler may swap the operands of a commutative operation, and does so differently
+ * in scalar and vector code. EF_NAN_FIRST pins the result to the C order's first operand, as the
+ * simulator's scalar code computes it, so every kernel variant gives the same payload. */
+#define EF_NAN_FIRST(a, r) ((a) != (a) ? (a) + (a) : (r))
+
 /* ---- arithmetic ------------------------------------------------------------------------------ */
 #define EFDOM_add FI
-#define EF_add(T, a, b, c) ((a) + (b))
+#define EF_add(T, a, b, c) EF_NAN_FIRST(a, (a) + (b))
 #define EI_add(T, a, b, c) (EI_WRAP(a) + EI_WRAP(b))
 #define EC_add EC_OK
 
 #define EFDOM_sub FI
-#define EF_sub(T, a, b, c) ((a) - (b))
+#define EF_sub(T, a, b, c) EF_NAN_FIRST(a, (a) - (b))
 #define EI_sub(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b))
 #define EC_sub EC_OK
 
 #define EFDOM_mul FI
-#define EF_mul(T, a, b, c) ((a) * (b))
+#define EF_mul(T, a, b, c) EF_NAN_FIRST(a, (a) * (b))
 #define EI_mul(T, a, b, c) (EI_WRAP(a) * EI_WRAP(b))
 #define EC_mul EC_OK
 
 #define EFDOM_div FI
-#define EF_div(T, a, b, c) ((a) / (b))
+#define EF_div(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
 #define EI_div(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
 #define EC_div EC_DIVISOR
 
 /* scalar / tile (TDIVS with the scalar first, TRECIP = 1 / x) */
 #define EFDOM_rdiv FI
-#define EF_rdiv(T, a, b, c) ((a) / (b))
+#define EF_rdiv(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
 #define EI_rdiv(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
 #define EC_rdiv EC_DIVISOR
 
@@ -149,7 +155,7 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* ---- activation --------------------------------------------------------------------------- */
 /* TPRELU / TLRELU: a > 0 ? a : a * b */
 #define EFDOM_prelu F
-#define EF_prelu(T, a, b, c) ((a) > 0.0f ? (a) : (a) * (b))
+#define EF_prelu(T, a, b, c) ((a) > 0.0f ? (a) : EF_NAN_FIRST(a, (a) * (b)))
 #define EFDOM_relu FI
 #define EF_relu(T, a, b, c) ((a) < 0.0f ? 0.0f : (a)) /* std::max(a, 0): NaN and -0 stay */
 #define EI_relu(T, a, b, c) ((a) < 0 ? 0 : (a))
@@ -159,11 +165,11 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* TADDC (a + b) + c and TSUBC (a - b) + c: one C++ expression, which rounds per operation for
  * f16 and bf16 (as g++ builds the simulator) and twice in f32 */
 #define EFDOM_addc FI
-#define EF_addc(T, a, b, c) (RND(T, (a) + (b)) + (c))
+#define EF_addc(T, a, b, c) EF_add(T, RND(T, EF_add(T, a, b, c)), c, c)
 #define EI_addc(T, a, b, c) (EI_WRAP(a) + EI_WRAP(b) + EI_WRAP(c))
 #define EC_addc EC_OK
 #define EFDOM_subc FI
-#define EF_subc(T, a, b, c) (RND(T, (a) - (b)) + (c))
+#define EF_subc(T, a, b, c) EF_add(T, RND(T, EF_sub(T, a, b, c)), c, c)
 #define EI_subc(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b) + EI_WRAP(c))
 #define EC_subc EC_OK
 

@@ -1,0 +1,179 @@
+/* test_elem_kernels.c - the elementwise-family kernels (kernels_elem.h), for every op row and element
+ * type: each instruction-set variant gives the same bits as the portable one (NaN payloads, -0,
+ * subnormals and infinities included), on contiguous and strided tiles, in place and with a
+ * destination partly overlapping a source (the sequential result); and a few element functions
+ * against values worked out by hand from the simulator's C++ (comments quote the rule). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+static uint32_t rng_next(uint64_t *s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 32);
+}
+
+/* Random bits of element size `es`, with a share of special values for float types. */
+static void fill_random(uint8_t *p, size_t n, DType dt, uint64_t *s) {
+    static const uint32_t f32_special[] = {0x7fc00001u, 0xffc12345u, 0x7f800001u, 0x7f800000u, 0xff800000u,
+                                           0x80000000u, 0x00000000u, 0x00000001u, 0x807fffffu, 0x3f800000u};
+    static const uint16_t h_special[] = {0x7e01u, 0xfe23u, 0x7c01u, 0x7c00u, 0xfc00u, 0x8000u, 0x0000u, 0x0001u, 0x83ffu, 0x3c00u};
+    size_t es = dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = rng_next(s);
+        uint8_t *e = p + i * es;
+        if (dt == DT_F32) {
+            uint32_t v = (r & 7) == 0 ? f32_special[rng_next(s) % 10] : (r & 0x8000ffffu) | (0x3e000000u + (rng_next(s) & 0x01ff0000u));
+            memcpy(e, &v, 4);
+        } else if (dt == DT_F16 || dt == DT_BF16) {
+            uint16_t v = (r & 7) == 0 ? h_special[rng_next(s) % 10] : (uint16_t)(rng_next(s) & 0xffffu);
+            if (dt == DT_BF16 && (r & 7) == 0) v = (uint16_t)(f32_special[rng_next(s) % 10] >> 16);
+            memcpy(e, &v, 2);
+        } else {
+            uint64_t v = ((uint64_t)rng_next(s) << 32) | rng_next(s);
+            if ((r & 3) == 0) v &= 7; /* small values: shift counts, divisors */
+            memcpy(e, &v, es);
+        }
+    }
+}
+
+enum { ROWS = 5, COLS = 37, STRIDE = 40, BUF = ROWS * STRIDE + 64 };
+
+/* Runs kernel k on three fresh source buffers and a destination; `mode` 0: strided row-major tiles,
+ * 1: the destination is source 0 (in place), 2: the destination overlaps source 0 one row later. */
+static int run(KernelElem k, DType dt, int mode, uint64_t seed, uint8_t *out) {
+    size_t es = dtype_size(dt);
+    uint8_t *src[3], *dst = calloc(BUF * 2, es);
+    uint64_t s = seed;
+    for (int i = 0; i < 3; i++) {
+        src[i] = malloc(BUF * es);
+        fill_random(src[i], BUF, dt, &s);
+    }
+    fill_random(dst, BUF * 2, dt, &s);
+    KTile d = {dst, STRIDE, 1}, t[3];
+    for (int i = 0; i < 3; i++) t[i] = (KTile){src[i], STRIDE, 1};
+    if (mode == 1) d = t[0];
+    if (mode == 2) d = (KTile){src[0] + (size_t)STRIDE * es, STRIDE, 1};
+    KScalar ks = {0};
+    uint64_t kb = rng_next(&s);
+    if (dtype_is_float(dt)) ks.f = (float)((int)(kb % 7) - 3) * 0.75f;
+    else ks.u = kb % 5 + 1;
+    int fault = k(d, t, ks, ROWS, COLS);
+    memcpy(out, mode ? src[0] : dst, BUF * es);
+    for (int i = 0; i < 3; i++) free(src[i]);
+    free(dst);
+    return fault;
+}
+
+Test(elem_kernels, every_variant_matches_the_portable_bits) {
+    const KernelIsaTable *base = kernel_isa_table(KISA_PORTABLE);
+    int checked = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (isa == KISA_PORTABLE || !kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *other = kernel_isa_table((KernelIsa)isa);
+        for (int table = 0; table < 2; table++)
+            for (int op = 0; op < OP_COUNT; op++)
+                for (int dt = 0; dt < DT_COUNT; dt++) {
+                    KernelElem a = (table ? base->elem_rev : base->elem)[op][dt];
+                    KernelElem b = (table ? other->elem_rev : other->elem)[op][dt];
+                    cr_assert_eq(a == NULL, b == NULL, "%s %s: kernel in one variant only", op_info(op)->name, dtype_name(dt));
+                    if (!a) continue;
+                    size_t es = dtype_size((DType)dt);
+                    uint8_t *x = malloc(BUF * 2 * es), *y = malloc(BUF * 2 * es);
+                    for (int mode = 0; mode < 3; mode++)
+                        for (uint64_t seed = 1; seed <= 4; seed++) {
+                            int fa = run(a, (DType)dt, mode, seed * 977 + (uint64_t)op, x);
+                            int fb = run(b, (DType)dt, mode, seed * 977 + (uint64_t)op, y);
+                            cr_assert_eq(fa, fb, "%s %s mode %d: faults %d and %d", op_info(op)->name, dtype_name(dt), mode, fa, fb);
+                            if (fa) continue; /* the rest of a faulting tile is unspecified */
+                            if (memcmp(x, y, BUF * es) != 0)
+                                for (size_t e = 0; e < BUF; e++)
+                                    if (memcmp(x + e * es, y + e * es, es) != 0) {
+                                        uint64_t xb = 0, yb = 0;
+                                        memcpy(&xb, x + e * es, es);
+                                        memcpy(&yb, y + e * es, es);
+                                        cr_log_error("element %zu: portable 0x%llx, other 0x%llx", e, (unsigned long long)xb,
+                                                     (unsigned long long)yb);
+                                        break;
+                                    }
+                            cr_assert(memcmp(x, y, BUF * es) == 0, "%s%s %s mode %d seed %llu: %s differs from portable",
+                                      op_info(op)->name, table ? " (scalar first)" : "", dtype_name(dt), mode,
+                                      (unsigned long long)seed, other->name);
+                            checked++;
+                        }
+                    free(x);
+                    free(y);
+                }
+    }
+    if (kernel_isa_available(KISA_AVX2)) cr_assert_gt(checked, 1000);
+}
+
+/* One element through the kernel of `op` for dt = f16 (bits in, bits out). */
+static uint16_t one_f16(OpCode op, uint16_t a, uint16_t b, float scalar) {
+    KernelElem k = kernel_isa_table(kernel_isa_best())->elem[op][DT_F16];
+    cr_assert_not_null(k);
+    uint16_t s0[16] = {a}, s1[16] = {b}, s2[16] = {b}, d[16] = {0};
+    KTile t[3] = {{(uint8_t *)s0, 16, 1}, {(uint8_t *)s1, 16, 1}, {(uint8_t *)s2, 16, 1}};
+    KScalar ks = {.f = scalar};
+    cr_assert_eq(k((KTile){(uint8_t *)d, 16, 1}, t, ks, 1, 1), 0);
+    return d[0];
+}
+
+Test(elem_kernels, f16_rules_of_the_simulator) {
+    /* TADDC is one C++ expression src0 + src1 + src2, rounded to half after each + (g++ builds the
+     * simulator): 1 + 2^-11 rounds to 1 (tie to even), then + 2^-11 rounds to 1 again */
+    cr_assert_eq(one_f16(OP_TADDC, 0x3c00, 0x1000, 0), 0x3c00);
+    /* TMAX is std::max(a, b) = a < b ? b : a: a NaN in src0 stays, one in src1 is dropped */
+    cr_assert_eq(one_f16(OP_TMAX, 0x7e01, 0x3c00, 0), 0x7e01);
+    cr_assert_eq(one_f16(OP_TMAX, 0x3c00, 0x7e01, 0), 0x3c00);
+    /* TRELU is std::max(x, 0): -0 stays -0, NaN stays */
+    cr_assert_eq(one_f16(OP_TRELU, 0x8000, 0, 0), 0x8000);
+    /* TABS is x < 0 ? -x : x: -0 is not < 0 */
+    cr_assert_eq(one_f16(OP_TABS, 0x8000, 0, 0), 0x8000);
+    /* TREM -7 % 2: fmod gives -1, signs differ, so -1 + 2 = 1 (floor modulo) */
+    cr_assert_eq(one_f16(OP_TREM, 0xc700, 0x4000, 0), 0x3c00);
+    /* TEXP f16 is expf then one rounding to half: exp(1) = 2.71875 in f16 (0x4170) */
+    cr_assert_eq(one_f16(OP_TEXP, 0x3c00, 0, 0), 0x4170);
+    /* TLRELU x * slope for x <= 0: -2 * 0.5 = -1 */
+    cr_assert_eq(one_f16(OP_TLRELU, 0xc000, 0, 0.5f), 0xbc00);
+}
+
+Test(elem_kernels, integer_faults_are_reported_not_executed) {
+    KernelElem div = kernel_isa_table(kernel_isa_best())->elem[OP_TDIV][DT_I32];
+    int32_t a[8] = {7, INT32_MIN}, b[8] = {0, -1}, d[8];
+    KTile t[3] = {{(uint8_t *)a, 8, 1}, {(uint8_t *)b, 8, 1}, {(uint8_t *)b, 8, 1}};
+    KScalar ks = {0};
+    cr_assert_eq(div((KTile){(uint8_t *)d, 8, 1}, t, ks, 1, 1), 1, "7 / 0 is a division by zero");
+    cr_assert_eq(div((KTile){(uint8_t *)d, 8, 1}, (KTile[3]){t[0], {(uint8_t *)(b + 1), 8, 1}, t[2]}, ks, 1, 1), 0);
+    int32_t m[8] = {INT32_MIN};
+    KTile u[3] = {{(uint8_t *)m, 8, 1}, {(uint8_t *)(b + 1), 8, 1}, {(uint8_t *)b, 8, 1}};
+    cr_assert_eq(div((KTile){(uint8_t *)d, 8, 1}, u, ks, 1, 1), 2, "INT32_MIN / -1 overflows");
+    /* i16 divides in int: -32768 / -1 = 32768 wraps to -32768, no fault */
+    KernelElem div16 = kernel_isa_table(kernel_isa_best())->elem[OP_TDIV][DT_I16];
+    int16_t p[16] = {INT16_MIN}, q[16] = {-1}, r[16];
+    KTile v[3] = {{(uint8_t *)p, 16, 1}, {(uint8_t *)q, 16, 1}, {(uint8_t *)q, 16, 1}};
+    cr_assert_eq(div16((KTile){(uint8_t *)r, 16, 1}, v, ks, 1, 1), 0);
+    cr_assert_eq(r[0], INT16_MIN);
+    /* shifts: a count outside [0, 32) after promotion is undefined */
+    KernelElem shl = kernel_isa_table(kernel_isa_best())->elem[OP_TSHL][DT_I16];
+    int16_t one[16] = {1}, big[16] = {32}, sh[16];
+    KTile w[3] = {{(uint8_t *)one, 16, 1}, {(uint8_t *)big, 16, 1}, {(uint8_t *)big, 16, 1}};
+    cr_assert_eq(shl((KTile){(uint8_t *)sh, 16, 1}, w, ks, 1, 1), 3);
+    big[0] = 17; /* 1 << 17 in int, truncated to 16 bits: 0 */
+    cr_assert_eq(shl((KTile){(uint8_t *)sh, 16, 1}, w, ks, 1, 1), 0);
+    cr_assert_eq(sh[0], 0);
+}
+
+Test(elem_kernels, every_listed_dtype_has_a_kernel) {
+    /* what a row's DTYPES column lets the verifier accept, the interpreter must run */
+    const KernelIsaTable *t = kernel_isa_table(KISA_PORTABLE);
+    for (int op = 0; op < OP_COUNT; op++) {
+        const OpInfo *info = op_info(op);
+        if (!info->elem || strcmp(info->elem, "none") == 0) continue;
+        uint32_t all = info->dtypes[0] | info->dtypes[1];
+        for (int dt = 0; dt < DT_COUNT; dt++)
+            if (all & DTBIT(dt)) cr_assert_not_null(t->elem[op][dt], "%s %s has no kernel", info->name, dtype_name(dt));
+    }
+}
