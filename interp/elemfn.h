@@ -156,6 +156,11 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* TPRELU / TLRELU: a > 0 ? a : a * b */
 #define EFDOM_prelu F
 #define EF_prelu(T, a, b, c) ((a) > 0.0f ? (a) : EF_NAN_FIRST(a, (a) * (b)))
+/* TSUBRELU: ReLU(a - b), where the simulator's ReLU is v > 0 ? v : 0 (NaN and -0 give +0) */
+#define EFDOM_subrelu FI
+#define EF_subrelu(T, a, b, c) ef_relu0(RND(T, EF_sub(T, a, b, c)))
+#define EI_subrelu(T, a, b, c) ((EI_PROMO_##T)EI_sub(T, a, b, c) > 0 ? EI_sub(T, a, b, c) : 0) /* on the promoted difference */
+#define EC_subrelu EC_OK
 #define EFDOM_relu FI
 #define EF_relu(T, a, b, c) ((a) < 0.0f ? 0.0f : (a)) /* std::max(a, 0): NaN and -0 stay */
 #define EI_relu(T, a, b, c) ((a) < 0 ? 0 : (a))
@@ -202,6 +207,8 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EC_recip(T, a, b) EC_DIVISOR(T, 1, a)
 
 /* ---- helpers ------------------------------------------------------------------------------- */
+static inline float ef_relu0(float v) { return v > 0.0f ? v : 0.0f; }
+
 #define EI_MINUS_ONE_i8 1
 #define EI_MINUS_ONE_i16 1
 #define EI_MINUS_ONE_i32 1
