@@ -344,7 +344,7 @@ static bool apply_tile_input(Interp *ip, const Instr *in, const TileRef *t, cons
     return true;
 }
 
-enum { ALLOC_ADDR = 1, ALLOC_VALID = 2 };
+enum { ALLOC_ADDR = 1, ALLOC_VALID_ROW = 2, ALLOC_VALID_COL = 4 };
 
 static int32_t exec_alloc_tile(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
@@ -362,9 +362,9 @@ static int32_t exec_alloc_tile(Interp *ip, const Instr *in, int32_t pc) {
         v->frame_serial = f->serial;
     }
     int64_t vr = t->static_vr >= 0 ? t->static_vr : t->rows, vc = t->static_vc >= 0 ? t->static_vc : t->cols;
-    if (in->a & ALLOC_VALID) {
-        vr = read_int(f, &in->sc[1]);
-        vc = read_int(f, &in->sc[2]);
+    if (in->a & ALLOC_VALID_ROW) vr = read_int(f, &in->sc[1]);
+    if (in->a & ALLOC_VALID_COL) vc = read_int(f, &in->sc[2]);
+    if (in->a & (ALLOC_VALID_ROW | ALLOC_VALID_COL)) {
         if (vr < 0 || vr > t->rows)
             return rt_error(ip, in, "valid_row %lld is outside [0, %d] for %%%s", (long long)vr, t->rows, t->name);
         if (vc < 0 || vc > t->cols)
@@ -394,13 +394,14 @@ bool lower_alloc_tile(LowerCtx *ctx, const Op *op) {
         if (t.auto_index < 0) return false;
         ctx->auto_of_value[t.slot] = t.auto_index;
     }
-    if ((vrow && vrow->list.count > 0) != (vcol && vcol->list.count > 0))
-        return lower_error(ctx, op, (SrcLoc){0}, "expects both valid_row and valid_col, or neither");
+    /* each dynamic valid dim has its operand (the verifier checks which ones a type needs) */
     if (vrow && vrow->list.count > 0) {
-        if (!scalar_ref(ctx, op, &vrow->list.items[0], DT_INDEX, &in.sc[1]) ||
-            !scalar_ref(ctx, op, &vcol->list.items[0], DT_INDEX, &in.sc[2]))
-            return false;
-        in.a |= ALLOC_VALID;
+        if (!scalar_ref(ctx, op, &vrow->list.items[0], DT_INDEX, &in.sc[1])) return false;
+        in.a |= ALLOC_VALID_ROW;
+    }
+    if (vcol && vcol->list.count > 0) {
+        if (!scalar_ref(ctx, op, &vcol->list.items[0], DT_INDEX, &in.sc[2])) return false;
+        in.a |= ALLOC_VALID_COL;
     }
     in.t[0] = t;
     emit(ctx, &in);

@@ -133,6 +133,8 @@ expect double_dash_then_option 2 "err~more than one program file ('scale.pto' an
 : > "$T/empty.pto"
 invoke "$T/empty.pto"
 expect empty_program_runs 0
+invoke one_dynamic_dim.pto --print t --print r
+expect one_dynamic_valid_dim 0 "out~%t: 8x5 f32" "out~%r: 3x16 f32"
 invoke zero_cols.pto --print t
 expect print_zero_columns 0 "out~TPRINT 3x0" "out~%t: 3x0 f32"
 
