@@ -141,7 +141,6 @@ struct Instr {
     bool traced;            /* print a trace line after execution */
     bool defines_dst;       /* result form: this instruction defines t[0] */
     union {
-        KernelTileScalar tile_scalar;
         KernelFill fill;
         KernelRowReduce row_reduce;
         KernelRowExpand row_expand;

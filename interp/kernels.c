@@ -41,5 +41,5 @@ const KernelIsaTable *kernel_isa_table(KernelIsa isa) {
 const KernelSet *kernel_set(DType dt, KernelIsa isa) {
     if ((unsigned)dt >= DT_COUNT) return NULL;
     const KernelSet *s = &kernel_isa_table(isa)->set[dt];
-    return s->tmuls ? s : NULL;
+    return s->fill ? s : NULL;
 }

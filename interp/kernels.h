@@ -116,8 +116,6 @@ typedef struct KScalar {
     uint64_t u;
 } KScalar;
 
-/* dst(r,c) = src(r,c) * s for r < rows, c < cols (TMULS). */
-typedef void (*KernelTileScalar)(KTile dst, KTile src, KScalar s, int64_t rows, int64_t cols);
 /* dst(r,c) = s for r < rows, c < cols (TEXPANDS). */
 typedef void (*KernelFill)(KTile dst, KScalar s, int64_t rows, int64_t cols);
 /* dst(r,0) = reduction over c < cols of src(r,c), for r < rows (TROWPROD). */
@@ -144,7 +142,6 @@ typedef enum KernelIsa {
 
 /* The kernels of one element type in one variant. */
 typedef struct KernelSet {
-    KernelTileScalar tmuls;
     KernelFill fill;
     KernelRowReduce trowprod;
     KernelRowExpand trowexpandmul, trowexpandsub;

@@ -424,7 +424,7 @@ static void fill_tile(KTile d, const void *value, size_t es, int64_t rows, int64
 #include "kernels_elem.h"
 #pragma GCC diagnostic pop
 
-#define KSET(NAME) {tmuls_##NAME, fill_##NAME, trowprod_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
+#define KSET(NAME) {fill_##NAME, trowprod_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
 
 const KernelIsaTable KISA_TABLE = {
     .name = KISA_NAME,

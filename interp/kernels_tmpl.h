@@ -1,4 +1,4 @@
-/* kernels_tmpl.h - the five kernels of one element type, instantiated by kernels_isa.h once per
+/* kernels_tmpl.h - the seed kernels of one element type (TMULS is an elementwise-family kernel now), instantiated by kernels_isa.h once per
  * type (no include guard on purpose). Parameters, undefined again at the end:
  *   KT_NAME    suffix of the functions (f32, i16, ...)
  *   KT_T       storage type; KT_ES its size (for #if)
@@ -83,46 +83,6 @@ KINLINE KT_VHALF KT_FN(hload)(const KT_T *p) {
 #define ELEM(t, r, c) (((KT_T *)(t).p)[(r) * (t).rs + (c) * (t).cs])
 /* a OP b on vectors or scalars alike. */
 #define VOP(a, b, op) ((op) == KOP_SUB ? (a) - (b) : (a) * (b))
-
-/* ---- TMULS ---------------------------------------------------------------------------------- */
-
-static void KT_FN(tmuls)(KTile d, KTile s, KScalar k, int64_t rows, int64_t cols) {
-    const CT kv = SCALAR(k);
-    if (rows <= 0 || cols <= 0) return;
-    KTile t[2] = {d, s};
-    if (!elementwise_safe(d, s, rows, cols, KT_ES) || !plan_runs(t, 2, &rows, &cols)) {
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t c = 0; c < cols; c++) ELEM(d, r, c) = ST(LD(ELEM(s, r, c)) * kv);
-        return;
-    }
-    const VT kvec = SPLAT(kv);
-    KT_T *dp = (KT_T *)t[0].p;
-    const KT_T *sp = (const KT_T *)t[1].p;
-    if (cols == LANES) { /* tall thin: one vector per row */
-#pragma GCC unroll 4
-        for (int64_t r = 0; r < rows; r++, dp += t[0].rs, sp += t[1].rs) VST(dp, VLD(sp) * kvec);
-        return;
-    }
-#if KT_KIND == KT_INT
-    if (cols == LANES / 2) { /* tall thin: half a vector per row */
-#pragma GCC unroll 4
-        for (int64_t r = 0; r < rows; r++, dp += t[0].rs, sp += t[1].rs) {
-            int64_t c = 0;
-            HALF_STEP(dp, sp, c, cols, hx * (KT_VE)kv);
-        }
-        return;
-    }
-#endif
-    for (int64_t r = 0; r < rows; r++, dp += t[0].rs, sp += t[1].rs) {
-        int64_t c = 0;
-#pragma GCC unroll 4
-        for (; c + LANES <= cols; c += LANES) VST(dp + c, VLD(sp + c) * kvec);
-#if KT_KIND == KT_INT
-        HALF_STEP(dp, sp, c, cols, hx * (KT_VE)kv);
-#endif
-        for (; c < cols; c++) dp[c] = ST(LD(sp[c]) * kv);
-    }
-}
 
 /* ---- TEXPANDS ------------------------------------------------------------------------------- */
 

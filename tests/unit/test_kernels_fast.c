@@ -290,12 +290,19 @@ static bool same_elements(DType dt, const uint8_t *x, const uint8_t *y, size_t n
     return true;
 }
 
-static void run_case(const KernelSet *ks, const Case *c, uint8_t *buf, size_t es, bool reference) {
+/* TMULS through its elementwise-family kernel (kernels_elem.h) in variant `isa`. */
+static void tmuls_kernel(KernelIsa isa, DType dt, KTile d, KTile s, KScalar k, int64_t rows, int64_t cols) {
+    KernelElem kern = kernel_isa_table(isa)->elem[OP_TMULS][dt];
+    cr_assert_not_null(kern);
+    cr_assert_eq(kern(d, &s, k, rows, cols), 0);
+}
+
+static void run_case(KernelIsa isa, const KernelSet *ks, const Case *c, uint8_t *buf, size_t es, bool reference) {
     KTile d = resolve(c->d, buf, es), a = resolve(c->a, buf, es), b = resolve(c->b, buf, es);
     switch (c->op) {
     case 0:
         if (reference) ref_tmuls(c->dt, d, a, c->k, c->rows, c->cols);
-        else ks->tmuls(d, a, c->k, c->rows, c->cols);
+        else tmuls_kernel(isa, c->dt, d, a, c->k, c->rows, c->cols);
         break;
     case 1:
         if (reference) ref_fill(c->dt, d, c->k, c->rows, c->cols);
@@ -393,12 +400,12 @@ static void check_type(DType dt, int n, uint64_t seed) {
         const size_t n_el = (size_t)c.end;
         fill_random(orig, n_el, dt, &s, (int)rng_below(&s, 3));
         memcpy(want, orig, n_el * es);
-        run_case(NULL, &c, want, es, true);
+        run_case(KISA_PORTABLE, NULL, &c, want, es, true);
         for (int k = 0; k < nv; k++) {
             const KernelSet *ks = kernel_set(dt, v[k]);
             cr_assert_not_null(ks);
             memcpy(got, orig, n_el * es);
-            run_case(ks, &c, got, es, false);
+            run_case(v[k], ks, &c, got, es, false);
             size_t where = 0;
             if (!same_elements(dt, want, got, n_el, &where))
                 cr_assert_fail("%s %s %s case %d: %lldx%lld (m %lld/%lld), d@%lld rs %lld cs %lld, a@%lld rs %lld cs "
@@ -446,8 +453,8 @@ Test(kernels_fast, f16_tmuls_every_input) {
     int nv = isas(v);
     for (int k = 0; k < nv; k++)
         for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
-            kernel_set(DT_F16, v[k])->tmuls((KTile){(uint8_t *)dst, 256, 1}, (KTile){(uint8_t *)src, 256, 1},
-                                           (KScalar){ks[j], 0}, 256, 256);
+            tmuls_kernel(v[k], DT_F16, (KTile){(uint8_t *)dst, 256, 1}, (KTile){(uint8_t *)src, 256, 1},
+                         (KScalar){ks[j], 0}, 256, 256);
             for (uint32_t i = 0; i < 65536; i++) {
                 uint16_t want = fp_f32_to_f16(fp_f16_to_f32(src[i]) * ks[j]);
                 bool both_nan = isnan(fp_f16_to_f32(want)) && isnan(fp_f16_to_f32(dst[i]));
@@ -514,7 +521,7 @@ Test(kernels_fast, tall_thin_shapes) {
                 KTile dw = {want, pc, 1}, dg = {got, pc, 1};
                 KScalar kk = {1.25f, 3};
                 switch (op) {
-                case 0: ref_tmuls(dt, dw, S, kk, R, 8); ks->tmuls(dg, S, kk, R, 8); break;
+                case 0: ref_tmuls(dt, dw, S, kk, R, 8); tmuls_kernel(v[k], dt, dg, S, kk, R, 8); break;
                 case 1: ref_fill(dt, dw, kk, R, 8); ks->fill(dg, kk, R, 8); break;
                 case 2:
                     ref_trowprod(dt, (KTile){want, 1, R}, S, R, 8);
