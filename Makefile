@@ -21,7 +21,7 @@ WARN     := -Wall -Wextra -Werror
 FPFLAGS  := -ffp-contract=off -fno-fast-math
 CFLAGS   ?=
 CPPFLAGS += -Iir -Ilexer -Iparser -Iverifier -Iinterp -I$(BUILD)/gen
-ALL_CFLAGS = -std=c17 $(WARN) $(OPT) $(OPT_KERNELS) -g $(FPFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_CFLAGS = -std=c17 $(WARN) $(OPT) -g $(FPFLAGS) $(OPT_KERNELS) $(SANFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
@@ -74,9 +74,10 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
-# Kernel files: -O3 lets the compiler vectorise the element loops (FPFLAGS still forbid
+# Kernel files: -O3 lets the compiler vectorise the element loops, -fno-trapping-math lets it
+# compute both arms of a select (no program reads the FP exception flags; FPFLAGS still forbid
 # contraction and reassociation, so results stay those of the sequential order).
-$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o: OPT_KERNELS = -O3
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o: OPT_KERNELS = -O3 -fno-trapping-math
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

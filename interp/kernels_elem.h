@@ -53,11 +53,47 @@
 #define KE_ST_bf16(x) _Generic((x), double: fp_f64_to_bf16, default: fp_f32_to_bf16)(x)
 /* an intermediate result rounded to the element type, as a float (elemfn.h's RND) */
 #define RND(T, x) KE_LD_##T(KE_ST_##T(x))
-/* n-element conversions of this variant */
-#define KE_WIDEN_f16 cvt_f16_to_f32
-#define KE_WIDEN_bf16 cvt_bf16_to_f32
-#define KE_NARROW_f16 cvt_f32_to_f16
-#define KE_NARROW_bf16 cvt_f32_to_bf16
+/* n-element conversions of this variant, inlined into the kernels (vector widths, then a scalar
+ * tail; bit-identical to the cvt_* functions) */
+KINLINE void ke_widen_f16(float *dst, const uint16_t *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        nvf v = KISA_F16_WIDEN(load_nvh(src + i));
+        memcpy(dst + i, &v, sizeof v);
+    }
+    for (; i < n; i++) dst[i] = fp_f16_to_f32(src[i]);
+}
+
+KINLINE void ke_narrow_f16(uint16_t *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        nvf v = load_nvf(src + i);
+        store_nvh(dst + i, KISA_F16_NARROW(&v));
+    }
+    for (; i < n; i++) dst[i] = fp_f32_to_f16(src[i]);
+}
+
+KINLINE void ke_widen_bf16(float *dst, const uint16_t *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        nvf v = bf16_widen(load_nvh(src + i));
+        memcpy(dst + i, &v, sizeof v);
+    }
+    for (; i < n; i++) dst[i] = fp_bf16_to_f32(src[i]);
+}
+
+KINLINE void ke_narrow_bf16(uint16_t *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        nvf v = load_nvf(src + i);
+        store_nvh(dst + i, bf16_narrow(&v));
+    }
+    for (; i < n; i++) dst[i] = fp_f32_to_bf16(src[i]);
+}
+#define KE_WIDEN_f16 ke_widen_f16
+#define KE_WIDEN_bf16 ke_widen_bf16
+#define KE_NARROW_f16 ke_narrow_f16
+#define KE_NARROW_bf16 ke_narrow_bf16
 /* the scalar of a tile-scalar op (converted to the element type at lowering) */
 #define KE_SCALAR_F(k) ((k).f)
 #define KE_SCALAR_INT(T, k) ((KE_STORE_##T)(k).u)
@@ -124,6 +160,16 @@ KINLINE bool ke_safe(KTile d, const KTile *s, int n, int64_t rows, int64_t cols,
     return true;
 }
 
+/* Makes one run of all rows when every operand's rows follow each other (row stride = cols). */
+KINLINE void ke_merge_rows(KTile d, const KTile *s, int n, int64_t *rows, int64_t *cols) {
+    bool merge = d.rs == *cols;
+    for (int i = 0; i < n; i++) merge = merge && s[i].rs == *cols;
+    if (merge) {
+        *cols *= *rows;
+        *rows = 1;
+    }
+}
+
 /* True when dst and every source have unit column stride. */
 KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
     bool ok = d.cs == 1;
@@ -139,6 +185,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(float))) {          \
+            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 float *restrict dp = (float *)d.p + r * d.rs;                                      \
                 const float *p0 = (const float *)s0.p + r * s0.rs, *p1 = (const float *)s1.p + r * s1.rs, \
@@ -168,6 +215,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(uint16_t))) {       \
             float f0[KE_CHUNK], f1[KE_CHUNK], f2[KE_CHUNK], fo[KE_CHUNK];                          \
+            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 uint16_t *dp = (uint16_t *)d.p + r * d.rs;                                         \
                 const uint16_t *p0 = (const uint16_t *)s0.p + r * s0.rs,                           \
@@ -209,6 +257,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
+            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 ST *restrict dp = (ST *)d.p + r * d.rs;                                            \
                 const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \
