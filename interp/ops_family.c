@@ -128,3 +128,65 @@ static bool lower_family(LowerCtx *ctx, const Op *op, unsigned flags) {
 bool lower_elementwise(LowerCtx *ctx, const Op *op) { return lower_family(ctx, op, 0); }
 
 bool lower_tile_scalar(LowerCtx *ctx, const Op *op) { return lower_family(ctx, op, EW_TILE_SCALAR_RULES); }
+
+/* ---- partial elementwise (PART_OP) ------------------------------------------------------------ */
+
+/* Copies n elements of es bytes from s to d, each tile walked along a row with its column stride. */
+static void copy_row(KTile d, KTile s, int64_t n, size_t es) {
+    if (d.cs == 1 && s.cs == 1) {
+        memmove(d.p, s.p, (size_t)n * es);
+        return;
+    }
+    for (int64_t c = 0; c < n; c++) memmove(d.p + (size_t)(c * d.cs) * es, s.p + (size_t)(c * s.cs) * es, es);
+}
+
+/* The tile at row r, column c of t (element size es). */
+static KTile at(KTile t, int64_t r, int64_t c, size_t es) {
+    t.p += (size_t)(r * t.rs + c * t.cs) * es;
+    return t;
+}
+
+/* dst(i,j) over its valid region: ELEM(src0, src1) where both valid regions cover (i,j), the one
+ * source that covers it, else 0 (the simulator's TPartInstr). Per row: one kernel call for the
+ * columns both cover, copies, zeros. */
+static int32_t exec_part(Interp *ip, const Instr *in, int32_t pc) {
+    TileView *a = use_tile(ip, in, &in->t[1]), *b = a ? use_tile(ip, in, &in->t[2]) : NULL;
+    if (!b) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, &in->t[0], a->vr > b->vr ? a->vr : b->vr, a->vc > b->vc ? a->vc : b->vc))
+        return PC_ERROR;
+    TileView *d = use_tile(ip, in, &in->t[0]);
+    if (!d) return PC_ERROR;
+    size_t es = dtype_size(in->t[0].dtype);
+    KTile kd = ktile(&in->t[0], d), ka = ktile(&in->t[1], a), kb = ktile(&in->t[2], b);
+    int64_t C = d->vc;
+    for (int64_t r = 0; r < d->vr; r++) {
+        int64_t ea = r < a->vr ? (a->vc < C ? a->vc : C) : 0, eb = r < b->vr ? (b->vc < C ? b->vc : C) : 0;
+        int64_t both = ea < eb ? ea : eb, end = ea > eb ? ea : eb;
+        if (both > 0) {
+            KTile srcs[2] = {at(ka, r, 0, es), at(kb, r, 0, es)};
+            int fault = in->k.elem(at(kd, r, 0, es), srcs, in->ks, 1, both);
+            if (fault) return rt_error(ip, in, "%s", fault_message(fault));
+        }
+        if (end > both) copy_row(at(kd, r, both, es), ea > eb ? at(ka, r, both, es) : at(kb, r, both, es), end - both, es);
+        for (int64_t c = end; c < C; c++) memset(at(kd, r, c, es).p, 0, es);
+    }
+    return pc + 1;
+}
+
+bool lower_part(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_part);
+    bool defines;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &op->ins.items[1], &in.t[2]) ||
+        !lower_dst(ctx, op, &in.t[0], &defines))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (i && !same_dtype(ctx, op, &in.t[i], &in.t[0], in.t[i].name)) return false;
+        if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
+    }
+    in.k.elem = kernel_isa_table(ctx->ip->isa)->elem[op->code][in.t[0].dtype];
+    if (!in.k.elem) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(in.t[0].dtype));
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}

@@ -137,3 +137,37 @@ void verify_tile_scalar(VerifyCtx *ctx, const Op *op) {
     }
     if (e.tmp.tile) check_loc_in(ctx, op, &e.tmp, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "tmp-loc"));
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Partial elementwise: PART_OP (tpartadd tpartmul tpartmax tpartmin)                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* vec tiles of one element type the row lists; on A2/A3 (PTOAS's verifyPartialValidPattern) each
+ * source's valid shape within dst's, and at least one of them equal to it. */
+void verify_part(VerifyCtx *ctx, const Op *op) {
+    ElemOperands e = elem_operands(op);
+    if (!e.dst.tile || e.n_src != 2) return;
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    for (int i = 0; i < 2; i++) {
+        check_loc_in(ctx, op, &e.src[i], LOCBIT(LOC_VEC), "vec", loc_rule);
+        check_same_dtype(ctx, op, &e.src[i], &e.dst, &e.src[i], op_rule(ctx, op, "dtype-match"));
+    }
+    check_loc_in(ctx, op, &e.dst, LOCBIT(LOC_VEC), "vec", loc_rule);
+    check_op_dtype(ctx, op, &e.src[0]);
+    if (ctx->target != TARGET_A2A3) return;
+    bool equal[2] = {true, true};
+    for (int i = 0; i < 2; i++)
+        for (int dim = 0; dim < 2; dim++) {
+            int64_t s = valid_dim(e.src[i].tile, dim), d = valid_dim(e.dst.tile, dim);
+            if (!dim_known(s) || !dim_known(d)) continue;
+            if (s > d)
+                vreport(ctx, op, e.src[i].loc, SEV_ERROR, op_rule(ctx, op, "valid-bounds"),
+                        "expects src0/src1 valid_shape to be less than or equal to dst valid_shape (%s valid_shape[%d] "
+                        "is %lld, dst's %lld)",
+                        e.src[i].name, dim, (long long)s, (long long)d);
+            if (s != d) equal[i] = false;
+        }
+    if (!equal[0] && !equal[1])
+        vreport(ctx, op, e.dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-match"),
+                "expects at least one of src0/src1 valid_shape to match dst valid_shape (%s)", type_text(ctx, e.dst.type));
+}
