@@ -178,6 +178,10 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_subc(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b) + EI_WRAP(c))
 #define EC_subc EC_OK
 
+/* TAXPY: dst + src * scalar, the product rounded to T first (f16: `volatile` in the simulator) */
+#define EFDOM_axpy F
+#define EF_axpy(T, a, b, c) EF_add(T, c, RND(T, EF_mul(T, a, b, c)), c)
+
 /* ---- one operand --------------------------------------------------------------------------- */
 #define EFDOM_neg FI
 #define EF_neg(T, a, b, c) (-(a))

@@ -102,6 +102,11 @@ static bool lower_family(LowerCtx *ctx, const Op *op, unsigned flags) {
     if (n == 0) return lower_error(ctx, op, (SrcLoc){0}, "has no source tile");
     TileRef *dst = &in.t[0];
     if (!lower_dst(ctx, op, dst, &defines)) return false;
+    if (op_info(op->code)->flags & OPF_DST_READ) { /* the accumulator is the last source */
+        if (defines) return lower_error(ctx, op, (SrcLoc){0}, "reads its destination: write it in DPS form (outs)");
+        in.t[1 + n] = *dst;
+        roles[n++] = "dst";
+    }
     for (int i = 0; i < n; i++) {
         if (!same_dtype(ctx, op, &in.t[1 + i], dst, in.t[1 + i].name)) return false;
         if (boxed(&in.t[1 + i])) return unsupported_boxed(ctx, op, &in.t[1 + i]);

@@ -110,6 +110,9 @@ void verify_elementwise(VerifyCtx *ctx, const Op *op) {
 void verify_tile_scalar(VerifyCtx *ctx, const Op *op) {
     ElemOperands e = elem_operands(op);
     if (!e.dst.tile || e.n_src == 0) return;
+    if ((op_info(op->code)->flags & OPF_DST_READ) && op->n_results > 0)
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "dst-form"),
+                "reads its destination (dst += ...), so it needs the DPS form with outs(...), not a result");
     const char *loc_rule = op_rule(ctx, op, "loc"), *layout_rule = op_rule(ctx, op, "layout");
     for (int i = 0; i < e.n_src; i++) {
         check_loc_in(ctx, op, &e.src[i], LOCBIT(LOC_VEC), "vec", loc_rule);
