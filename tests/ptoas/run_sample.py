@@ -4,7 +4,10 @@ outputs against the golden the sample's own script computes, within the toleranc
 validation uses (npu_validation: np.allclose with atol = rtol = 1e-4 for f32, 1e-2 for f16, at most
 1 ULP for bf16, exact for integers).
 
-    run_sample.py PTO_RUN SAMPLES_DIR SAMPLE.pto [--target a2a3|a5] [--set NAME=VALUE ...]
+    run_sample.py PTO_RUN SAMPLES_DIR SAMPLE.pto|SAMPLE.py [--target a2a3|a5] [--set NAME=VALUE ...]
+
+A SAMPLE.py is one of PTOAS's builder scripts: it runs against the stand-in MLIR bindings of
+tests/ptoas/mock (Debian has no MLIR Python bindings), which print the kernel as PTO-AS text.
 
 SAMPLES_DIR is PTOAS's test/samples (it holds validation_runtime.py). The golden script reads a
 description of the kernel's buffers (the `main.cpp` and `outputs.txt` that PTOAS's harness would
@@ -62,6 +65,18 @@ def parse_kernel(text):
     return args, reach, stored
 
 
+def build_from_script(script, samples_dir):
+    """The kernel a PTOAS builder script prints, run against the stand-in MLIR bindings."""
+    env = dict(os.environ)
+    mock = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mock")
+    env["PYTHONPATH"] = os.pathsep.join([mock, os.path.dirname(script)])
+    env["PTOAS_OPS_TD"] = os.path.join(samples_dir, "..", "..", "include", "PTO", "IR", "PTOOps.td")
+    r = subprocess.run([sys.executable, script], env=env, capture_output=True, text=True)
+    if r.returncode != 0 or "func.func" not in r.stdout:
+        return "FAIL ptoas/%%s: the builder script failed\n%s" % (r.stdout + r.stderr)[-1500:].replace("%", "%%")
+    return r.stdout
+
+
 def bf16_ulp_ok(golden, out, max_ulp=1):
     g = golden.astype(np.int32)
     o = out.astype(np.int32)
@@ -94,13 +109,27 @@ def main(argv):
     if not os.path.isfile(golden_py):
         print("FAIL ptoas/%s: no %s" % (name, os.path.basename(golden_py)))
         return 1
-    args, reach, stored = parse_kernel(open(pto, encoding="utf-8").read())
+    if pto.endswith(".py"):
+        built = build_from_script(pto, samples_dir)
+        if isinstance(built, str) and built.startswith("FAIL"):
+            print(built % name)
+            return 1
+        pto_text = built
+    else:
+        pto_text = open(pto, encoding="utf-8").read()
+    args, reach, stored = parse_kernel(pto_text)
     ptrs = [(a, t) for a, t, is_ptr in args if is_ptr]
     scalars = [(a, t) for a, t, is_ptr in args if not is_ptr]
     value = {a: sets.get(a, 0 if t == "index" else 1) for a, t in scalars}
     with tempfile.TemporaryDirectory() as tmp:
         if any(reach.get(a) is None for a, t in ptrs):
-            cmd = [pto_run, pto] + (["--target=" + target] if target else [])
+            kernel = os.path.join(tmp, case + ".pto")
+            if pto.endswith(".py"):
+                with open(kernel, "w") as f:
+                    f.write(pto_text)
+            else:
+                kernel = pto
+            cmd = [pto_run, kernel] + (["--target=" + target] if target else [])
             for a, t in ptrs:
                 cmd += ["--out", "%s=%s" % (a, os.path.join(tmp, "size_%s.bin" % a))]
             for a, t in scalars:
@@ -131,7 +160,13 @@ def main(argv):
         if g.returncode != 0:
             print("FAIL ptoas/%s: golden script failed\n%s" % (name, (g.stdout + g.stderr)[-2000:]))
             return 1
-        cmd = [pto_run, pto]
+        if pto.endswith(".py"):
+            kernel = os.path.join(tmp, case + ".pto")
+            with open(kernel, "w") as f:
+                f.write(pto_text)
+        else:
+            kernel = pto
+        cmd = [pto_run, kernel]
         if target:
             cmd.append("--target=" + target)
         for k, (a, t) in enumerate(ptrs, 1):

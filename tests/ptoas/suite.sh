@@ -16,7 +16,7 @@ elif [ -d "$mirror" ]; then
     samples="$build/ptoas-src/test/samples"
     if [ ! -f "$samples/validation_runtime.py" ]; then
         rm -rf "$build/ptoas-src" && mkdir -p "$build/ptoas-src" &&
-            git --git-dir="$mirror" archive HEAD test/samples | tar -x -C "$build/ptoas-src" || {
+            git --git-dir="$mirror" archive HEAD test/samples include/PTO/IR/PTOOps.td | tar -x -C "$build/ptoas-src" || {
             echo "FAIL ptoas (could not export test/samples from $mirror)"
             exit 1
         }

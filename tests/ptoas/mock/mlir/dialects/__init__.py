@@ -1,0 +1,1 @@
+"""Dialects of the stand-in MLIR bindings: func, arith, scf, pto."""
