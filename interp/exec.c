@@ -54,13 +54,9 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...) {
 
 /* ---- creation ------------------------------------------------------------------------------ */
 
-static void *aligned_zalloc(size_t size) {
-    size_t rounded = (size + 63) / 64 * 64;
-    if (rounded == 0) rounded = 64;
-    void *p = aligned_alloc(64, rounded);
-    if (p) memset(p, 0, rounded);
-    return p;
-}
+/* Zero-filled memory (calloc: fresh pages come zeroed from the system, so a large simulated
+ * buffer costs nothing until it is touched). Kernels need no alignment beyond malloc's. */
+static void *zalloc(size_t size) { return calloc(size ? size : 1, 1); }
 
 static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) {
@@ -105,7 +101,7 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
     }
     for (int l = 0; l < LOC_COUNT; l++) {
         ip->buf_size[l] = buffer_capacity_bytes(opts->target, (TileLoc)l);
-        ip->buf[l] = aligned_zalloc((size_t)ip->buf_size[l]);
+        ip->buf[l] = zalloc((size_t)ip->buf_size[l]);
         if (!ip->buf[l]) {
             create_error(ip, top, "out of host memory for the simulated buffers");
             interp_destroy(ip);
@@ -185,6 +181,7 @@ bool interp_reserve_memory(Interp *ip, int64_t delta) {
 Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
     const FuncCode *fc = &ip->funcs[fn_index];
     Frame *f = ip->free_frames[fn_index];
+    bool reused = f != NULL;
     if (f) {
         ip->free_frames[fn_index] = f->next_free;
     } else {
@@ -197,7 +194,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
         f = calloc(1, sizeof *f);
         if (f) {
             f->vals = malloc((size_t)(fc->n_slots ? fc->n_slots : 1) * sizeof *f->vals);
-            f->auto_mem = aligned_zalloc((size_t)fc->auto_bytes);
+            f->auto_mem = zalloc((size_t)fc->auto_bytes);
         }
         if (!f || !f->vals || !f->auto_mem) {
             if (f) {
@@ -214,7 +211,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
         ip->all_frames = f;
     }
     memcpy(f->vals, fc->slot_init, (size_t)fc->n_slots * sizeof *f->vals);
-    if (fc->auto_bytes) memset(f->auto_mem, 0, (size_t)fc->auto_bytes);
+    if (reused && fc->auto_bytes) memset(f->auto_mem, 0, (size_t)fc->auto_bytes); /* a new one is zeroed already */
     f->fn = fc;
     f->fn_index = fn_index;
     if (++ip->next_serial == 0) ip->next_serial = 1;
