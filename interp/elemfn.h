@@ -53,6 +53,15 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_PROMO_i64 int64_t
 #define EI_PROMO_u64 uint64_t
 #define EI_P(T, x) ((EI_PROMO_##T)(x))
+/* the unsigned type of the promoted width (shifts without signed overflow) */
+#define EI_UPROMO_i8 uint32_t
+#define EI_UPROMO_u8 uint32_t
+#define EI_UPROMO_i16 uint32_t
+#define EI_UPROMO_u16 uint32_t
+#define EI_UPROMO_i32 uint32_t
+#define EI_UPROMO_u32 uint32_t
+#define EI_UPROMO_i64 uint64_t
+#define EI_UPROMO_u64 uint64_t
 #define EI_WRAP(x) ((uint64_t)(x)) /* where a promoted signed result could overflow */
 
 #define EC_OK(T, a, b) EFAULT_NONE
@@ -143,10 +152,10 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_xor(T, a, b, c) (EI_P(T, a) ^ EI_P(T, b))
 #define EC_xor EC_OK
 #define EFDOM_shl I
-#define EI_shl(T, a, b, c) ((uint64_t)EI_P(T, a) << (EI_P(T, b) & 63))
+#define EI_shl(T, a, b, c) ((EI_UPROMO_##T)EI_P(T, a) << (EI_P(T, b) & (8 * sizeof(EI_PROMO_##T) - 1)))
 #define EC_shl EC_SHIFT
 #define EFDOM_shr I
-#define EI_shr(T, a, b, c) (EI_P(T, a) >> (EI_P(T, b) & 63))
+#define EI_shr(T, a, b, c) (EI_P(T, a) >> (EI_P(T, b) & (8 * sizeof(EI_PROMO_##T) - 1)))
 #define EC_shr EC_SHIFT
 #define EFDOM_not I
 #define EI_not(T, a, b, c) (~EI_P(T, a))

@@ -263,11 +263,16 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                 const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \
                          *p2 = (const ST *)s2.p + r * s2.rs;                                       \
                 (void)p1, (void)p2;                                                                \
-                for (int64_t c = 0; c < cols; c++) {                                               \
+                int any = 0; /* a vectorisable check first (empty for functions without one) */    \
+                for (int64_t c = 0; c < cols; c++)                                                 \
+                    any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv));         \
+                for (int64_t c = 0; any && c < cols; c++) {                                        \
                     const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv)); \
                     if (fault) return fault;                                                       \
                     dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
                 }                                                                                  \
+                for (int64_t c = 0; c < cols; c++)                                                 \
+                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
