@@ -79,7 +79,8 @@ void text_free(Text *t) {
 
 static const char usage_text[] =
     "Usage: pto-bench [OPTIONS]\n"
-    "Times the seed ops, the elementwise families (beside pto-isa's CPU simulator), loop dispatch, pto-run end to end, the front end and pto-as peak memory\n"
+    "Times the seed ops, the elementwise families (beside pto-isa's CPU simulator), loop dispatch,\n"
+    "pto-run end to end, the front end and pto-as peak memory\n"
     "(bench/README.md explains every figure). Run from the repository root; `make bench` does.\n"
     "\n"
     "  --build DIR       directory holding pto-as and pto-run (default: build)\n"
