@@ -2,7 +2,7 @@
  * statistics, a growable text buffer, the goal table and the sections of the report.
  *
  * The harness is one process and one run: bench_main.c parses the options, runs every section in
- * order (seed ops, loop dispatch, pto-run end to end, front end, pto-as peak memory) and ends with
+ * order (seed ops, families beside the pto-isa simulator, loop dispatch, pto-run end to end, front end, pto-as peak memory) and ends with
  * the goal summary. Nothing here is used by the tools or the tests. */
 #ifndef PTO_BENCH_H
 #define PTO_BENCH_H
@@ -19,15 +19,19 @@ typedef struct BenchOptions {
     const char *root;       /* repository root: samples/README.md is read from here (default ".") */
     int samples;            /* timed samples per figure (median reported) */
     double target_ms;       /* wall time of one timed sample of a seed-op case */
-    bool sections[5];       /* which sections run (BENCH_SEC_*) */
+    bool sections[6];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
     const char *op_filter;  /* run only seed-op cases whose op name contains this (NULL: all) */
     bool verbose;           /* print diagnostics of generated programs */
     const char *write_front;    /* --write-front FILE */
     long front_ops;             /* operations of the 1x front-end program */
     const char *write_case[4];  /* --write-case OP DTYPE RxC FILE */
+    const char *families;   /* --families LIST: families section, these families only (NULL: all) */
+    bool all_shapes;        /* --all-shapes: every family member on every shape */
+    bool no_sim;            /* --no-sim: no simulator columns */
+    const char *pto_isa;    /* --pto-isa DIR: a pto-isa checkout (else $PTO_ISA_SRC, else the mirror) */
 } BenchOptions;
 
-enum { BENCH_SEC_OPS, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_COUNT };
+enum { BENCH_SEC_OPS, BENCH_SEC_FAMILIES, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_COUNT };
 
 /* ---- timing and statistics ---------------------------------------------------------------------- */
 
@@ -63,7 +67,7 @@ typedef struct GoalResult {
 
 enum {
     GOAL_OPS_32BIT, GOAL_OPS_F16, GOAL_OPS_2048X8, GOAL_TROWPROD_64, GOAL_DISPATCH, GOAL_E2E, GOAL_FRONT_MBS,
-    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_COUNT
+    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_COUNT
 };
 
 /* "PASS" or "MISS". */
@@ -72,6 +76,8 @@ static inline const char *goal_mark(bool met) { return met ? "PASS" : "MISS"; }
 /* ---- sections (each prints its own table and fills its goals; false on a harness error) ------------ */
 
 bool bench_seed_ops(const BenchOptions *o, GoalResult *goals);
+/* The families section (bench_families.c). */
+bool bench_families(const BenchOptions *o, GoalResult *goals);
 bool bench_dispatch(const BenchOptions *o, GoalResult *goals);
 bool bench_end_to_end(const BenchOptions *o, GoalResult *goals);
 /* Front end in process; also writes the 1x program to `program_path` for bench_peak_rss. */

@@ -79,15 +79,23 @@ void text_free(Text *t) {
 
 static const char usage_text[] =
     "Usage: pto-bench [OPTIONS]\n"
-    "Times the seed ops, loop dispatch, pto-run end to end, the front end and pto-as peak memory\n"
+    "Times the seed ops, the elementwise families (beside pto-isa's CPU simulator), loop dispatch,\n"
+    "pto-run end to end, the front end and pto-as peak memory\n"
     "(bench/README.md explains every figure). Run from the repository root; `make bench` does.\n"
     "\n"
     "  --build DIR       directory holding pto-as and pto-run (default: build)\n"
     "  --root DIR        repository root (samples/README.md; default: .)\n"
     "  --samples N       timed samples per figure, median reported (default 7)\n"
     "  --target-ms MS    wall time of one timed seed-op sample (default 3)\n"
-    "  --only LIST       comma-separated sections: ops,dispatch,e2e,front,rss (default: all)\n"
-    "  --op NAME         seed-op cases whose op contains NAME only (e.g. trowprod)\n"
+    "  --only LIST       comma-separated sections: ops,families,dispatch,e2e,front,rss (default: all)\n"
+    "  --op NAME         seed-op and family cases of that op only (exact mnemonic, else those\n"
+    "                    containing NAME, e.g. trowprod); family ops so chosen run on every shape\n"
+    "  --families LIST   families section: only binary,ternary,unary,tile-scalar,tile-scalar-tile\n"
+    "  --all-shapes      families section: every member on every shape (default: all members on\n"
+    "                    64x64, the first member of each family on 16x16, 1x16384, 2048x8)\n"
+    "  --no-sim          families section: no pto-isa simulator columns\n"
+    "  --pto-isa DIR     pto-isa checkout for the simulator columns (default: $PTO_ISA_SRC, else\n"
+    "                    exported once from the local mirror into BUILD/pto-isa-src)\n"
     "  -v                print the diagnostics of the generated programs\n"
     "  --write-front F   write the front-end program to F and exit (for profiling pto-as)\n"
     "  --front-ops N     operations of the 1x front-end program (default 100000)\n"
@@ -136,10 +144,18 @@ static int parse_options(int argc, char **argv, BenchOptions *o) {
             o->write_case[0] = argv[i + 1], o->write_case[1] = argv[i + 2], o->write_case[2] = argv[i + 3];
             o->write_case[3] = argv[i + 4];
             i += 4;
+        } else if (!strcmp(a, "--families") && v) {
+            o->families = v, i++;
+        } else if (!strcmp(a, "--all-shapes")) {
+            o->all_shapes = true;
+        } else if (!strcmp(a, "--no-sim")) {
+            o->no_sim = true;
+        } else if (!strcmp(a, "--pto-isa") && v) {
+            o->pto_isa = v, i++;
         } else if (!strcmp(a, "--op") && v) {
             o->op_filter = v, i++;
         } else if (!strcmp(a, "--only") && v) {
-            static const char *const names[BENCH_SEC_COUNT] = {"ops", "dispatch", "e2e", "front", "rss"};
+            static const char *const names[BENCH_SEC_COUNT] = {"ops", "families", "dispatch", "e2e", "front", "rss"};
             for (int s = 0; s < BENCH_SEC_COUNT; s++) o->sections[s] = false;
             char *list = strdup(v), *save = NULL;
             if (!list) return usage("out of memory", NULL);
@@ -243,6 +259,9 @@ int main(int argc, char **argv) {
         [GOAL_FRONT_MBS] = {.goal = "front end (parse + verify): >= 20 MB/s"},
         [GOAL_FRONT_SCALING] = {.goal = "front end, 4x input: <= 4.5x time"},
         [GOAL_RSS] = {.goal = "pto-as peak RSS: <= 10x file size"},
+        [GOAL_FAM_MEMCPY] = {.goal = "families, f32/i32 64x64: >= 0.5x memcpy"},
+        [GOAL_FAM_SIM] = {.goal = "families, every case: >= 1x simulator (g++ -O2)"},
+        [GOAL_FAM_FIXED] = {.goal = "families, 16x16 fixed cost: <= 10 ns/instruction"},
     };
 
     print_header(&o);
@@ -250,6 +269,7 @@ int main(int argc, char **argv) {
     int64_t t0 = bench_now_ns();
     char program_path[PATH_MAX] = "";
     if (o.sections[BENCH_SEC_OPS]) ok &= bench_seed_ops(&o, goals);
+    if (o.sections[BENCH_SEC_FAMILIES]) ok &= bench_families(&o, goals);
     if (o.sections[BENCH_SEC_DISPATCH]) ok &= bench_dispatch(&o, goals);
     if (o.sections[BENCH_SEC_E2E]) ok &= bench_end_to_end(&o, goals);
     if (o.sections[BENCH_SEC_FRONT] || o.sections[BENCH_SEC_RSS]) {

@@ -20,6 +20,7 @@
 #include "interp.h"
 #include "parser.h"
 #include "verifier.h"
+#include "bench_run.h"
 
 /* ---- cases ---------------------------------------------------------------------------------------- */
 
@@ -152,11 +153,6 @@ static volatile unsigned memcpy_sink;
 
 /* memcpy of `bytes` bytes between two warm, distinct, 64-byte aligned buffers; its samples are
  * taken between the interpreter's samples so both see the same machine conditions. */
-typedef struct MemcpyRef {
-    unsigned char *src, *dst;
-    size_t bytes;
-    int64_t reps;           /* copies per sample (about target_ms) */
-} MemcpyRef;
 
 static double memcpy_once(MemcpyRef *m, bool *clean) {
     long pre = bench_preemptions();
@@ -177,7 +173,7 @@ static double memcpy_sample(MemcpyRef *m, int *noisy) {
     return ns;
 }
 
-static void memcpy_init(MemcpyRef *m, size_t bytes, double target_ms) {
+void memcpy_init(MemcpyRef *m, size_t bytes, double target_ms) {
     size_t cap = (bytes + 63) / 64 * 64;
     if (cap == 0) cap = 64;
     m->src = aligned_alloc(64, cap);
@@ -194,7 +190,7 @@ static void memcpy_init(MemcpyRef *m, size_t bytes, double target_ms) {
     }
 }
 
-static void memcpy_free(MemcpyRef *m) {
+void memcpy_free(MemcpyRef *m) {
     free(m->src);
     free(m->dst);
 }
@@ -247,14 +243,6 @@ static double chain_ns(int64_t n, double target_ms, int samples) {
 
 /* ---- running a compiled case ------------------------------------------------------------------------ */
 
-typedef struct Compiled {
-    Arena *arena;
-    DiagList diags;
-    Module *module;
-    Target target;
-    DataArray src, col;     /* inputs (count 0 when unused) */
-    bool has_src, has_col;
-} Compiled;
 
 static void print_diag_list(DiagList *d) {
     diag_sort(d);
@@ -263,7 +251,12 @@ static void print_diag_list(DiagList *d) {
 
 /* Parses and verifies `text`; false (diagnostics printed) when the program is rejected. Warnings
  * count as rejection too: a benchmark program must be clean. */
-static bool compile_program(Compiled *c, const char *text, size_t len, const char *what, Target target, bool verbose) {
+bool compile_program(Compiled *c, const char *text, size_t len, const char *what, Target target, bool verbose) {
+    return compile_program_ex(c, text, len, what, target, verbose, false);
+}
+
+bool compile_program_ex(Compiled *c, const char *text, size_t len, const char *what, Target target, bool verbose,
+                        bool quiet) {
     memset(c, 0, sizeof *c);
     c->arena = arena_new();
     diag_init(&c->diags, c->arena);
@@ -275,6 +268,7 @@ static bool compile_program(Compiled *c, const char *text, size_t len, const cha
         verify_module(c->module, &vo, &c->diags);
     }
     if (!c->module || c->diags.errors || c->diags.warnings) {
+        if (quiet) return false;
         fprintf(stderr, "pto-bench: the generated program %s was rejected:\n", what);
         print_diag_list(&c->diags);
         if (verbose) fprintf(stderr, "---- program ----\n%.*s\n", (int)len, text);
@@ -283,9 +277,10 @@ static bool compile_program(Compiled *c, const char *text, size_t len, const cha
     return true;
 }
 
-static void compiled_free(Compiled *c) {
+void compiled_free(Compiled *c) {
     data_array_free(&c->src);
     data_array_free(&c->col);
+    for (int i = 0; i < c->n_extra; i++) data_array_free(&c->extra[i]);
     arena_free(c->arena);
     c->arena = NULL;
 }
@@ -315,6 +310,8 @@ static bool run_once(Compiled *c, const char *entry, int64_t n, double *ns, uint
     ok = ok && interp_bind_scalar(ip, &b, num, err, sizeof err);
     if (ok && c->has_src) ok = interp_lookup(ip, "src", &b, err, sizeof err) && interp_bind_tile(ip, &b, &c->src, err, sizeof err);
     if (ok && c->has_col) ok = interp_lookup(ip, "col", &b, err, sizeof err) && interp_bind_tile(ip, &b, &c->col, err, sizeof err);
+    for (int i = 0; ok && i < c->n_extra; i++)
+        ok = interp_lookup(ip, c->extra_name[i], &b, err, sizeof err) && interp_bind_tile(ip, &b, &c->extra[i], err, sizeof err);
     if (!ok) {
         fprintf(stderr, "pto-bench: binding inputs of @%s: %s\n", entry, err);
         interp_destroy(ip);
@@ -333,16 +330,6 @@ static bool run_once(Compiled *c, const char *entry, int64_t n, double *ns, uint
     return ok;
 }
 
-typedef struct LoopTiming {
-    int64_t n;              /* iterations */
-    double op_ns;           /* median op_loop run */
-    double base_ns;         /* median empty_loop run */
-    double per_op_ns;       /* (op - base) / n */
-    double per_iter_ns;     /* op / n: loop iteration including the op */
-    double base_iter_ns;    /* base / n */
-    int noisy;              /* samples that were preempted on every attempt */
-    double op_cpu_ns;       /* median thread CPU time of the op_loop runs */
-} LoopTiming;
 
 /* One clean timed run (bounded retries; the last one otherwise, counted in *noisy). */
 static bool run_sample(Compiled *c, const char *entry, int64_t n, double *ns, uint64_t *steps, int *noisy) {
@@ -356,7 +343,7 @@ static bool run_sample(Compiled *c, const char *entry, int64_t n, double *ns, ui
 /* Times op_loop and empty_loop at `n` iterations (n <= 0: calibrated so one op_loop run takes
  * about target_ms). Samples alternate between the two functions and, when `mc` is given, a memcpy
  * sample (median in *mc_ns). */
-static bool time_loops(Compiled *c, int64_t n, double target_ms, int samples, MemcpyRef *mc, double *mc_ns,
+bool time_loops(Compiled *c, int64_t n, double target_ms, int samples, MemcpyRef *mc, double *mc_ns,
                        LoopTiming *out) {
     double ns;
     uint64_t steps_op = 0, steps_base = 0;
@@ -429,7 +416,7 @@ typedef struct GoalTally {
     char worst_case[96];
 } GoalTally;
 
-static void fmt_bytes(char *buf, size_t len, int64_t b) {
+void fmt_bytes(char *buf, size_t len, int64_t b) {
     if (b >= 1024 && b % 1024 == 0) snprintf(buf, len, "%lldK", (long long)(b / 1024));
     else if (b >= 1024) snprintf(buf, len, "%.1fK", (double)b / 1024.0);
     else snprintf(buf, len, "%lld", (long long)b);
