@@ -10,7 +10,11 @@
 #define KWS(...) .kw = {__VA_ARGS__}
 #define DTYPES(a2a3, a5) .dtypes = {a2a3, a5}
 #define ATTR(nm, kind, flg) {nm, kind, flg}
-#define ATTRS(...) .attrs = {__VA_ARGS__}
+/* ATTRS expands one scan late, so that a family macro can forward it to OP whole (the braces of
+ * its entries do not protect their commas from OP's argument split) */
+#define PTO_EMPTY()
+#define ATTRS(...) ATTRS_INIT PTO_EMPTY()(__VA_ARGS__)
+#define ATTRS_INIT(...) .attrs = {__VA_ARGS__}
 
 static const OpInfo op_table[OP_COUNT] = {
 #define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem_fn, attr_specs) \

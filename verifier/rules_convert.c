@@ -1,0 +1,61 @@
+/* rules_convert.c - the rules of the conversion family (ir/ops_convert.def: TCVT, vec-to-vec TMOV):
+ * locations, element types, the legal (source, destination) pairs of TCVT per target, shapes. */
+#include "vctx.h"
+
+/* TCVT's destinations per source type and target, from docs/isa/TCVT.md "Supported Conversions"
+ * (the types this toolchain has: no fp8/fp4/int4/hifloat8). A `FP32 (round-only)` entry is f32 to
+ * f32. */
+typedef struct CvtPairs {
+    DType src;
+    uint32_t a2a3, a5;
+} CvtPairs;
+
+static const CvtPairs cvt_pairs[] = {
+    {DT_F32, DTBIT(DT_F16) | DTBIT(DT_F32) | DTBIT(DT_BF16) | DTBIT(DT_I16) | DTBIT(DT_I32) | DTBIT(DT_I64),
+     DTBIT(DT_F16) | DTBIT(DT_F32) | DTBIT(DT_BF16) | DTBIT(DT_I16) | DTBIT(DT_I32) | DTBIT(DT_I64)},
+    {DT_F16, DTBIT(DT_F32) | DTBIT(DT_I32) | DTBIT(DT_I16) | DTBIT(DT_I8) | DTBIT(DT_U8),
+     DTBIT(DT_F32) | DTBIT(DT_I32) | DTBIT(DT_I16) | DTBIT(DT_I8) | DTBIT(DT_U8)},
+    {DT_BF16, DTBIT(DT_F32) | DTBIT(DT_I32), DTBIT(DT_F32) | DTBIT(DT_I32) | DTBIT(DT_F16)},
+    {DT_I16, DTBIT(DT_F16) | DTBIT(DT_F32), DTBIT(DT_U8) | DTBIT(DT_F16) | DTBIT(DT_F32) | DTBIT(DT_U32) | DTBIT(DT_I32)},
+    {DT_I32, DTBIT(DT_F32) | DTBIT(DT_I16) | DTBIT(DT_I64) | DTBIT(DT_F16),
+     DTBIT(DT_F32) | DTBIT(DT_I16) | DTBIT(DT_U16) | DTBIT(DT_I64) | DTBIT(DT_U8)},
+    {DT_I64, DTBIT(DT_F32) | DTBIT(DT_I32), DTBIT(DT_F32) | DTBIT(DT_I32)},
+    {DT_U8, DTBIT(DT_F16), DTBIT(DT_F16) | DTBIT(DT_U16)},
+    {DT_I8, DTBIT(DT_F16), DTBIT(DT_F16) | DTBIT(DT_I16) | DTBIT(DT_I32)},
+    {DT_U32, 0, DTBIT(DT_U8) | DTBIT(DT_U16) | DTBIT(DT_I16)},
+};
+
+/* The destinations TCVT takes from `src` on the context's target. */
+static uint32_t cvt_destinations(const VerifyCtx *ctx, DType src) {
+    for (size_t i = 0; i < sizeof cvt_pairs / sizeof *cvt_pairs; i++)
+        if (cvt_pairs[i].src == src) return ctx->target == TARGET_A5 ? cvt_pairs[i].a5 : cvt_pairs[i].a2a3;
+    return 0;
+}
+
+/* vec tiles (the cube forms of TMOV are not executed yet), element types of the row, TCVT's pair
+ * table, and PTOAS's shape rules: equal physical shapes (TCVT; TMOV on A2/A3) and equal valid
+ * shapes (the simulator iterates src's valid region and asserts dst's is the same). */
+void verify_convert(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), dst = tile_out(op, 0), tmp = tile_in(op, 1);
+    if (!src.tile || !dst.tile) return;
+    const OpInfo *info = op_info(op->code);
+    bool is_tcvt = op_attr_spec(info, "rmode") != NULL; /* TCVT has round modes; TMOV copies */
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec (the mat/acc/left/right forms are not supported yet)", loc_rule);
+    check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec (the mat/acc/left/right forms are not supported yet)", loc_rule);
+    bool types_ok = check_op_dtype(ctx, op, &src);
+    types_ok = check_op_dtype(ctx, op, &dst) && types_ok;
+    if (is_tcvt && types_ok && !(cvt_destinations(ctx, src.tile->dtype) & DTBIT(dst.tile->dtype)))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "pair"),
+                "expects a conversion from %s that %s supports (to %s), got %s (docs/isa/TCVT.md)",
+                dtype_name(src.tile->dtype), target_label(ctx->target),
+                cvt_destinations(ctx, src.tile->dtype) ? dtype_set_text(ctx, cvt_destinations(ctx, src.tile->dtype)) : "nothing",
+                dtype_name(dst.tile->dtype));
+    if ((is_tcvt || ctx->target == TARGET_A2A3) &&
+        (src.tile->rows != dst.tile->rows || src.tile->cols != dst.tile->cols))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "shape"),
+                "expects src and dst to have compatible shapes, got %lldx%lld and %lldx%lld", (long long)src.tile->rows,
+                (long long)src.tile->cols, (long long)dst.tile->rows, (long long)dst.tile->cols);
+    for (int dim = 0; dim < 2; dim++) check_same_valid_dim(ctx, op, &src, &dst, dim, op_rule(ctx, op, "valid-shape"));
+    if (tmp.tile) check_loc_in(ctx, op, &tmp, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "tmp-loc"));
+}
