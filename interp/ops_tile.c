@@ -202,11 +202,9 @@ static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *
     }
     const bool unused_block_wide[2] = {false, false}; /* run-time shapes are never unknown */
     int full = row_expand_full_operand(match, col, unused_block_wide);
-    if (full == ROW_EXPAND_BOTH_FULL) {
-        rt_rule_error(ip, in, "full-operand",
-                      "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), but both do",
-                      (long long)R, (long long)C);
-        return false;
+    if (full == ROW_EXPAND_BOTH_FULL) { /* both have dst's valid shape: elementwise (the ISA's formula) */
+        *expanded_out = -1;
+        return true;
     }
     if (full == ROW_EXPAND_NO_FULL) {
         rt_rule_error(ip, in, "full-operand",
@@ -269,14 +267,14 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     int e;
     if (!check_row_expand_roles(ip, in, dst, s, &e)) return PC_ERROR;
     bool has_tmp = in->t[3].footprint > 0; /* t[3] is zero when the op has no tmp */
-    if (has_tmp && ip->opts.target == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR &&
+    if (has_tmp && e >= 0 && ip->opts.target == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR &&
         in->t[3].footprint < row_expand_tmp_bytes(R))
         return rt_rule_error(ip, in, "tmp-size",
                              "expects tmp to hold at least %lld bytes on A2/A3 (%s for %lld valid rows), got %lld bytes",
                              (long long)row_expand_tmp_bytes(R), R < 256 ? "ceil(R / 8) * 256" : "30 * 256", (long long)R,
                              (long long)in->t[3].footprint);
     if (R == 0 || C == 0) return pc + 1;
-    int64_t m0 = e ? C : s0->vc, m1 = e ? s1->vc : C;
+    int64_t m0 = e == 0 ? s0->vc : C, m1 = e == 1 ? s1->vc : C;
     in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
     return pc + 1;
 }

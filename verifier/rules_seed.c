@@ -48,12 +48,8 @@ static bool pick_row_expand_roles(VerifyCtx *ctx, const Op *op, TileArg *src0, T
     const bool col[2] = {src0->tile->blayout == BL_COL_MAJOR, src1->tile->blayout == BL_COL_MAJOR};
     const bool block[2] = {is_block_wide(src0->tile, dst->tile), is_block_wide(src1->tile, dst->tile)};
     int which = row_expand_full_operand(match, col, block);
-    if (which == ROW_EXPAND_BOTH_FULL) {
-        vreport(ctx, op, src1->loc, SEV_ERROR, rule,
-                "expects exactly one of src0 and src1 to have the valid shape of dst (%s), but both do",
-                valid_text(ctx, dst->tile));
+    if (which == ROW_EXPAND_BOTH_FULL) /* the ISA's formula src0(r, c mod Cv0) OP src1(r, c mod Cv1): elementwise */
         return false;
-    }
     if (which == ROW_EXPAND_NO_FULL) {
         vreport(ctx, op, src1->loc, SEV_ERROR, rule,
                 "expects exactly one of src0 and src1 to have the valid shape of dst (%s), got src0 %s and src1 %s",

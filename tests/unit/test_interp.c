@@ -404,8 +404,10 @@ Test(errors, row_expand_roles_are_checked_at_run_time) {
                      "expects the Mode 1 expanded operand src1 (col_major) to have valid_shape[1] == 1, got 8 [TROWEXPANDMUL.mode1-cols]");
     expect_run_error(row_expand_prog(a, 15, 1, 16, 32, NULL), (LoadOpts){0},
                      "valid_shape[0] == dst valid_shape[0] (16), got 15 [TROWEXPANDMUL.mode1-rows]");
-    expect_run_error(row_expand_prog(a, 16, 32, 16, 32, NULL), (LoadOpts){0},
-                     "expects exactly one of src0 and src1 to have the valid shape of dst (16x32), but both do [TROWEXPANDMUL.full-operand]");
+    /* both with dst's valid shape: elementwise (the ISA's formula), not an error (issue #11) */
+    load(&p, row_expand_prog(a, 16, 32, 16, 32, NULL), (LoadOpts){0});
+    run_ok(&p);
+    unload(&p);
     expect_run_error(row_expand_prog(a, 16, 1, 8, 32, NULL), (LoadOpts){0},
                      "the full-size operand src0 (row_major) has 8x32 [TROWEXPANDMUL.full-operand]");
     /* tmp size on A2A3 for 16 valid rows: ceil(16 / 8) * 256 = 512 bytes; A5 ignores tmp */
