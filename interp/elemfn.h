@@ -191,6 +191,10 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EFDOM_axpy F
 #define EF_axpy(T, a, b, c) EF_add(T, c, RND(T, EF_mul(T, a, b, c)), c)
 
+/* TROWEXPANDEXPDIF / TCOLEXPANDEXPDIF: exp(double(a - b)), the difference taken in T first */
+#define EFDOM_expdif F
+#define EF_expdif(T, a, b, c) exp((double)RND(T, EF_sub(T, a, b, c)))
+
 /* ---- one operand --------------------------------------------------------------------------- */
 #define EFDOM_neg FI
 #define EF_neg(T, a, b, c) (-(a))

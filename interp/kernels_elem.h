@@ -311,6 +311,8 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
 #define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, SC, elem)
 #define PART_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
 #define ACC_SCALAR_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, SC, elem)
+#define ROW_EXPAND_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
+#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
 #include "ops.def"
 
 /* the tables: [opcode][element type] */
@@ -338,6 +340,8 @@ static const KernelElem ke_table[OP_COUNT][DT_COUNT] = {
 #define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
 #define PART_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
 #define ACC_SCALAR_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#define ROW_EXPAND_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
+#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW(id, elem)
 #include "ops.def"
 };
 

@@ -195,3 +195,138 @@ bool lower_part(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- column expand (COL_EXPAND_OP) and broadcasts (BROADCAST_OP) ---------------------------- */
+
+/* dst(i,j) = ELEM(src0(i,j), src1(0,j)): the member's elementwise kernel with src1 read at a zero
+ * row stride. */
+static int32_t exec_col_expand(Interp *ip, const Instr *in, int32_t pc) {
+    TileView *a = use_tile(ip, in, &in->t[1]), *b = a ? use_tile(ip, in, &in->t[2]) : NULL;
+    if (!b) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, &in->t[0], a->vr, a->vc)) return PC_ERROR;
+    TileView *d = use_tile(ip, in, &in->t[0]);
+    if (!d) return PC_ERROR;
+    if (a->vr != d->vr || a->vc != d->vc)
+        return rt_rule_error(ip, in, "valid-shape", "expects src0 to have dst's valid shape %dx%d, got %dx%d", d->vr, d->vc,
+                             a->vr, a->vc);
+    if (b->vc != d->vc)
+        return rt_rule_error(ip, in, "valid-cols", "expects src1 to have dst's %d valid cols, got %d", d->vc, b->vc);
+    if (d->vr == 0 || d->vc == 0) return pc + 1;
+    KTile s[2] = {ktile(&in->t[1], a), ktile(&in->t[2], b)};
+    s[1].rs = 0;
+    int fault = in->k.elem(ktile(&in->t[0], d), s, in->ks, d->vr, d->vc);
+    if (fault) return rt_error(ip, in, "%s", fault_message(fault));
+    return pc + 1;
+}
+
+bool lower_col_expand(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_col_expand);
+    bool defines;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &op->ins.items[1], &in.t[2]) ||
+        !lower_dst(ctx, op, &in.t[0], &defines))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (i && !same_dtype(ctx, op, &in.t[i], &in.t[0], in.t[i].name)) return false;
+        if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
+    }
+    in.k.elem = kernel_isa_table(ctx->ip->isa)->elem[op->code][in.t[0].dtype];
+    if (!in.k.elem) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(in.t[0].dtype));
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+/* TROWEXPAND dst(r,c) = src(r,0); TCOLEXPAND (Instr.a = 1) dst(r,c) = src(0,c): element bits copied. */
+static int32_t exec_broadcast(Interp *ip, const Instr *in, int32_t pc) {
+    TileView *s = use_tile(ip, in, &in->t[1]);
+    if (!s) return PC_ERROR;
+    bool columns = in->a != 0;
+    if (in->defines_dst && !define_tile(ip, in, &in->t[0], s->vr, s->vc)) return PC_ERROR;
+    TileView *d = use_tile(ip, in, &in->t[0]);
+    if (!d) return PC_ERROR;
+    if (columns ? s->vc != d->vc : s->vr != d->vr)
+        return rt_rule_error(ip, in, columns ? "valid-cols" : "valid-rows", "expects src to have dst's %d valid %s, got %d",
+                             columns ? d->vc : d->vr, columns ? "cols" : "rows", columns ? s->vc : s->vr);
+    if (!columns && s->vc < 1 && d->vc > 0)
+        return rt_error(ip, in, "expects src to have a valid column to expand, got %dx%d", s->vr, s->vc);
+    if (columns && s->vr < 1 && d->vr > 0)
+        return rt_error(ip, in, "expects src to have a valid row to expand, got %dx%d", s->vr, s->vc);
+    size_t es = dtype_size(in->t[0].dtype);
+    KTile kd = ktile(&in->t[0], d), ks = ktile(&in->t[1], s);
+    for (int64_t r = 0; r < d->vr; r++)
+        for (int64_t c = 0; c < d->vc; c++)
+            memmove(kd.p + (size_t)(r * kd.rs + c * kd.cs) * es,
+                    ks.p + (size_t)(columns ? c * ks.cs : r * ks.rs) * es, es);
+    return pc + 1;
+}
+
+bool lower_broadcast(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_broadcast);
+    bool defines;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !lower_dst(ctx, op, &in.t[0], &defines)) return false;
+    if (!same_dtype(ctx, op, &in.t[1], &in.t[0], "src")) return false;
+    for (int i = 0; i < 2; i++)
+        if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
+    in.a = (op_info(op->code)->flags & OPF_COLUMNS) ? 1 : 0;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- fill and pad (FILLPAD_OP) --------------------------------------------------------------- */
+
+/* The pad value's bytes for element type dt: 1 zero, 2 max (+inf for floats), 3 min (-inf for
+ * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones). */
+static uint64_t pad_bits(DType dt, int pad) {
+    if (pad != 2 && pad != 3) return 0;
+    bool max = pad == 2;
+    switch (dt) {
+    case DT_F32: return max ? 0x7f800000u : 0xff800000u;
+    case DT_F16: return max ? 0x7c00u : 0xfc00u;
+    case DT_BF16: return max ? 0x7f80u : 0xff80u;
+    case DT_I8: return max ? 0x7fu : 0x80u;
+    case DT_I16: return max ? 0x7fffu : 0x8000u;
+    case DT_I32: return max ? 0x7fffffffu : 0x80000000u;
+    case DT_U8: return max ? 0xffu : 0;
+    case DT_U16: return max ? 0xffffu : 0;
+    case DT_U32: return max ? 0xffffffffu : 0;
+    default: return 0;
+    }
+}
+
+static int32_t exec_fillpad(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *dt = &in->t[0], *st = &in->t[1];
+    TileView *s = use_tile(ip, in, st);
+    if (!s) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, dt, dt->rows, dt->cols)) return PC_ERROR;
+    TileView *d = use_tile(ip, in, dt);
+    if (!d) return PC_ERROR;
+    if (d->vr == 0 || d->vc == 0) return pc + 1;
+    if (s->vr > dt->rows || s->vc > dt->cols)
+        return rt_error(ip, in, "src's valid shape %dx%d exceeds dst's %dx%d shape", s->vr, s->vc, dt->rows, dt->cols);
+    size_t es = dtype_size(dt->dtype);
+    uint64_t pad = pad_bits(dt->dtype, dt->pad);
+    KTile kd = ktile(dt, d), ks = ktile(st, s);
+    for (int64_t r = 0; r < dt->rows; r++)
+        for (int64_t c = 0; c < dt->cols; c++) {
+            uint8_t *e = kd.p + (size_t)(r * kd.rs + c * kd.cs) * es;
+            if (r < s->vr && c < s->vc) memmove(e, ks.p + (size_t)(r * ks.rs + c * ks.cs) * es, es);
+            else memcpy(e, &pad, es);
+        }
+    return pc + 1;
+}
+
+bool lower_fillpad(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_fillpad);
+    bool defines;
+    if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !lower_dst(ctx, op, &in.t[0], &defines)) return false;
+    if (!same_dtype(ctx, op, &in.t[1], &in.t[0], "src")) return false;
+    for (int i = 0; i < 2; i++)
+        if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}

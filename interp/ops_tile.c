@@ -275,11 +275,29 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
                              (long long)in->t[3].footprint);
     if (R == 0 || C == 0) return pc + 1;
     int64_t m0 = e == 0 ? s0->vc : C, m1 = e == 1 ? s1->vc : C;
-    in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
+    if (!in->b) { /* a seed op's own kernel */
+        in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
+        return pc + 1;
+    }
+    /* another member: its elementwise kernel, the expanded operand read with a zero column stride
+     * (Mode 1) or again for every block of its width (Mode 2) */
+    KernelElem k = in->k.elem;
+    KTile d = ktile(dt, dst), src[2] = {ktile(t0, s0), ktile(t1, s1)};
+    size_t es = dtype_size(dt->dtype);
+    int64_t period = e < 0 ? C : e == 0 ? m0 : m1;
+    if (period == 1) src[e].cs = 0;
+    if (e < 0 || period == 1) return k(d, src, in->ks, R, C) ? rt_error(ip, in, "element fault") : pc + 1;
+    for (int64_t c0 = 0; c0 < C; c0 += period) {
+        int64_t n = C - c0 < period ? C - c0 : period;
+        KTile dd = d, part[2] = {src[0], src[1]};
+        dd.p += (size_t)(c0 * d.cs) * es;
+        part[1 - e].p += (size_t)(c0 * part[1 - e].cs) * es;
+        if (k(dd, part, in->ks, R, n)) return rt_error(ip, in, "element fault");
+    }
     return pc + 1;
 }
 
-static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
+static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member) {
     TileRef dst, s0, s1;
     bool defines;
     if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1 operands");
@@ -294,9 +312,15 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
      * its size is checked at run time, on A2A3, when dst's valid rows were dynamic */
     Instr in = instr_for(op, exec_trowexpand);
     if (op->ins.count >= 3 && !tile_ref(ctx, op, &op->ins.items[2], &in.t[3])) return false;
-    const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
-    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
-    in.k.row_expand = sub ? ks->trowexpandsub : ks->trowexpandmul;
+    if (member) { /* a member without a seed kernel: its elementwise kernel */
+        in.k.elem = kernel_isa_table(ctx->ip->isa)->elem[op->code][dst.dtype];
+        if (!in.k.elem) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+        in.b = 1;
+    } else {
+        const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+        if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+        in.k.row_expand = sub ? ks->trowexpandsub : ks->trowexpandmul;
+    }
     in.t[0] = dst;
     in.t[1] = s0;
     in.t[2] = s1;
@@ -305,9 +329,11 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub) {
     return true;
 }
 
-bool lower_trowexpandmul(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, false); }
+bool lower_trowexpandmul(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, false, false); }
 
-bool lower_trowexpandsub(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, true); }
+bool lower_trowexpandsub(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, true, false); }
+
+bool lower_row_expand(LowerCtx *ctx, const Op *op) { return lower_trowexpand(ctx, op, false, true); }
 
 /* ---- alloc_tile, tassign, set_validshape ----------------------------------------------------- */
 

@@ -128,7 +128,7 @@ static void check_row_expand_tmp(VerifyCtx *ctx, const Op *op, const TileArg *tm
                 type_text(ctx, tmp->type));
 }
 
-static void verify_row_expand(VerifyCtx *ctx, const Op *op) {
+void verify_row_expand(VerifyCtx *ctx, const Op *op) {
     TileArg src0 = tile_in(op, 0), src1 = tile_in(op, 1), tmp = tile_in(op, 2), dst = tile_out(op, 0);
     if (!src0.tile || !src1.tile || !dst.tile) return;
     /* types */
