@@ -145,6 +145,86 @@ void verify_cmpi(VerifyCtx *ctx, const Op *op) {
                 type_text(ctx, res));
 }
 
+static bool is_float_scalar(const Type *t) { return t && t->kind == TY_SCALAR && dtype_is_float(t->dtype); }
+
+/* Float arith ops (addf ... minimumf, negf): one float type (f16, bf16, f32) for operands and result. */
+void verify_float_binary(VerifyCtx *ctx, const Op *op) {
+    const Type *want = result_type_at(op, 0);
+    if (want && !is_float_scalar(want)) {
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ARITH.float-types",
+                "expects a floating-point type (f16, bf16, f32), got %s", type_text(ctx, want));
+        return;
+    }
+    for (int i = 0; want && i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !type_equal(t, want)) {
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "ARITH.operand-types",
+                    "requires the same type for all operands and results, got %s -> %s",
+                    operand_types_text(ctx, &op->ins, 0), type_text(ctx, want));
+            return;
+        }
+    }
+}
+
+static const char *const cmpf_predicates[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                              "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+/* arith.cmpf: known predicate, float operands of one type, i1 result. */
+void verify_cmpf(VerifyCtx *ctx, const Op *op) {
+    bool known = false;
+    for (size_t i = 0; op->predicate && i < sizeof cmpf_predicates / sizeof *cmpf_predicates; i++)
+        known = known || strcmp(op->predicate, cmpf_predicates[i]) == 0;
+    if (!known)
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cmpf-predicate",
+                "expects a predicate among false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, "
+                "true, got '%s'",
+                op->predicate ? op->predicate : "");
+    const Type *lhs = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *rhs = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL;
+    if (lhs && rhs && !type_equal(lhs, rhs))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ARITH.operand-types",
+                "requires all operands to have the same type, got %s and %s", type_text(ctx, lhs), type_text(ctx, rhs));
+    else if (lhs && !is_float_scalar(lhs))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ARITH.float-types",
+                "expects floating-point operands (f16, bf16, f32), got %s", type_text(ctx, lhs));
+    const Type *res = result_type_at(op, 0);
+    if (res && !is_scalar_of(res, DT_I1))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ARITH.cmpf-result", "expects result type i1, got %s",
+                type_text(ctx, res));
+}
+
+/* Width in bits of a float or integer scalar type. */
+static int scalar_bits(DType dt) { return (int)dtype_size(dt) * 8; }
+
+/* arith.sitofp/uitofp (integer -> float), fptosi/fptoui (float -> integer), extf (float -> wider
+ * float), truncf (float -> narrower float). As in MLIR, index is not accepted (index_cast first). */
+void verify_float_cast(VerifyCtx *ctx, const Op *op) {
+    const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
+    if (!in || !out) return;
+    bool in_int = in->kind == TY_SCALAR && dtype_is_int(in->dtype), out_int = out->kind == TY_SCALAR && dtype_is_int(out->dtype);
+    bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
+    bool ok;
+    const char *want;
+    switch (op->code) {
+    case OP_SITOFP:
+    case OP_UITOFP: ok = in_int && out_f; want = "an integer operand and a floating-point result"; break;
+    case OP_FPTOSI:
+    case OP_FPTOUI: ok = in_f && out_int; want = "a floating-point operand and an integer result"; break;
+    case OP_EXTF:
+        ok = in_f && out_f && scalar_bits(out->dtype) > scalar_bits(in->dtype);
+        want = "a floating-point result wider than the operand";
+        break;
+    default:
+        ok = in_f && out_f && scalar_bits(out->dtype) < scalar_bits(in->dtype);
+        want = "a floating-point result narrower than the operand";
+        break;
+    }
+    if (!ok)
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cast-types",
+                "operand type '%s' and result type '%s' are cast incompatible (expects %s)", type_text(ctx, in),
+                type_text(ctx, out), want);
+}
+
 /* arith.index_cast: between index and an integer type. */
 void verify_index_cast(VerifyCtx *ctx, const Op *op) {
     const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
