@@ -452,6 +452,89 @@ bool lower_select(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* ---- pto.addptr, pto.get_tensor_view_dim, block queries ------------------------------------- */
+
+static int32_t exec_addptr(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    GmView v = f->vals[in->a].view;
+    int64_t off = read_int(f, &in->sc[0]);
+    if (off < 0) return rt_error(ip, in, "offset %lld is negative", (long long)off);
+    if (!checked_add_i64(v.offset, off, &v.offset)) return rt_error(ip, in, "pointer offset overflows 64 bits");
+    f->vals[in->dst_slot].view = v;
+    return pc + 1;
+}
+
+bool lower_addptr(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (op->ins.count != 2) return lower_error(ctx, op, (SrcLoc){0}, "expects two operands");
+    int32_t ptr = value_slot(ctx, op, &op->ins.items[0]);
+    if (ptr < 0) return false;
+    const Type *pt = op->ins.items[0].value->type;
+    if (!pt || pt->kind != TY_PTR) return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.ptr operand");
+    Instr in = instr_for(op, exec_addptr);
+    if (!int_operand(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0])) return false;
+    in.a = ptr;
+    in.dst_slot = slot;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_get_tensor_view_dim(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const GmView *v = &f->vals[in->a].view;
+    int64_t d = read_int(f, &in->sc[0]);
+    if (d < 0 || d >= v->rank)
+        return rt_error(ip, in, "dimension index %lld is out of range for a rank-%d view", (long long)d, v->rank);
+    f->vals[in->dst_slot].i = v->shape[d];
+    return pc + 1;
+}
+
+bool lower_get_tensor_view_dim(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (op->ins.count != 2) return lower_error(ctx, op, (SrcLoc){0}, "expects two operands");
+    int32_t view = value_slot(ctx, op, &op->ins.items[0]);
+    if (view < 0) return false;
+    const Type *vt = op->ins.items[0].value->type;
+    if (!vt || vt->kind != TY_TENSOR_VIEW)
+        return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.tensor_view operand");
+    Instr in = instr_for(op, exec_get_tensor_view_dim);
+    if (!int_operand(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0])) return false;
+    in.a = view;
+    in.dst_slot = slot;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_block_query(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t v;
+    switch ((OpCode)in->a) {
+    case OP_GET_BLOCK_IDX: v = ip->block_idx; break;
+    case OP_GET_BLOCK_NUM: v = ip->block_num; break;
+    case OP_GET_SUBBLOCK_IDX: v = 0; break; /* one vector core per block */
+    default: v = 1; break;
+    }
+    ip->frame->vals[in->dst_slot].i = scalar_wrap_int(v, in->dst_type);
+    return pc + 1;
+}
+
+bool lower_block_query(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "result must be an integer scalar");
+    Instr in = instr_for(op, exec_block_query);
+    in.a = (int32_t)op->code;
+    in.dst_slot = slot;
+    in.dst_type = rt->dtype;
+    emit(ctx, &in);
+    return true;
+}
+
 /* ---- synchronisation --------------------------------------------------------------------------- */
 
 static int32_t exec_sync(Interp *ip, const Instr *in, int32_t pc) {

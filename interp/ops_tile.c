@@ -534,7 +534,8 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
     const ViewInfo *vi = in->extra;
     GmView v;
     memset(&v, 0, sizeof v);
-    v.buffer = (int32_t)f->vals[in->a].i;
+    v.buffer = f->vals[in->a].view.buffer; /* a pointer: buffer and element offset (pto.addptr) */
+    v.offset = f->vals[in->a].view.offset;
     v.rank = vi->rank;
     if (v.buffer < 0 || v.buffer >= ip->n_gm) return rt_error(ip, in, "pointer does not name a GM buffer");
     for (int i = 0; i < vi->rank; i++) {
@@ -547,7 +548,8 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
                             (long long)vi->static_dims[i]);
     }
     int64_t reach;
-    if (!view_reach(&v, &reach)) return rt_error(ip, in, "view reach overflows 64 bits");
+    if (!view_reach(&v, &reach) || (reach > 0 && !checked_add_i64(reach, v.offset, &reach)))
+        return rt_error(ip, in, "view reach overflows 64 bits");
     if (!gm_ensure(ip, in, v.buffer, reach)) return PC_ERROR;
     GmBuffer *b = &ip->gm[v.buffer];
     if (b->shape_rank == 0 && reach > 0) { /* remember the first row-major contiguous view as the buffer shape */

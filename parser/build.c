@@ -923,6 +923,10 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I1), {0}};
             continue;
         }
+        if (info->flags & OPF_RESULT_I64) {
+            res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I64), {0}};
+            continue;
+        }
         TypeUse t = {NULL, {0}};
         if (info->flags & OPF_DPS) {
             for (int j = 0; j < n_ins && !t.type; j++) {

@@ -453,6 +453,8 @@ nested_type
     : T_TYPE_NAME                           { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
     | T_TYPE_NAME '<' tparams_opt '>'       { $$ = pc_type(ctx, TOK(@1), $3, @$); }
     | T_BARE_ID '<' tparams_opt '>'         { $$ = pc_type(ctx, TOK(@1), $3, @$); }
+    /* PTOAS prints pto.addptr's pointer types without their prefix: `: <f32> -> <f32>` */
+    | '<' tparams_opt '>'                   { $$ = pc_type(ctx, (Tok){"!pto.ptr", 8, @1}, $2, @$); }
     ;
 
 tparams_opt

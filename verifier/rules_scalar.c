@@ -258,6 +258,58 @@ void verify_select(VerifyCtx *ctx, const Op *op) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* pointers, views and runtime queries                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* pto.addptr: a !pto.ptr plus an index offset in elements; the result has the pointer's type. */
+void verify_addptr(VerifyCtx *ctx, const Op *op) {
+    const Type *p = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *off = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL, *res = result_type_at(op, 0);
+    if (p && p->kind != TY_PTR)
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ADDPTR.ptr", "expects a !pto.ptr operand, got %s",
+                type_text(ctx, p));
+    if (off && !is_scalar_of(off, DT_INDEX))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ADDPTR.offset", "expects the offset to be index, got %s",
+                type_text(ctx, off));
+    if (p && res && !type_equal(p, res))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ADDPTR.result",
+                "failed to verify that all of {ptr, result} have same type: %s vs %s", type_text(ctx, p),
+                type_text(ctx, res));
+    int64_t v;
+    if (op->ins.count > 1 && const_int_of(&op->ins.items[1], &v) && v < 0)
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ADDPTR.offset", "expects a non-negative offset, got %lld",
+                (long long)v);
+}
+
+/* pto.get_tensor_view_dim: a tensor view and an index dimension in range; index result. */
+void verify_get_tensor_view_dim(VerifyCtx *ctx, const Op *op) {
+    const Type *tv = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *dim = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL, *res = result_type_at(op, 0);
+    if (tv && tv->kind != TY_TENSOR_VIEW)
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.view",
+                "expects a !pto.tensor_view operand, got %s", type_text(ctx, tv));
+    if (dim && !is_scalar_of(dim, DT_INDEX))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.dim",
+                "expects the dimension index to be index, got %s", type_text(ctx, dim));
+    int64_t d;
+    if (tv && tv->kind == TY_TENSOR_VIEW && op->ins.count > 1 && const_int_of(&op->ins.items[1], &d) &&
+        (d < 0 || d >= tv->rank))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.dim",
+                "dimension index %lld is out of range for a rank-%d view", (long long)d, tv->rank);
+    if (res && !is_scalar_of(res, DT_INDEX))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "GET_TENSOR_VIEW_DIM.result",
+                "expects result type index, got %s", type_text(ctx, res));
+}
+
+/* pto.get_block_idx / get_block_num / get_subblock_idx / get_subblock_num: an i64 result. */
+void verify_block_query(VerifyCtx *ctx, const Op *op) {
+    const Type *res = result_type_at(op, 0);
+    if (res && !is_scalar_of(res, DT_I64))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "BLOCK.result", "expects result type i64, got %s",
+                type_text(ctx, res));
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* scf                                                                                         */
 /* ------------------------------------------------------------------------------------------ */
 

@@ -748,7 +748,7 @@ Test(parser, syntax_errors_are_located_and_recovered) {
                  "%e = pto.tmuls %a, %c : " T16 ", f32\n"
                  "%f = pto.tmuls %b, %d : " T16 ", " T16 "\n",
                  {3, "%c", "syntax error: unexpected value '%c'"},
-                 {5, "%d", "syntax error: unexpected value definition '%d', expected type name, identifier, keyword or '('"},
+                 {5, "%d", "syntax error: unexpected value definition '%d', expected type name, identifier, keyword, '(' or '<'"},
                  {6, "> |f32", "syntax error: unexpected identifier 'f32', expected ')' or ','"},
                  {8, "%d", "'pto.tmuls' op operand 'scalar' expects an integer or float scalar, got %d of type "
                            "!pto.tile_buf<vec, 16x16xf32>"});
