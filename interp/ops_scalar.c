@@ -548,3 +548,18 @@ bool lower_sync(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* set_flag_dyn / wait_flag_dyn: the event id must be 0..7 when the op runs. */
+static int32_t exec_sync_dyn(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t e = read_int(ip->frame, &in->sc[0]);
+    if (e < 0 || e > 7) return rt_rule_error(ip, in, "event", "event id %lld is out of range 0..7", (long long)e);
+    return pc + 1;
+}
+
+bool lower_sync_dyn(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one event id operand");
+    Instr in = instr_for(op, exec_sync_dyn);
+    if (!int_operand(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0])) return false;
+    emit(ctx, &in);
+    return true;
+}

@@ -1092,7 +1092,15 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                 malformed = true;
                 break;
             }
-            for (size_t j = 0; j < it->attrs->count; j++) ptrvec_push(ctx->scratch, &attr_args, it->attrs->items[j]);
+            for (size_t j = 0; j < it->attrs->count; j++) {
+                Attr *a = it->attrs->items[j];
+                if (a->text && a->text[0] == '%') { /* a value among the arguments: an operand (set_flag_dyn) */
+                    ptrvec_push(ctx->scratch, &positional,
+                                pc_operand_value(ctx, (Tok){ctx->file->text + a->loc.offset, a->loc.len, a->loc}));
+                    continue;
+                }
+                ptrvec_push(ctx->scratch, &attr_args, a);
+            }
             op->attr_args_bracketed = it->kind == IT_ATTR_ARGS;
             break;
         case IT_ATTR_DICT:

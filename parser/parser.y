@@ -394,6 +394,7 @@ attr_elem
     | T_BARE_KW                             { $$ = pc_attr_raw(ctx, NULL, @$); }
     | T_INT                                 { $$ = pc_attr_raw(ctx, NULL, @$); }
     | T_STRING                              { $$ = pc_attr_raw(ctx, NULL, @$); }
+    | T_VALUE                               { $$ = pc_attr_raw(ctx, NULL, @$); } /* set_flag_dyn's event id */
     ;
 
 angle_elems

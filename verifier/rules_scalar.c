@@ -548,38 +548,118 @@ void verify_return(VerifyCtx *ctx, const Op *op) {
 /* synchronisation                                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const pipe_names[] = {"PIPE_S",   "PIPE_V",    "PIPE_M",    "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
-                                         "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX"};
+static const char *const pipe_names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",  "PIPE_MTE1",
+                                         "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4",
+                                         "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX", "VIRTUAL_PIPE_MTE2_L1A",
+                                         "VIRTUAL_PIPE_MTE2_L1B"};
+static const char *const sync_op_types[] = {"TLOAD",    "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L",
+                                            "TMOV_M2S", "TMOV_M2B",   "TMOV_M2V",   "TMOV_V2M",
+                                            "TMATMUL",  "TVEC",       "TVECWAIT_EVENT"};
 
-/* The bare enumerator of an attribute argument: `<PIPE_V>`, `#pto.pipe<PIPE_V>` -> PIPE_V. */
-static const char *attr_word(VerifyCtx *ctx, const Attr *a) {
-    const char *s = a->text ? a->text : a->key;
-    if (!s) return "";
-    const char *lt = strrchr(s, '<');
+static bool name_in(const char *w, const char *const *names, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(w, names[k])) return true;
+    return false;
+}
+
+/* Splits an attribute argument into its prefix and bare enumerator: `<PIPE_V>` -> ("", PIPE_V),
+ * `#pto.pipe<PIPE_V>` -> ("#pto.pipe", PIPE_V), `PIPE_V` -> ("", PIPE_V). */
+static const char *attr_word(VerifyCtx *ctx, const Attr *a, const char **prefix) {
+    const char *s = a->text ? a->text : a->key ? a->key : "";
+    const char *lt = strchr(s, '<');
+    *prefix = lt ? arena_strndup(ctx->arena, s, (size_t)(lt - s)) : "";
     if (lt) s = lt + 1;
     size_t n = strcspn(s, "> \t");
     return arena_strndup(ctx->arena, s, n);
 }
 
-/* Synchronisation ops: known pipe and event names in their attribute arguments. */
-void verify_sync(VerifyCtx *ctx, const Op *op) {
-    for (int i = 0; i < op->attr_args.count; i++) {
-        const Attr *a = &op->attr_args.items[i];
-        const char *w = attr_word(ctx, a);
-        if (strncmp(w, "PIPE_", 5) == 0) {
-            bool known = false;
-            for (size_t k = 0; k < sizeof pipe_names / sizeof *pipe_names; k++)
-                known = known || !strcmp(w, pipe_names[k]);
-            if (!known)
-                vreport(
-                    ctx, op, a->loc, SEV_ERROR, "SYNC.pipe",
-                    "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, got %s",
-                    w);
-        } else if (strncmp(w, "EVENT_ID", 8) == 0) {
-            const char *d = w + 8;
-            if (!(d[0] >= '0' && d[0] <= '7' && d[1] == '\0'))
-                vreport(ctx, op, a->loc, SEV_ERROR, "SYNC.event", "expects an event among EVENT_ID0..EVENT_ID7, got %s",
-                        w);
-        }
+/* What each synchronisation op takes in its brackets: P a pipe, E an event, O a sync op type;
+ * and how many index operands (the _dyn forms' event id). */
+static bool sync_shape(OpCode code, const char **args, int *n_operands) {
+    *n_operands = 0;
+    switch (code) {
+    case OP_SET_FLAG:
+    case OP_WAIT_FLAG: *args = "PPE"; return true;
+    case OP_SET_FLAG_DYN:
+    case OP_WAIT_FLAG_DYN: *args = "PP"; *n_operands = 1; return true;
+    case OP_RECORD_EVENT:
+    case OP_WAIT_EVENT: *args = "OOE"; return true;
+    case OP_BARRIER:
+    case OP_PIPE_BARRIER: *args = "P"; return true;
+    case OP_BARRIER_SYNC: *args = "O"; return true;
+    default: return false;
     }
+}
+
+/* One bracketed argument of kind P, E or O. */
+static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kind) {
+    const char *opn = op_info(op->code)->name, *prefix;
+    const char *w = attr_word(ctx, a, &prefix);
+    const char *want_prefix = kind == 'P' ? "#pto.pipe" : kind == 'E' ? "#pto.event" : NULL;
+    bool prefix_ok = !*prefix || (want_prefix && !strcmp(prefix, want_prefix)) ||
+                     (kind == 'O' && (!strcmp(prefix, "#pto.pipe_event_type") || !strcmp(prefix, "#pto.sync_op_type")));
+    const char *what = kind == 'P' ? "a pipe" : kind == 'E' ? "an event id" : "a sync op type";
+    if (!prefix_ok) {
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %s here, got %s", what,
+                a->text ? a->text : "");
+        return;
+    }
+    if (kind == 'P' && !name_in(w, pipe_names, sizeof pipe_names / sizeof *pipe_names))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "pipe"),
+                "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, "
+                "VIRTUAL_PIPE_MTE2_L1A/B, got %s",
+                w);
+    else if (kind == 'E' && !(strncmp(w, "EVENT_ID", 8) == 0 && w[8] >= '0' && w[8] <= '7' && w[9] == '\0'))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                "expects an event among EVENT_ID0..EVENT_ID7, got %s", w);
+    else if (kind == 'O' && !name_in(w, sync_op_types, sizeof sync_op_types / sizeof *sync_op_types))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "op-type"),
+                "expects a sync op type among TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMOV_M2V, "
+                "TMOV_V2M, TMATMUL, TVEC, TVECWAIT_EVENT, got %s",
+                w);
+}
+
+/* Synchronisation ops: the number and kinds of their bracketed arguments (PTOAS's assembly
+ * formats), known pipe, event and sync-op-type names (PTOAttrs.td), the _dyn forms' index event id. */
+void verify_sync(VerifyCtx *ctx, const Op *op) {
+    const char *opn = op_info(op->code)->name, *args;
+    int n_operands;
+    if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
+    int n_args = (int)strlen(args);
+    if (op->attr_args.count != n_args) {
+        static const char *const kind_text[] = {['P'] = "pipe", ['E'] = "event", ['O'] = "op_type"};
+        const char *list = "";
+        for (int i = 0; i < n_args; i++)
+            list = arena_printf(ctx->arena, "%s%s<%s>", list, i ? ", " : "", kind_text[(unsigned char)args[i]]);
+        if (n_operands) list = arena_printf(ctx->arena, "%s, %%event_id", list);
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %d argument(s) [%s], got %d",
+                n_args + n_operands, list, op->attr_args.count + op->ins.count);
+        return;
+    }
+    for (int i = 0; i < n_args; i++) check_sync_arg(ctx, op, &op->attr_args.items[i], args[i]);
+    if (op->ins.count != n_operands) {
+        vreport(ctx, op, op->ins.count ? op->ins.items[0].loc : op->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"),
+                "expects %d operand(s), got %d", n_operands, op->ins.count);
+        return;
+    }
+    for (int i = 0; i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                    "expects the event id to be index, got %s", type_text(ctx, t));
+        int64_t e;
+        if (const_int_of(&op->ins.items[i], &e) && (e < 0 || e > 7))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                    "event id %lld is out of range 0..7", (long long)e);
+    }
+}
+
+/* pto.section.cube / section.vector: one block without a terminator (the body runs in place). */
+void verify_section(VerifyCtx *ctx, const Op *op) {
+    const Block *b = op->n_regions ? op->regions[0].block : NULL;
+    for (const Op *o = b ? b->first : NULL; o; o = o->next)
+        if ((unsigned)o->code < OP_COUNT && (op_info(o->code)->flags & OPF_TERMINATOR))
+            vreport(ctx, o, o->loc, SEV_ERROR, rule_id(ctx->arena, op_info(op->code)->name, "terminator"),
+                    "'%s' may not end a %s region (it has no terminator)", op_info(o->code)->name,
+                    op_info(op->code)->name);
 }

@@ -556,13 +556,13 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%p = pto.initialize_l2l_pipe {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
                  "pto.tcvt ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
-                 "pto.section.vector {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
+                 "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.reserve_buffer", "unsupported operation 'pto.reserve_buffer'"},
                  {7, "pto.build_async_session", "unsupported operation 'pto.build_async_session'"},
                  {8, "pto.initialize_l2l_pipe", "unsupported operation 'pto.initialize_l2l_pipe'"},
                  {9, "pto.declare_eventid_array", "unsupported operation 'pto.declare_eventid_array'"},
                  {10, "pto.tcvt", "unsupported operation 'pto.tcvt'"},
-                 {11, "pto.section.vector", "unsupported operation 'pto.section.vector'"});
+                 {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 
 Test(parser, generic_shapes_are_errors_for_known_ops) {
