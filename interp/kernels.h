@@ -190,11 +190,12 @@ KScalar scalar_to_kernel(ScalarValue v, DType from, DType to);
 int64_t scalar_wrap_int(int64_t v, DType dt);
 /* Rounds a double to the exact value of float type `dt` (f32, f16, bf16). */
 double scalar_round_float(double v, DType dt);
-/* Converts a float to integer type `to` as x86-64 GCC compiles a C cast (CVTTSD2SI): truncation toward
- * zero; NaN and out-of-range values give the "integer indefinite" of the instruction used (INT32_MIN
- * for i8/i16/i32/u8/u16 and signed u32, INT64_MIN for i64/index), then wrap to `to`'s width;
- * `is_unsigned` selects the unsigned conversions (u32 through a 64-bit CVTTSD2SI, u64 with the 2^63
- * split). Used by arith.fptosi/fptoui. */
+/* Converts a float to integer type `to` as x86-64 GCC compiles the C cast (CVTTSD2SI): truncation
+ * toward zero; NaN and out-of-range values give the instruction's "integer indefinite" (INT32_MIN
+ * from a 32-bit, INT64_MIN from a 64-bit conversion), then wrap to `to`'s width. 8-, 16-bit and
+ * signed 32-bit results use the 32-bit conversion; unsigned (`is_unsigned`, arith.fptoui) 32-bit
+ * results the 64-bit one; 64-bit results the 64-bit one (unsigned: values >= 2^63 through 2^63
+ * subtracted and the top bit flipped). */
 int64_t scalar_float_to_int(double x, DType to, bool is_unsigned);
 /* The float of type `to` nearest (ties to even) to the integer +-magnitude, rounded once. */
 double scalar_int_to_float(uint64_t magnitude, bool negative, DType to);

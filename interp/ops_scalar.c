@@ -305,16 +305,14 @@ static int64_t cvtt64(double x) {
 }
 
 int64_t scalar_float_to_int(double x, DType to, bool is_unsigned) {
-    switch (to) {
-    case DT_I64:
-    case DT_INDEX: return cvtt64(x);
-    case DT_U64:
-        if (is_unsigned && x >= 9223372036854775808.0) return (int64_t)((uint64_t)cvtt64(x - 9223372036854775808.0) ^ (UINT64_C(1) << 63));
+    size_t bytes = to == DT_INDEX ? 8 : dtype_size(to);
+    if (bytes == 8) {
+        if (is_unsigned && x >= 9223372036854775808.0) /* GCC's (uint64_t)x: subtract 2^63, convert, flip the top bit */
+            return (int64_t)((uint64_t)cvtt64(x - 9223372036854775808.0) ^ (UINT64_C(1) << 63));
         return cvtt64(x);
-    case DT_I32: return cvtt32(x);
-    case DT_U32: return scalar_wrap_int(is_unsigned ? cvtt64(x) : cvtt32(x), to);
-    default: return scalar_wrap_int(cvtt32(x), to);
     }
+    if (bytes == 4 && is_unsigned) return scalar_wrap_int(cvtt64(x), to); /* (uint32_t)x: 64-bit convert, low half */
+    return scalar_wrap_int(cvtt32(x), to);                                 /* 8, 16 bits and signed 32 bits */
 }
 
 double scalar_int_to_float(uint64_t magnitude, bool negative, DType to) {
