@@ -399,6 +399,8 @@ bool interp_run(Interp *ip) {
             if (ip->entry_frame) frame_release(ip, ip->entry_frame);
             ip->entry_frame = NULL;
         }
+        if (ip->opts.trace && ip->block_num > 1)
+            fprintf(ip->out, "-- block %lld of %lld\n", (long long)ip->block_idx, (long long)ip->block_num);
         if (!run_block(ip)) return false;
     }
     return true;

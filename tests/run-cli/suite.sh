@@ -194,3 +194,5 @@ invoke blocks.pto --blocks 65537
 expect blocks_too_many 2 "err~--blocks expects an integer from 1 to 65536, got '65537'"
 invoke blocks.pto --blocks
 expect blocks_missing_value 2 "err~--blocks expects an integer from 1 to 65536"
+invoke blocks.pto --blocks 2 --trace
+expect blocks_trace 0 "out~-- block 1 of 2" "out~pto.addptr %p=gm:%arg0+64"
