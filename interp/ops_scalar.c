@@ -337,6 +337,7 @@ static int32_t exec_float_cast(Interp *ip, const Instr *in, int32_t pc) {
     case OP_SITOFP: {
         int64_t x = scalar_wrap_int(v.i, from);
         if (dtype_is_unsigned(from)) x = (int64_t)((uint64_t)x << (64 - dtype_size(from) * 8)) >> (64 - dtype_size(from) * 8);
+        if (from == DT_I1) x = -x; /* a signed 1-bit integer: true is -1 */
         uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
         f->vals[in->dst_slot].f = scalar_int_to_float(mag, x < 0, to);
         break;
@@ -356,8 +357,7 @@ bool lower_float_cast(LowerCtx *ctx, const Op *op) {
     if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one operand");
     bool to_float = op->code != OP_FPTOSI && op->code != OP_FPTOUI;
     bool from_float = op->code != OP_SITOFP && op->code != OP_UITOFP;
-    if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype) != to_float || rt->dtype == DT_INDEX ||
-        rt->dtype == DT_I1)
+    if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype) != to_float || rt->dtype == DT_INDEX)
         return lower_error(ctx, op, (SrcLoc){0}, "result must be a%s scalar", to_float ? " floating-point" : "n integer");
     Instr in = instr_for(op, exec_float_cast);
     const Operand *o = &op->ins.items[0];

@@ -201,7 +201,9 @@ static int scalar_bits(DType dt) { return (int)dtype_size(dt) * 8; }
 void verify_float_cast(VerifyCtx *ctx, const Op *op) {
     const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
     if (!in || !out) return;
-    bool in_int = in->kind == TY_SCALAR && dtype_is_int(in->dtype), out_int = out->kind == TY_SCALAR && dtype_is_int(out->dtype);
+    /* signless integers of any width, i1 included (MLIR); not index */
+    bool in_int = in->kind == TY_SCALAR && (dtype_is_int(in->dtype) || in->dtype == DT_I1);
+    bool out_int = out->kind == TY_SCALAR && (dtype_is_int(out->dtype) || out->dtype == DT_I1);
     bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
     bool ok;
     const char *want;

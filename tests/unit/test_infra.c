@@ -255,6 +255,15 @@ Test(infra, integer_to_float_rounds_once) {
                  f32_to_f16_bits(2048.0f));
 }
 
+Test(infra, i1_casts_and_float_select) {
+    cr_assert_eq(f32_of(scalar_bits("%a = arith.constant true\n%r = arith.sitofp %a : i1 to f32\n", "f32")), -1.0f);
+    cr_assert_eq(f32_of(scalar_bits("%a = arith.constant true\n%r = arith.uitofp %a : i1 to f32\n", "f32")), 1.0f);
+    cr_assert_eq(scalar_bits("%a = arith.constant 1.5 : f16\n%b = arith.constant -2.0 : f16\n"
+                             "%p = arith.cmpf ogt, %a, %b : f16\n%r = arith.select %p, %b, %a : f16\n",
+                             "f16"),
+                 f32_to_f16_bits(-2.0f));
+}
+
 /* ---- integer extras ---------------------------------------------------------------------------- */
 
 Test(infra, ceildiv_floordiv_and_unsigned_ops) {
