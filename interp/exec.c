@@ -278,8 +278,12 @@ static void trace_value(Interp *ip, const Frame *f, FILE *out, const Value *v) {
         return;
     }
     case TY_PTR:
-        if (rv->i >= 0 && rv->i < ip->n_gm) fprintf(out, "%%%s=gm:%%%s", v->name, ip->gm[rv->i].arg->name);
-        else fprintf(out, "%%%s", v->name);
+        if (rv->view.buffer >= 0 && rv->view.buffer < ip->n_gm) {
+            fprintf(out, "%%%s=gm:%%%s", v->name, ip->gm[rv->view.buffer].arg->name);
+            if (rv->view.offset) fprintf(out, "+%lld", (long long)rv->view.offset);
+        } else {
+            fprintf(out, "%%%s", v->name);
+        }
         return;
     case TY_TENSOR_VIEW:
     case TY_PARTITION_VIEW: {
@@ -365,6 +369,8 @@ static bool run_loop(Interp *ip, int32_t pc) {
     return pc == PC_HALT;
 }
 
+static bool run_block(Interp *ip);
+
 bool interp_run(Interp *ip) {
     const Func *e = ip->entry;
     if (ip->ran) {
@@ -382,6 +388,24 @@ bool interp_run(Interp *ip) {
         }
     }
     if (!ok) return false;
+    ip->block_num = ip->opts.blocks > 0 ? ip->opts.blocks : 1;
+    for (ip->block_idx = 0; ip->block_idx < ip->block_num; ip->block_idx++) {
+        if (ip->block_idx > 0) { /* a fresh core: zero-filled on-chip memories, same GM */
+            for (int l = 0; l < LOC_COUNT; l++)
+                if (ip->buf[l]) memset(ip->buf[l], 0, (size_t)ip->buf_size[l]);
+            if (ip->entry_frame) frame_release(ip, ip->entry_frame);
+            ip->entry_frame = NULL;
+        }
+        if (ip->opts.trace && ip->block_num > 1)
+            fprintf(ip->out, "-- block %lld of %lld\n", (long long)ip->block_idx, (long long)ip->block_num);
+        if (!run_block(ip)) return false;
+    }
+    return true;
+}
+
+/* Runs the entry function once (one block). */
+static bool run_block(Interp *ip) {
+    const Func *e = ip->entry;
     const FuncCode *fc = &ip->funcs[ip->entry_index];
     Instr entry_instr = instr_for(NULL, NULL);
     entry_instr.loc = e->loc;
@@ -395,7 +419,10 @@ bool interp_run(Interp *ip) {
         RtValue *slot = &f->vals[v->id];
         if (!v->type) continue;
         switch (v->type->kind) {
-        case TY_PTR: slot->i = ip->gm_of_arg[a]; break;
+        case TY_PTR:
+            memset(&slot->view, 0, sizeof slot->view);
+            slot->view.buffer = ip->gm_of_arg[a];
+            break;
         case TY_SCALAR:
             if (dtype_is_float(v->type->dtype)) slot->f = ip->scalar_arg[a].f;
             else slot->i = ip->scalar_arg[a].i;

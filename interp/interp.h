@@ -97,6 +97,7 @@ typedef struct InterpOptions {
     int64_t max_memory;      /* bytes of GM buffers + frames; 0 = INTERP_DEFAULT_MAX_MEMORY */
     bool trace;              /* print each executed op to `out` */
     FILE *out;               /* trace and pto.tprint output; NULL = stdout */
+    int64_t blocks;          /* run the entry once per block index 0 .. blocks - 1 (0 = 1) */
 } InterpOptions;
 
 typedef struct Interp Interp;

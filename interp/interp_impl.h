@@ -223,6 +223,8 @@ struct Interp {
     uint8_t *scratch;       /* staging area for tile copies */
     size_t scratch_cap;
     bool ran;
+    int64_t block_idx;      /* the block (core) being run: 0 .. block_num - 1 (pto-run --blocks) */
+    int64_t block_num;
 };
 
 /* ------------------------------------------------------------------------------------------ */

@@ -187,6 +187,15 @@ KScalar scalar_to_kernel(ScalarValue v, DType from, DType to);
 int64_t scalar_wrap_int(int64_t v, DType dt);
 /* Rounds a double to the exact value of float type `dt` (f32, f16, bf16). */
 double scalar_round_float(double v, DType dt);
+/* Converts a float to integer type `to` as x86-64 GCC compiles the C cast (CVTTSD2SI): truncation
+ * toward zero; NaN and out-of-range values give the instruction's "integer indefinite" (INT32_MIN
+ * from a 32-bit, INT64_MIN from a 64-bit conversion), then wrap to `to`'s width. 8-, 16-bit and
+ * signed 32-bit results use the 32-bit conversion; unsigned (`is_unsigned`, arith.fptoui) 32-bit
+ * results the 64-bit one; 64-bit results the 64-bit one (unsigned: values >= 2^63 through 2^63
+ * subtracted and the top bit flipped). */
+int64_t scalar_float_to_int(double x, DType to, bool is_unsigned);
+/* The float of type `to` nearest (ties to even) to the integer +-magnitude, rounded once. */
+double scalar_int_to_float(uint64_t magnitude, bool negative, DType to);
 /* Reads element `index` of a buffer of `dt` as a double (integers exactly up to 2^53). */
 double element_as_double(const void *base, int64_t index, DType dt);
 /* Writes the numeric text of element `index` in the TPRINT style (%8.4f or %8d) into `buf`. */

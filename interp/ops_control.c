@@ -527,3 +527,11 @@ bool lower_return(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- pto.section.cube / pto.section.vector ------------------------------------------------------ */
+
+/* The body runs in place, on every core kind (pto-run models one core running both sections). */
+bool lower_section(LowerCtx *ctx, const Op *op) {
+    Block *body = region_block(op, 0);
+    return !body || lower_block(ctx, body);
+}

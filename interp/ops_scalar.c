@@ -3,6 +3,7 @@
  * synchronisation ops (no effect on an in-order host run). */
 #include "interp_impl.h"
 
+#include <math.h>
 #include <string.h>
 
 static int32_t result_slot(LowerCtx *ctx, const Op *op, int i, Type **type) {
@@ -47,6 +48,17 @@ bool lower_constant(LowerCtx *ctx, const Op *op) {
 
 /* ---- integer binary ops -------------------------------------------------------------------- */
 
+/* Mask of the low bits of an integer type (its unsigned reading). */
+static uint64_t width_mask(DType t) {
+    switch (t) {
+    case DT_I1: return 1u;
+    case DT_I8: case DT_U8: return 0xffu;
+    case DT_I16: case DT_U16: return 0xffffu;
+    case DT_I32: case DT_U32: return 0xffffffffu;
+    default: return UINT64_MAX;
+    }
+}
+
 static int32_t exec_int_binary(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
     int64_t x = read_int(f, &in->sc[0]), y = read_int(f, &in->sc[1]);
@@ -64,6 +76,30 @@ static int32_t exec_int_binary(Interp *ip, const Instr *in, int32_t pc) {
         if (y == 0) return rt_error(ip, in, "division by zero (%lld %% 0)", (long long)x);
         r = (y == -1) ? 0 : x % y;
         break;
+    case OP_CEILDIVSI:
+    case OP_FLOORDIVSI: {
+        if (y == 0) return rt_error(ip, in, "division by zero (%lld / 0)", (long long)x);
+        if (x == INT64_MIN && y == -1) { r = INT64_MIN; break; }
+        int64_t q = x / y, rem = x % y;
+        bool inexact_neg = rem != 0 && ((rem < 0) != (y < 0)); /* true quotient lies below q */
+        if ((OpCode)in->a == OP_FLOORDIVSI) r = inexact_neg ? q - 1 : q;
+        else r = (rem != 0 && !inexact_neg) ? q + 1 : q;
+        break;
+    }
+    case OP_DIVUI:
+    case OP_REMUI: {
+        uint64_t m = width_mask(in->dst_type), a = ux & m, b = uy & m;
+        if (b == 0) return rt_error(ip, in, "division by zero (%llu / 0)", (unsigned long long)a);
+        r = (int64_t)((OpCode)in->a == OP_DIVUI ? a / b : a % b);
+        break;
+    }
+    case OP_MINUI:
+    case OP_MAXUI: {
+        uint64_t m = width_mask(in->dst_type), a = ux & m, b = uy & m;
+        bool take_x = (OpCode)in->a == OP_MINUI ? a <= b : a >= b;
+        r = take_x ? x : y;
+        break;
+    }
     case OP_MINSI: r = x < y ? x : y; break;
     case OP_MAXSI: r = x > y ? x : y; break;
     case OP_ANDI: r = (int64_t)(ux & uy); break;
@@ -104,16 +140,6 @@ bool lower_int_binary(LowerCtx *ctx, const Op *op) {
 /* ---- arith.cmpi ------------------------------------------------------------------------------ */
 
 enum { CMP_EQ, CMP_NE, CMP_SLT, CMP_SLE, CMP_SGT, CMP_SGE, CMP_ULT, CMP_ULE, CMP_UGT, CMP_UGE };
-
-static uint64_t width_mask(DType t) {
-    switch (t) {
-    case DT_I1: return 1u;
-    case DT_I8: case DT_U8: return 0xffu;
-    case DT_I16: case DT_U16: return 0xffffu;
-    case DT_I32: case DT_U32: return 0xffffffffu;
-    default: return UINT64_MAX;
-    }
-}
 
 static int32_t exec_cmpi(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
@@ -158,6 +184,193 @@ bool lower_cmpi(LowerCtx *ctx, const Op *op) {
     in.a = pred;
     in.dst_slot = slot;
     in.dst_type = DT_I1;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- float arith ---------------------------------------------------------------------------- */
+
+/* maxnum/minnum (NaN-ignoring) and maximum/minimum (NaN-propagating); -0 orders below +0 in all. */
+static double float_max(double x, double y, bool propagate_nan) {
+    if (isnan(x) || isnan(y)) return propagate_nan ? (isnan(x) ? x : y) : (isnan(x) ? y : x);
+    if (x == y) return signbit(x) ? y : x;
+    return x > y ? x : y;
+}
+
+static double float_min(double x, double y, bool propagate_nan) {
+    if (isnan(x) || isnan(y)) return propagate_nan ? (isnan(x) ? x : y) : (isnan(x) ? y : x);
+    if (x == y) return signbit(x) ? x : y;
+    return x < y ? x : y;
+}
+
+static int32_t exec_float_binary(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    double x = read_scalar(f, &in->sc[0]).f, y = in->b ? read_scalar(f, &in->sc[1]).f : 0.0, r;
+    switch ((OpCode)in->a) {
+    case OP_ADDF: r = x + y; break;
+    case OP_SUBF: r = x - y; break;
+    case OP_MULF: r = x * y; break;
+    case OP_DIVF: r = x / y; break;
+    case OP_MAXNUMF: r = float_max(x, y, false); break;
+    case OP_MINNUMF: r = float_min(x, y, false); break;
+    case OP_MAXIMUMF: r = float_max(x, y, true); break;
+    case OP_MINIMUMF: r = float_min(x, y, true); break;
+    case OP_NEGF: r = -x; break;
+    default: return rt_error(ip, in, "is not a float operation");
+    }
+    f->vals[in->dst_slot].f = scalar_round_float(r, in->dst_type);
+    return pc + 1;
+}
+
+/* Checks that a scalar operand has a float type. */
+static bool float_operand(LowerCtx *ctx, const Op *op, const Operand *o, DType def, ScalarRef *r) {
+    if (!scalar_ref(ctx, op, o, def, r)) return false;
+    if (!dtype_is_float(r->type))
+        return lower_error(ctx, op, o->loc, "expects a floating-point operand, got %s", dtype_name(r->type));
+    return true;
+}
+
+bool lower_float_binary(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (!rt || rt->kind != TY_SCALAR || !dtype_is_float(rt->dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "result must be a floating-point scalar");
+    int n = op->code == OP_NEGF ? 1 : 2;
+    if (op->ins.count != n) return lower_error(ctx, op, (SrcLoc){0}, "expects %d operand(s)", n);
+    Instr in = instr_for(op, exec_float_binary);
+    for (int i = 0; i < n; i++)
+        if (!float_operand(ctx, op, &op->ins.items[i], rt->dtype, &in.sc[i])) return false;
+    in.a = (int32_t)op->code;
+    in.b = n == 2;
+    in.dst_slot = slot;
+    in.dst_type = rt->dtype;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- arith.cmpf ------------------------------------------------------------------------------- */
+
+/* Predicates in MLIR's order (arith::CmpFPredicate): bit 0 "less", bit 1 "equal", bit 2 "greater",
+ * bit 3 "unordered" of the outcomes for which the predicate holds. */
+static const char *const cmpf_names[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                         "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+static const uint8_t cmpf_outcomes[] = {0x0, 0x2, 0x4, 0x6, 0x1, 0x3, 0x5, 0x7, 0xa, 0xc, 0xe, 0x9, 0xb, 0xd, 0x8, 0xf};
+
+static int32_t exec_cmpf(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    double x = read_scalar(f, &in->sc[0]).f, y = read_scalar(f, &in->sc[1]).f;
+    unsigned outcome = (isnan(x) || isnan(y)) ? 0x8u : x < y ? 0x1u : x == y ? 0x2u : 0x4u;
+    f->vals[in->dst_slot].i = (in->a & (int32_t)outcome) != 0;
+    return pc + 1;
+}
+
+bool lower_cmpf(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    int pred = -1;
+    for (int i = 0; i < 16 && op->predicate; i++)
+        if (strcmp(op->predicate, cmpf_names[i]) == 0) pred = i;
+    if (pred < 0)
+        return lower_error(ctx, op, (SrcLoc){0}, "unknown predicate '%s'", op->predicate ? op->predicate : "");
+    if (op->ins.count != 2) return lower_error(ctx, op, (SrcLoc){0}, "expects two operands");
+    Instr in = instr_for(op, exec_cmpf);
+    const Operand *o0 = &op->ins.items[0], *o1 = &op->ins.items[1];
+    DType def = o0->kind == OPD_VALUE && o0->value && o0->value->type ? o0->value->type->dtype
+                : o1->kind == OPD_VALUE && o1->value && o1->value->type ? o1->value->type->dtype
+                                                                        : DT_F32;
+    if (!float_operand(ctx, op, o0, def, &in.sc[0]) || !float_operand(ctx, op, o1, in.sc[0].type, &in.sc[1]))
+        return false;
+    in.a = cmpf_outcomes[pred];
+    in.dst_slot = slot;
+    in.dst_type = DT_I1;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- arith.sitofp / uitofp / fptosi / fptoui / extf / truncf ---------------------------------- */
+
+/* x86-64 CVTTSD2SI with a 32-bit destination: truncation toward zero; NaN and values outside the
+ * int32 range give the "integer indefinite" INT32_MIN. */
+static int64_t cvtt32(double x) {
+    if (!(x > -2147483649.0 && x < 2147483648.0)) return INT32_MIN;
+    return (int64_t)(int32_t)x;
+}
+
+/* The same with a 64-bit destination (INT64_MIN for NaN and out of range). */
+static int64_t cvtt64(double x) {
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
+    return (int64_t)x;
+}
+
+int64_t scalar_float_to_int(double x, DType to, bool is_unsigned) {
+    size_t bytes = to == DT_INDEX ? 8 : dtype_size(to);
+    if (bytes == 8) {
+        if (is_unsigned && x >= 9223372036854775808.0) /* GCC's (uint64_t)x: subtract 2^63, convert, flip the top bit */
+            return (int64_t)((uint64_t)cvtt64(x - 9223372036854775808.0) ^ (UINT64_C(1) << 63));
+        return cvtt64(x);
+    }
+    if (bytes == 4 && is_unsigned) return scalar_wrap_int(cvtt64(x), to); /* (uint32_t)x: 64-bit convert, low half */
+    return scalar_wrap_int(cvtt32(x), to);                                 /* 8, 16 bits and signed 32 bits */
+}
+
+double scalar_int_to_float(uint64_t magnitude, bool negative, DType to) {
+    double m;
+    if (magnitude < (UINT64_C(1) << 53)) {
+        m = (double)magnitude;
+    } else { /* round to odd at 53 bits: the later single rounding to `to` is then correct */
+        int shift = 0;
+        while ((magnitude >> shift) >= (UINT64_C(1) << 53)) shift++;
+        uint64_t kept = magnitude >> shift;
+        if (magnitude & ((UINT64_C(1) << shift) - 1)) kept |= 1u;
+        m = ldexp((double)kept, shift);
+    }
+    return scalar_round_float(negative ? -m : m, to);
+}
+
+static int32_t exec_float_cast(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    ScalarValue v = read_scalar(f, &in->sc[0]);
+    DType from = in->sc[0].type, to = in->dst_type;
+    switch ((OpCode)in->a) {
+    case OP_SITOFP: {
+        int64_t x = scalar_wrap_int(v.i, from);
+        if (dtype_is_unsigned(from)) x = (int64_t)((uint64_t)x << (64 - dtype_size(from) * 8)) >> (64 - dtype_size(from) * 8);
+        if (from == DT_I1) x = -x; /* a signed 1-bit integer: true is -1 */
+        uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+        f->vals[in->dst_slot].f = scalar_int_to_float(mag, x < 0, to);
+        break;
+    }
+    case OP_UITOFP: f->vals[in->dst_slot].f = scalar_int_to_float((uint64_t)v.i & width_mask(from), false, to); break;
+    case OP_FPTOSI: f->vals[in->dst_slot].i = scalar_float_to_int(v.f, to, false); break;
+    case OP_FPTOUI: f->vals[in->dst_slot].i = scalar_float_to_int(v.f, to, true); break;
+    default: f->vals[in->dst_slot].f = scalar_round_float(v.f, to); break; /* extf (exact), truncf */
+    }
+    return pc + 1;
+}
+
+bool lower_float_cast(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one operand");
+    bool to_float = op->code != OP_FPTOSI && op->code != OP_FPTOUI;
+    bool from_float = op->code != OP_SITOFP && op->code != OP_UITOFP;
+    if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype) != to_float || rt->dtype == DT_INDEX)
+        return lower_error(ctx, op, (SrcLoc){0}, "result must be a%s scalar", to_float ? " floating-point" : "n integer");
+    Instr in = instr_for(op, exec_float_cast);
+    const Operand *o = &op->ins.items[0];
+    if (from_float) {
+        if (!float_operand(ctx, op, o, DT_F32, &in.sc[0])) return false;
+    } else {
+        if (!scalar_ref(ctx, op, o, DT_I32, &in.sc[0])) return false;
+        if (dtype_is_float(in.sc[0].type) || in.sc[0].type == DT_INDEX)
+            return lower_error(ctx, op, o->loc, "expects an integer operand, got %s", dtype_name(in.sc[0].type));
+    }
+    in.a = (int32_t)op->code;
+    in.dst_slot = slot;
+    in.dst_type = rt->dtype;
     emit(ctx, &in);
     return true;
 }
@@ -237,6 +450,89 @@ bool lower_select(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* ---- pto.addptr, pto.get_tensor_view_dim, block queries ------------------------------------- */
+
+static int32_t exec_addptr(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    GmView v = f->vals[in->a].view;
+    int64_t off = read_int(f, &in->sc[0]);
+    if (off < 0) return rt_error(ip, in, "offset %lld is negative", (long long)off);
+    if (!checked_add_i64(v.offset, off, &v.offset)) return rt_error(ip, in, "pointer offset overflows 64 bits");
+    f->vals[in->dst_slot].view = v;
+    return pc + 1;
+}
+
+bool lower_addptr(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (op->ins.count != 2) return lower_error(ctx, op, (SrcLoc){0}, "expects two operands");
+    int32_t ptr = value_slot(ctx, op, &op->ins.items[0]);
+    if (ptr < 0) return false;
+    const Type *pt = op->ins.items[0].value->type;
+    if (!pt || pt->kind != TY_PTR) return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.ptr operand");
+    Instr in = instr_for(op, exec_addptr);
+    if (!int_operand(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0])) return false;
+    in.a = ptr;
+    in.dst_slot = slot;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_get_tensor_view_dim(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    const GmView *v = &f->vals[in->a].view;
+    int64_t d = read_int(f, &in->sc[0]);
+    if (d < 0 || d >= v->rank)
+        return rt_error(ip, in, "dimension index %lld is out of range for a rank-%d view", (long long)d, v->rank);
+    f->vals[in->dst_slot].i = v->shape[d];
+    return pc + 1;
+}
+
+bool lower_get_tensor_view_dim(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (op->ins.count != 2) return lower_error(ctx, op, (SrcLoc){0}, "expects two operands");
+    int32_t view = value_slot(ctx, op, &op->ins.items[0]);
+    if (view < 0) return false;
+    const Type *vt = op->ins.items[0].value->type;
+    if (!vt || vt->kind != TY_TENSOR_VIEW)
+        return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.tensor_view operand");
+    Instr in = instr_for(op, exec_get_tensor_view_dim);
+    if (!int_operand(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0])) return false;
+    in.a = view;
+    in.dst_slot = slot;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_block_query(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t v;
+    switch ((OpCode)in->a) {
+    case OP_GET_BLOCK_IDX: v = ip->block_idx; break;
+    case OP_GET_BLOCK_NUM: v = ip->block_num; break;
+    case OP_GET_SUBBLOCK_IDX: v = 0; break; /* one vector core per block */
+    default: v = 1; break;
+    }
+    ip->frame->vals[in->dst_slot].i = scalar_wrap_int(v, in->dst_type);
+    return pc + 1;
+}
+
+bool lower_block_query(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "result must be an integer scalar");
+    Instr in = instr_for(op, exec_block_query);
+    in.a = (int32_t)op->code;
+    in.dst_slot = slot;
+    in.dst_type = rt->dtype;
+    emit(ctx, &in);
+    return true;
+}
+
 /* ---- synchronisation --------------------------------------------------------------------------- */
 
 static int32_t exec_sync(Interp *ip, const Instr *in, int32_t pc) {
@@ -247,6 +543,21 @@ static int32_t exec_sync(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_sync(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_sync);
+    emit(ctx, &in);
+    return true;
+}
+
+/* set_flag_dyn / wait_flag_dyn: the event id must be 0..7 when the op runs. */
+static int32_t exec_sync_dyn(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t e = read_int(ip->frame, &in->sc[0]);
+    if (e < 0 || e > 7) return rt_rule_error(ip, in, "event", "event id %lld is out of range 0..7", (long long)e);
+    return pc + 1;
+}
+
+bool lower_sync_dyn(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one event id operand");
+    Instr in = instr_for(op, exec_sync_dyn);
+    if (!int_operand(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0])) return false;
     emit(ctx, &in);
     return true;
 }

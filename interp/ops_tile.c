@@ -559,7 +559,8 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
     const ViewInfo *vi = in->extra;
     GmView v;
     memset(&v, 0, sizeof v);
-    v.buffer = (int32_t)f->vals[in->a].i;
+    v.buffer = f->vals[in->a].view.buffer; /* a pointer: buffer and element offset (pto.addptr) */
+    v.offset = f->vals[in->a].view.offset;
     v.rank = vi->rank;
     if (v.buffer < 0 || v.buffer >= ip->n_gm) return rt_error(ip, in, "pointer does not name a GM buffer");
     for (int i = 0; i < vi->rank; i++) {
@@ -572,7 +573,8 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
                             (long long)vi->static_dims[i]);
     }
     int64_t reach;
-    if (!view_reach(&v, &reach)) return rt_error(ip, in, "view reach overflows 64 bits");
+    if (!view_reach(&v, &reach) || (reach > 0 && !checked_add_i64(reach, v.offset, &reach)))
+        return rt_error(ip, in, "view reach overflows 64 bits");
     if (!gm_ensure(ip, in, v.buffer, reach)) return PC_ERROR;
     GmBuffer *b = &ip->gm[v.buffer];
     if (b->shape_rank == 0 && reach > 0) { /* remember the first row-major contiguous view as the buffer shape */
@@ -740,9 +742,51 @@ static int64_t axis_offset(const GmView *v, const int *dims, int n, int64_t k) {
     return off;
 }
 
-/* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region. */
+/* GM element `g` += tile element `t` in element type `dt`, as the CPU simulator's TSTORE with
+ * AtomicAdd does (`dst[i] += value` in the GM type): floats rounded once to their type (f16/bf16
+ * through f32, to nearest even), integers wrapping. */
+static void atomic_add_elem(uint8_t *g, const uint8_t *t, DType dt) {
+    switch (dt) {
+    case DT_F32: {
+        float a, b;
+        memcpy(&a, g, 4);
+        memcpy(&b, t, 4);
+        a = a + b;
+        memcpy(g, &a, 4);
+        return;
+    }
+    case DT_F16:
+    case DT_BF16: {
+        uint16_t a, b;
+        memcpy(&a, g, 2);
+        memcpy(&b, t, 2);
+        a = dt == DT_F16 ? f32_to_f16_bits(f16_bits_to_f32(a) + f16_bits_to_f32(b))
+                         : f32_to_bf16_bits(bf16_bits_to_f32(a) + bf16_bits_to_f32(b));
+        memcpy(g, &a, 2);
+        return;
+    }
+    default: { /* integers: add modulo 2^width (little-endian bytes) */
+        size_t es = dtype_size(dt);
+        uint64_t a = 0, b = 0;
+        memcpy(&a, g, es);
+        memcpy(&b, t, es);
+        a += b;
+        memcpy(g, &a, es);
+        return;
+    }
+    }
+}
+
+/* Stores (atomic: adds) one tile element into GM. */
+static inline void store_elem(uint8_t *ge, const uint8_t *te, size_t es, DType atomic) {
+    if (atomic != DT_NONE) atomic_add_elem(ge, te, atomic);
+    else memcpy(ge, te, es);
+}
+
+/* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region.
+ * `atomic` (tstore only): DT_NONE to overwrite, else the element type in which GM += tile. */
 static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
-                         bool to_tile, bool nd) {
+                         bool to_tile, bool nd, DType atomic) {
     size_t es = b->elem_size;
     int64_t R = tv->vr, C = tv->vc;
     if (R == 0 || C == 0) return;
@@ -752,7 +796,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
         for (int64_t r = 0; r < R; r++) {
             uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
             uint8_t *tp = tv->base + (size_t)(r * t->rs) * es;
-            if (cstride == 1 && t->cs == 1) {
+            if (cstride == 1 && t->cs == 1 && atomic == DT_NONE) {
                 if (to_tile) memcpy(tp, g, (size_t)C * es);
                 else memcpy(g, tp, (size_t)C * es);
                 continue;
@@ -760,7 +804,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
             for (int64_t c = 0; c < C; c++) {
                 uint8_t *ge = g + (size_t)(c * cstride) * es, *te = tp + (size_t)(c * t->cs) * es;
                 if (to_tile) memcpy(te, ge, es);
-                else memcpy(ge, te, es);
+                else store_elem(ge, te, es, atomic);
             }
         }
     } else {
@@ -768,7 +812,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
         for (int64_t c = 0; c < C; c++) {
             uint8_t *g = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
             uint8_t *tp = tv->base + (size_t)(c * t->cs) * es;
-            if (rstride == 1 && t->rs == 1) {
+            if (rstride == 1 && t->rs == 1 && atomic == DT_NONE) {
                 if (to_tile) memcpy(tp, g, (size_t)R * es);
                 else memcpy(g, tp, (size_t)R * es);
                 continue;
@@ -776,7 +820,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
             for (int64_t r = 0; r < R; r++) {
                 uint8_t *ge = g + (size_t)(r * rstride) * es, *te = tp + (size_t)(r * t->rs) * es;
                 if (to_tile) memcpy(te, ge, es);
-                else memcpy(ge, te, es);
+                else store_elem(ge, te, es, atomic);
             }
         }
     }
@@ -812,7 +856,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
     if (t->pad >= 1 && t->pad <= 3) fill_pad(ip, t, tv);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, t->blayout == BL_ROW_MAJOR);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, t->blayout == BL_ROW_MAJOR, DT_NONE);
     return pc + 1;
 }
 
@@ -848,7 +892,7 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, t->blayout == BL_ROW_MAJOR);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, t->blayout == BL_ROW_MAJOR, (DType)in->b);
     return pc + 1;
 }
 
@@ -869,6 +913,11 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tstore);
     in.t[0] = src;
     in.a = dst;
+    const Attr *atomic = attr_find(&op->attrs, "atomicType");
+    int64_t mode = 0;
+    if (atomic && !attr_value(atomic, AK_ATOMIC, &mode))
+        return lower_error(ctx, op, atomic->loc, "expects atomicType %s", attr_kind_text(AK_ATOMIC));
+    in.b = mode == 1 ? (int32_t)vt->dtype : (int32_t)DT_NONE; /* atomic_add: GM += tile in the GM type */
     emit(ctx, &in);
     return true;
 }

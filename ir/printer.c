@@ -445,10 +445,17 @@ static void print_custom_op(Printer *p, const Op *op) {
     out_indent(p);
     print_results(p, op);
     out(p, info->name);
+    /* a sync op's operands go inside its bracketed arguments: `pto.set_flag_dyn[<A>, <B>, %e]` */
+    bool ins_in_brackets = info->cls == CLS_SYNC && op->attr_args_bracketed && op->attr_args.count;
     if (op->attr_args.count) {
         out(p, op->attr_args_bracketed ? "[" : " <");
-        for (int i = 0; i < op->attr_args.count; i++) {
+        for (int i = 0; i < op->attr_args.count + (ins_in_brackets ? op->ins.count : 0); i++) {
             if (i) out(p, ", ");
+            if (i >= op->attr_args.count) {
+                int k = i - op->attr_args.count;
+                print_operand_or_name(p, &op->ins.items[k], names ? names[k] : NULL);
+                continue;
+            }
             const char *t = op->attr_args.items[i].text ? op->attr_args.items[i].text : "";
             if (!op->attr_args_bracketed && t[0] == '<') { /* stored with its brackets */
                 size_t n = strlen(t);
@@ -464,7 +471,7 @@ static void print_custom_op(Printer *p, const Op *op) {
         outf(p, " %s", op->predicate);
         first = false;
     }
-    for (int i = 0; i < op->ins.count; i++) {
+    for (int i = 0; i < op->ins.count && !ins_in_brackets; i++) {
         out(p, first ? " " : ", ");
         first = false;
         print_operand_or_name(p, &op->ins.items[i], names ? names[i] : NULL);
@@ -661,6 +668,14 @@ static void print_op(Printer *p, const Op *op) {
     case OP_SCF_YIELD: print_terminator(p, op, "scf.yield", false); return;
     case OP_RETURN: print_terminator(p, op, "return", false); return;
     case OP_CALL: print_call(p, op); return;
+    case OP_SECTION_CUBE:
+    case OP_SECTION_VECTOR:
+        out_indent(p);
+        outf(p, "%s {\n", op_info(op->code)->name);
+        if (op->n_regions) print_region_body(p, op->regions[0].block);
+        out_indent(p);
+        out(p, "}\n");
+        return;
     default: break;
     }
     if (op_info(op->code)->flags & OPF_DPS) {

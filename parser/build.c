@@ -867,9 +867,14 @@ static bool takes_predicate(OpCode code) {
     return (op_info(code)->flags & OPF_PREDICATE) != 0;
 }
 
-static bool valid_cmpi_predicate(const char *p) {
-    static const char *const names[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+static const char *const cmpi_predicate_names[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", NULL};
+static const char *const cmpf_predicate_names[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq",
+                                                   "ugt",   "uge", "ult", "ule", "une", "uno", "true", NULL};
+
+/* True when `p` is a predicate of `code` (arith.cmpi or arith.cmpf). */
+static bool valid_predicate(OpCode code, const char *p) {
+    const char *const *names = code == OP_CMPF ? cmpf_predicate_names : cmpi_predicate_names;
+    for (size_t i = 0; names[i]; i++)
         if (strcmp(p, names[i]) == 0) return true;
     return false;
 }
@@ -922,6 +927,10 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
         if (res_types[i].type) continue;
         if (op->predicate) {
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I1), {0}};
+            continue;
+        }
+        if (info->flags & OPF_RESULT_I64) {
+            res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I64), {0}};
             continue;
         }
         TypeUse t = {NULL, {0}};
@@ -1035,6 +1044,10 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         Item *it = d->items->items[i];
         switch (it->kind) {
         case IT_OPERAND:
+            if (i == 0 && code == OP_CMPF && it->operand->kind == OPD_BOOL) { /* `arith.cmpf true, ...` */
+                op->predicate = it->operand->ival ? "true" : "false";
+                break;
+            }
             ptrvec_push(ctx->scratch, &positional, it->operand);
             break;
         case IT_SYMBOL_CALL: {
@@ -1060,9 +1073,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         case IT_BAREWORD:
             if (i == 0 && takes_predicate(code)) {
                 op->predicate = arena_strndup(ctx->arena, it->tok.text, it->tok.len);
-                if (!valid_cmpi_predicate(op->predicate))
-                    pc_error(ctx, it->loc, "'%s' op unknown predicate '%s' (expected eq, ne, slt, sle, sgt, sge, ult, ule, "
-                             "ugt or uge)", opn, op->predicate);
+                if (!valid_predicate(code, op->predicate))
+                    pc_error(ctx, it->loc, "'%s' op unknown predicate '%s' (expected %s)", opn, op->predicate,
+                             code == OP_CMPF ? "false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, "
+                                               "uno or true"
+                                             : "eq, ne, slt, sle, sgt, sge, ult, ule, ugt or uge");
             } else {
                 pc_error(ctx, it->loc, "'%s' op unexpected keyword '%.*s'", opn, (int)it->tok.len, it->tok.text);
                 malformed = true;
@@ -1099,7 +1114,15 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                 malformed = true;
                 break;
             }
-            for (size_t j = 0; j < it->attrs->count; j++) ptrvec_push(ctx->scratch, &attr_args, it->attrs->items[j]);
+            for (size_t j = 0; j < it->attrs->count; j++) {
+                Attr *a = it->attrs->items[j];
+                if (a->text && a->text[0] == '%') { /* a value among the arguments: an operand (set_flag_dyn) */
+                    ptrvec_push(ctx->scratch, &positional,
+                                pc_operand_value(ctx, (Tok){ctx->file->text + a->loc.offset, a->loc.len, a->loc}));
+                    continue;
+                }
+                ptrvec_push(ctx->scratch, &attr_args, a);
+            }
             op->attr_args_bracketed = it->kind == IT_ATTR_ARGS;
             break;
         case IT_ATTR_DICT:

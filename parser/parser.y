@@ -394,6 +394,7 @@ attr_elem
     | T_BARE_KW                             { $$ = pc_attr_raw(ctx, NULL, @$); }
     | T_INT                                 { $$ = pc_attr_raw(ctx, NULL, @$); }
     | T_STRING                              { $$ = pc_attr_raw(ctx, NULL, @$); }
+    | T_VALUE                               { $$ = pc_attr_raw(ctx, NULL, @$); } /* set_flag_dyn's event id */
     ;
 
 angle_elems
@@ -453,6 +454,8 @@ nested_type
     : T_TYPE_NAME                           { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
     | T_TYPE_NAME '<' tparams_opt '>'       { $$ = pc_type(ctx, TOK(@1), $3, @$); }
     | T_BARE_ID '<' tparams_opt '>'         { $$ = pc_type(ctx, TOK(@1), $3, @$); }
+    /* PTOAS prints pto.addptr's pointer types without their prefix: `: <f32> -> <f32>` */
+    | '<' tparams_opt '>'                   { $$ = pc_type(ctx, (Tok){"!pto.ptr", 8, @1}, $2, @$); }
     ;
 
 tparams_opt

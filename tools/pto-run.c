@@ -43,6 +43,10 @@ static const char usage_text[] =
     "  --print NAME        print a tile or GM buffer after the run (TPRINT layout)\n"
     "  --trace             print each executed operation with its operands' placement\n"
     "  --max-steps N       stop with an error after N executed steps (default 100000000)\n"
+    "  --blocks N          run the entry N times, once per block index 0..N-1 in order\n"
+    "                      (pto.get_block_idx / get_block_num), each with fresh zero-filled\n"
+    "                      on-chip memories over the same GM buffers (default 1, at most 65536);\n"
+    "                      --max-steps counts the steps of all blocks together\n"
     "  -Werror             treat verifier warnings as errors\n"
     "  --help              show this help\n"
     "  --version           show the version\n"
@@ -71,6 +75,7 @@ typedef struct Options {
     bool trace;
     bool werror;
     uint64_t max_steps;
+    int64_t blocks;
 } Options;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -233,6 +238,15 @@ static int parse_args(int argc, char **argv, Options *o) {
             o->max_steps = n;
             continue;
         }
+        if ((r = option_value(argc, argv, &i, "--blocks", &v))) {
+            char *end = NULL;
+            errno = 0;
+            long long n = r > 0 ? strtoll(v, &end, 10) : 0;
+            if (r < 0 || end == v || *end || errno || n < 1 || n > 65536)
+                return usage_error("--blocks expects an integer from 1 to 65536, got '%s'", r < 0 ? "" : v);
+            o->blocks = n;
+            continue;
+        }
         if (a[0] == '-' && a[1] != '\0') return usage_error("unknown option '%s'", a);
         if (o->file) return usage_error("more than one program file ('%s' and '%s')", o->file, a);
         o->file = a;
@@ -336,6 +350,7 @@ static int run(Options *opts) {
     InterpOptions iopts = {.target = verify_effective_target(m, &vopts),
                            .entry = o.entry,
                            .max_steps = o.max_steps,
+                           .blocks = o.blocks,
                            .trace = o.trace,
                            .out = stdout};
     Interp *ip = interp_create(m, &iopts, &diags);

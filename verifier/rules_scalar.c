@@ -145,6 +145,88 @@ void verify_cmpi(VerifyCtx *ctx, const Op *op) {
                 type_text(ctx, res));
 }
 
+static bool is_float_scalar(const Type *t) { return t && t->kind == TY_SCALAR && dtype_is_float(t->dtype); }
+
+/* Float arith ops (addf ... minimumf, negf): one float type (f16, bf16, f32) for operands and result. */
+void verify_float_binary(VerifyCtx *ctx, const Op *op) {
+    const Type *want = result_type_at(op, 0);
+    if (want && !is_float_scalar(want)) {
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ARITH.float-types",
+                "expects a floating-point type (f16, bf16, f32), got %s", type_text(ctx, want));
+        return;
+    }
+    for (int i = 0; want && i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !type_equal(t, want)) {
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, "ARITH.operand-types",
+                    "requires the same type for all operands and results, got %s -> %s",
+                    operand_types_text(ctx, &op->ins, 0), type_text(ctx, want));
+            return;
+        }
+    }
+}
+
+static const char *const cmpf_predicates[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                              "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+/* arith.cmpf: known predicate, float operands of one type, i1 result. */
+void verify_cmpf(VerifyCtx *ctx, const Op *op) {
+    bool known = false;
+    for (size_t i = 0; op->predicate && i < sizeof cmpf_predicates / sizeof *cmpf_predicates; i++)
+        known = known || strcmp(op->predicate, cmpf_predicates[i]) == 0;
+    if (!known)
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cmpf-predicate",
+                "expects a predicate among false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, "
+                "true, got '%s'",
+                op->predicate ? op->predicate : "");
+    const Type *lhs = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *rhs = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL;
+    if (lhs && rhs && !type_equal(lhs, rhs))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ARITH.operand-types",
+                "requires all operands to have the same type, got %s and %s", type_text(ctx, lhs), type_text(ctx, rhs));
+    else if (lhs && !is_float_scalar(lhs))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ARITH.float-types",
+                "expects floating-point operands (f16, bf16, f32), got %s", type_text(ctx, lhs));
+    const Type *res = result_type_at(op, 0);
+    if (res && !is_scalar_of(res, DT_I1))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ARITH.cmpf-result", "expects result type i1, got %s",
+                type_text(ctx, res));
+}
+
+/* Width in bits of a float or integer scalar type. */
+static int scalar_bits(DType dt) { return (int)dtype_size(dt) * 8; }
+
+/* arith.sitofp/uitofp (integer -> float), fptosi/fptoui (float -> integer), extf (float -> wider
+ * float), truncf (float -> narrower float). As in MLIR, index is not accepted (index_cast first). */
+void verify_float_cast(VerifyCtx *ctx, const Op *op) {
+    const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
+    if (!in || !out) return;
+    /* signless integers of any width, i1 included (MLIR); not index */
+    bool in_int = in->kind == TY_SCALAR && (dtype_is_int(in->dtype) || in->dtype == DT_I1);
+    bool out_int = out->kind == TY_SCALAR && (dtype_is_int(out->dtype) || out->dtype == DT_I1);
+    bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
+    bool ok;
+    const char *want;
+    switch (op->code) {
+    case OP_SITOFP:
+    case OP_UITOFP: ok = in_int && out_f; want = "an integer operand and a floating-point result"; break;
+    case OP_FPTOSI:
+    case OP_FPTOUI: ok = in_f && out_int; want = "a floating-point operand and an integer result"; break;
+    case OP_EXTF:
+        ok = in_f && out_f && scalar_bits(out->dtype) > scalar_bits(in->dtype);
+        want = "a floating-point result wider than the operand";
+        break;
+    default:
+        ok = in_f && out_f && scalar_bits(out->dtype) < scalar_bits(in->dtype);
+        want = "a floating-point result narrower than the operand";
+        break;
+    }
+    if (!ok)
+        vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cast-types",
+                "operand type '%s' and result type '%s' are cast incompatible (expects %s)", type_text(ctx, in),
+                type_text(ctx, out), want);
+}
+
 /* arith.index_cast: between index and an integer type. */
 void verify_index_cast(VerifyCtx *ctx, const Op *op) {
     const Type *in = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL, *out = result_type_at(op, 0);
@@ -175,6 +257,58 @@ void verify_select(VerifyCtx *ctx, const Op *op) {
             return;
         }
     }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* pointers, views and runtime queries                                                         */
+/* ------------------------------------------------------------------------------------------ */
+
+/* pto.addptr: a !pto.ptr plus an index offset in elements; the result has the pointer's type. */
+void verify_addptr(VerifyCtx *ctx, const Op *op) {
+    const Type *p = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *off = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL, *res = result_type_at(op, 0);
+    if (p && p->kind != TY_PTR)
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "ADDPTR.ptr", "expects a !pto.ptr operand, got %s",
+                type_text(ctx, p));
+    if (off && !is_scalar_of(off, DT_INDEX))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ADDPTR.offset", "expects the offset to be index, got %s",
+                type_text(ctx, off));
+    if (p && res && !type_equal(p, res))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "ADDPTR.result",
+                "failed to verify that all of {ptr, result} have same type: %s vs %s", type_text(ctx, p),
+                type_text(ctx, res));
+    int64_t v;
+    if (op->ins.count > 1 && const_int_of(&op->ins.items[1], &v) && v < 0)
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "ADDPTR.offset", "expects a non-negative offset, got %lld",
+                (long long)v);
+}
+
+/* pto.get_tensor_view_dim: a tensor view and an index dimension in range; index result. */
+void verify_get_tensor_view_dim(VerifyCtx *ctx, const Op *op) {
+    const Type *tv = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *dim = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL, *res = result_type_at(op, 0);
+    if (tv && tv->kind != TY_TENSOR_VIEW)
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.view",
+                "expects a !pto.tensor_view operand, got %s", type_text(ctx, tv));
+    if (dim && !is_scalar_of(dim, DT_INDEX))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.dim",
+                "expects the dimension index to be index, got %s", type_text(ctx, dim));
+    int64_t d;
+    if (tv && tv->kind == TY_TENSOR_VIEW && op->ins.count > 1 && const_int_of(&op->ins.items[1], &d) &&
+        (d < 0 || d >= tv->rank))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, "GET_TENSOR_VIEW_DIM.dim",
+                "dimension index %lld is out of range for a rank-%d view", (long long)d, tv->rank);
+    if (res && !is_scalar_of(res, DT_INDEX))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "GET_TENSOR_VIEW_DIM.result",
+                "expects result type index, got %s", type_text(ctx, res));
+}
+
+/* pto.get_block_idx / get_block_num / get_subblock_idx / get_subblock_num: an i64 result. */
+void verify_block_query(VerifyCtx *ctx, const Op *op) {
+    const Type *res = result_type_at(op, 0);
+    if (res && !is_scalar_of(res, DT_I64))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "BLOCK.result", "expects result type i64, got %s",
+                type_text(ctx, res));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -416,38 +550,118 @@ void verify_return(VerifyCtx *ctx, const Op *op) {
 /* synchronisation                                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const pipe_names[] = {"PIPE_S",   "PIPE_V",    "PIPE_M",    "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
-                                         "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX"};
+static const char *const pipe_names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",  "PIPE_MTE1",
+                                         "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4",
+                                         "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX", "VIRTUAL_PIPE_MTE2_L1A",
+                                         "VIRTUAL_PIPE_MTE2_L1B"};
+static const char *const sync_op_types[] = {"TLOAD",    "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L",
+                                            "TMOV_M2S", "TMOV_M2B",   "TMOV_M2V",   "TMOV_V2M",
+                                            "TMATMUL",  "TVEC",       "TVECWAIT_EVENT"};
 
-/* The bare enumerator of an attribute argument: `<PIPE_V>`, `#pto.pipe<PIPE_V>` -> PIPE_V. */
-static const char *attr_word(VerifyCtx *ctx, const Attr *a) {
-    const char *s = a->text ? a->text : a->key;
-    if (!s) return "";
-    const char *lt = strrchr(s, '<');
+static bool name_in(const char *w, const char *const *names, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(w, names[k])) return true;
+    return false;
+}
+
+/* Splits an attribute argument into its prefix and bare enumerator: `<PIPE_V>` -> ("", PIPE_V),
+ * `#pto.pipe<PIPE_V>` -> ("#pto.pipe", PIPE_V), `PIPE_V` -> ("", PIPE_V). */
+static const char *attr_word(VerifyCtx *ctx, const Attr *a, const char **prefix) {
+    const char *s = a->text ? a->text : a->key ? a->key : "";
+    const char *lt = strchr(s, '<');
+    *prefix = lt ? arena_strndup(ctx->arena, s, (size_t)(lt - s)) : "";
     if (lt) s = lt + 1;
     size_t n = strcspn(s, "> \t");
     return arena_strndup(ctx->arena, s, n);
 }
 
-/* Synchronisation ops: known pipe and event names in their attribute arguments. */
-void verify_sync(VerifyCtx *ctx, const Op *op) {
-    for (int i = 0; i < op->attr_args.count; i++) {
-        const Attr *a = &op->attr_args.items[i];
-        const char *w = attr_word(ctx, a);
-        if (strncmp(w, "PIPE_", 5) == 0) {
-            bool known = false;
-            for (size_t k = 0; k < sizeof pipe_names / sizeof *pipe_names; k++)
-                known = known || !strcmp(w, pipe_names[k]);
-            if (!known)
-                vreport(
-                    ctx, op, a->loc, SEV_ERROR, "SYNC.pipe",
-                    "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, got %s",
-                    w);
-        } else if (strncmp(w, "EVENT_ID", 8) == 0) {
-            const char *d = w + 8;
-            if (!(d[0] >= '0' && d[0] <= '7' && d[1] == '\0'))
-                vreport(ctx, op, a->loc, SEV_ERROR, "SYNC.event", "expects an event among EVENT_ID0..EVENT_ID7, got %s",
-                        w);
-        }
+/* What each synchronisation op takes in its brackets: P a pipe, E an event, O a sync op type;
+ * and how many index operands (the _dyn forms' event id). */
+static bool sync_shape(OpCode code, const char **args, int *n_operands) {
+    *n_operands = 0;
+    switch (code) {
+    case OP_SET_FLAG:
+    case OP_WAIT_FLAG: *args = "PPE"; return true;
+    case OP_SET_FLAG_DYN:
+    case OP_WAIT_FLAG_DYN: *args = "PP"; *n_operands = 1; return true;
+    case OP_RECORD_EVENT:
+    case OP_WAIT_EVENT: *args = "OOE"; return true;
+    case OP_BARRIER:
+    case OP_PIPE_BARRIER: *args = "P"; return true;
+    case OP_BARRIER_SYNC: *args = "O"; return true;
+    default: return false;
     }
+}
+
+/* One bracketed argument of kind P, E or O. */
+static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kind) {
+    const char *opn = op_info(op->code)->name, *prefix;
+    const char *w = attr_word(ctx, a, &prefix);
+    const char *want_prefix = kind == 'P' ? "#pto.pipe" : kind == 'E' ? "#pto.event" : NULL;
+    bool prefix_ok = !*prefix || (want_prefix && !strcmp(prefix, want_prefix)) ||
+                     (kind == 'O' && (!strcmp(prefix, "#pto.pipe_event_type") || !strcmp(prefix, "#pto.sync_op_type")));
+    const char *what = kind == 'P' ? "a pipe" : kind == 'E' ? "an event id" : "a sync op type";
+    if (!prefix_ok) {
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %s here, got %s", what,
+                a->text ? a->text : "");
+        return;
+    }
+    if (kind == 'P' && !name_in(w, pipe_names, sizeof pipe_names / sizeof *pipe_names))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "pipe"),
+                "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, "
+                "VIRTUAL_PIPE_MTE2_L1A/B, got %s",
+                w);
+    else if (kind == 'E' && !(strncmp(w, "EVENT_ID", 8) == 0 && w[8] >= '0' && w[8] <= '7' && w[9] == '\0'))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                "expects an event among EVENT_ID0..EVENT_ID7, got %s", w);
+    else if (kind == 'O' && !name_in(w, sync_op_types, sizeof sync_op_types / sizeof *sync_op_types))
+        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "op-type"),
+                "expects a sync op type among TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMOV_M2V, "
+                "TMOV_V2M, TMATMUL, TVEC, TVECWAIT_EVENT, got %s",
+                w);
+}
+
+/* Synchronisation ops: the number and kinds of their bracketed arguments (PTOAS's assembly
+ * formats), known pipe, event and sync-op-type names (PTOAttrs.td), the _dyn forms' index event id. */
+void verify_sync(VerifyCtx *ctx, const Op *op) {
+    const char *opn = op_info(op->code)->name, *args;
+    int n_operands;
+    if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
+    int n_args = (int)strlen(args);
+    if (op->attr_args.count != n_args) {
+        static const char *const kind_text[] = {['P'] = "pipe", ['E'] = "event", ['O'] = "op_type"};
+        const char *list = "";
+        for (int i = 0; i < n_args; i++)
+            list = arena_printf(ctx->arena, "%s%s<%s>", list, i ? ", " : "", kind_text[(unsigned char)args[i]]);
+        if (n_operands) list = arena_printf(ctx->arena, "%s, %%event_id", list);
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %d argument(s) [%s], got %d",
+                n_args + n_operands, list, op->attr_args.count + op->ins.count);
+        return;
+    }
+    for (int i = 0; i < n_args; i++) check_sync_arg(ctx, op, &op->attr_args.items[i], args[i]);
+    if (op->ins.count != n_operands) {
+        vreport(ctx, op, op->ins.count ? op->ins.items[0].loc : op->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"),
+                "expects %d operand(s), got %d", n_operands, op->ins.count);
+        return;
+    }
+    for (int i = 0; i < op->ins.count; i++) {
+        const Type *t = operand_type(&op->ins.items[i]);
+        if (t && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                    "expects the event id to be index, got %s", type_text(ctx, t));
+        int64_t e;
+        if (const_int_of(&op->ins.items[i], &e) && (e < 0 || e > 7))
+            vreport(ctx, op, op->ins.items[i].loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+                    "event id %lld is out of range 0..7", (long long)e);
+    }
+}
+
+/* pto.section.cube / section.vector: one block without a terminator (the body runs in place). */
+void verify_section(VerifyCtx *ctx, const Op *op) {
+    const Block *b = op->n_regions ? op->regions[0].block : NULL;
+    for (const Op *o = b ? b->first : NULL; o; o = o->next)
+        if ((unsigned)o->code < OP_COUNT && (op_info(o->code)->flags & OPF_TERMINATOR))
+            vreport(ctx, o, o->loc, SEV_ERROR, rule_id(ctx->arena, op_info(op->code)->name, "terminator"),
+                    "'%s' may not end a %s region (it has no terminator)", op_info(o->code)->name,
+                    op_info(op->code)->name);
 }

@@ -68,7 +68,7 @@ expect() {
 
 # ---- informational options ------------------------------------------------------------------
 invoke --help
-expect help 0 "out~Usage: pto-run [OPTIONS] FILE" "out~--expect NAME=PATH" "out~--max-steps N"
+expect help 0 "out~Usage: pto-run [OPTIONS] FILE" "out~--expect NAME=PATH" "out~--max-steps N" "out~--blocks N"
 invoke --version
 expect version 0 "out~pto-run $(cat "$root/VERSION" 2>/dev/null)"
 
@@ -178,3 +178,23 @@ invoke - <bare.pto
 expect program_from_stdin 0 "out~TPRINT 2x3"
 invoke calls.pto --trace
 expect trace_calls_loops_if 0 out=calls_trace.out
+invoke blocks.pto --blocks 3 --out arg0=$T/b.bin --print arg0
+expect blocks_three 0 size=b.bin:768 "out~%arg0: 192 f32" "out~  3.0000"
+invoke blocks.pto --out arg0=$T/b1.bin
+expect blocks_default_one 0 size=b1.bin:256
+invoke blocks.pto --blocks=2 --out arg0=$T/b2.bin
+expect blocks_equals_form 0 size=b2.bin:512
+invoke blocks.pto --blocks 0
+expect blocks_zero 2 "err~--blocks expects an integer from 1 to 65536, got '0'"
+invoke blocks.pto --blocks -3
+expect blocks_negative 2 "err~--blocks expects an integer from 1 to 65536, got '-3'"
+invoke blocks.pto --blocks two
+expect blocks_not_a_number 2 "err~--blocks expects an integer from 1 to 65536, got 'two'"
+invoke blocks.pto --blocks 4x
+expect blocks_trailing_junk 2 "err~--blocks expects an integer from 1 to 65536, got '4x'"
+invoke blocks.pto --blocks 65537
+expect blocks_too_many 2 "err~--blocks expects an integer from 1 to 65536, got '65537'"
+invoke blocks.pto --blocks
+expect blocks_missing_value 2 "err~--blocks expects an integer from 1 to 65536"
+invoke blocks.pto --blocks 2 --trace
+expect blocks_trace 0 "out~-- block 1 of 2" "out~pto.addptr %p=gm:%arg0+64"

@@ -556,13 +556,13 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%p = pto.initialize_l2l_pipe {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
                  "pto.tsort32 ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
-                 "pto.section.vector {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
+                 "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.reserve_buffer", "unsupported operation 'pto.reserve_buffer'"},
                  {7, "pto.build_async_session", "unsupported operation 'pto.build_async_session'"},
                  {8, "pto.initialize_l2l_pipe", "unsupported operation 'pto.initialize_l2l_pipe'"},
                  {9, "pto.declare_eventid_array", "unsupported operation 'pto.declare_eventid_array'"},
                  {10, "pto.tsort32", "unsupported operation 'pto.tsort32'"},
-                 {11, "pto.section.vector", "unsupported operation 'pto.section.vector'"});
+                 {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 
 Test(parser, generic_shapes_are_errors_for_known_ops) {
@@ -759,7 +759,7 @@ Test(parser, syntax_errors_are_located_and_recovered) {
                  "%e = pto.tmuls %a, %c : " T16 ", f32\n"
                  "%f = pto.tmuls %b, %d : " T16 ", " T16 "\n",
                  {3, "%c", "syntax error: unexpected value '%c'"},
-                 {5, "%d", "syntax error: unexpected value definition '%d', expected type name, identifier, keyword or '('"},
+                 {5, "%d", "syntax error: unexpected value definition '%d', expected type name, identifier, keyword, '(' or '<'"},
                  {6, "> |f32", "syntax error: unexpected identifier 'f32', expected ')' or ','"},
                  {8, "%d", "'pto.tmuls' op operand 'scalar' expects an integer or float scalar, got %d of type "
                            "!pto.tile_buf<vec, 16x16xf32>"});
