@@ -192,7 +192,10 @@ class _Generic(OpView):
         self.attrs = {k: v for k, v in kwargs.items() if k not in ("loc", "ip") and not isinstance(v, Value)}
         operands = [a for a in args if a is not None]
         self.result_type = operands.pop(0) if operands and isinstance(operands[0], Type) else None
-        self.operands = [a for a in operands if isinstance(a, Value)] + [v for v in kwargs.values() if isinstance(v, Value)]
+        positional = [a for a in operands if isinstance(a, Value)]
+        optional = [v for v in kwargs.values() if isinstance(v, Value)]
+        # optional operands given by keyword (tmp=...) come before the destination, as in ODS
+        self.operands = positional[:-1] + optional + positional[-1:] if positional else optional
         self.results = [Value(self.result_type)] if self.result_type is not None else []
         insert(self)
 
