@@ -14,7 +14,7 @@ if [ -n "$PTOAS_SRC" ] && [ -d "$PTOAS_SRC/test/samples" ]; then
     samples="$PTOAS_SRC/test/samples"
 elif [ -d "$mirror" ]; then
     samples="$build/ptoas-src/test/samples"
-    if [ ! -f "$samples/validation_runtime.py" ]; then
+    if [ ! -f "$samples/validation_runtime.py" ] || [ ! -f "$build/ptoas-src/include/PTO/IR/PTOOps.td" ]; then
         rm -rf "$build/ptoas-src" && mkdir -p "$build/ptoas-src" &&
             git --git-dir="$mirror" archive HEAD test/samples include/PTO/IR/PTOOps.td | tar -x -C "$build/ptoas-src" || {
             echo "FAIL ptoas (could not export test/samples from $mirror)"

@@ -1,0 +1,349 @@
+#!/usr/bin/python3
+"""Golden data from the ISA's own CPU simulator (pto-isa, include/pto/cpu): for every case below,
+a C++ harness places the case's tiles in the simulator's UB at the addresses the .pto program
+uses, fills each whole tile (valid region or not) with the same seeded data, runs the instruction
+and dumps every output tile whole. The .pto program binds the same data through full-tile aliases
+and is checked with `pto-run --compare=bits`: bit for bit, outside the valid region too.
+
+    /usr/bin/python3 tests/sim/gen.py --pto-isa DIR      (DIR: a pto-isa tree with include/)
+
+It writes tests/sim/<case>/ (prog.pto, <tile>.bin inputs, <tile>.expect.bin outputs) and
+tests/sim/cases.txt, deterministically. It fetches nothing; g++ builds the harness with the ISA's
+test flags (-std=c++20 -O2, no -march: no FMA contraction), single-threaded. bf16 cases are not
+made: g++ 12 has no std::bfloat16_t and pto-isa then treats bf16 as _Float16 (tests/sim/README.md).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NP = {"f32": np.float32, "f16": np.float16, "i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16,
+      "i32": np.int32, "ui32": np.uint32}
+CPP = {"f32": "float", "f16": "half", "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "ui16": "uint16_t",
+       "i32": "int32_t", "ui32": "uint32_t"}
+PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
+
+
+class T:
+    """A tile: element type, shape, valid shape, layout, pad."""
+
+    def __init__(self, dt, rows, cols, valid=None, col_major=False, pad=0, data="rand"):
+        self.dt, self.rows, self.cols = dt, rows, cols
+        self.vr, self.vc = valid if valid else (rows, cols)
+        self.col_major, self.pad, self.data = col_major, pad, data
+
+    def nbytes(self):
+        return self.rows * self.cols * np.dtype(NP[self.dt]).itemsize
+
+    def pto(self, whole=False):
+        extra = "" if whole or (self.vr, self.vc) == (self.rows, self.cols) else ", valid=%dx%d" % (self.vr, self.vc)
+        if self.col_major:
+            extra += ", blayout=col_major"
+        if self.pad and not whole:
+            extra += ", pad=%d" % self.pad
+        return "!pto.tile_buf<vec, %dx%dx%s%s>" % (self.rows, self.cols, self.dt, extra)
+
+    def cpp(self):
+        return "Tile<TileType::Vec, %s, %d, %d, BLayout::%s, -1, -1, SLayout::NoneBox, 512, PadValue::%s>" % (
+            CPP[self.dt], self.rows, self.cols, "ColMajor" if self.col_major else "RowMajor", PAD[self.pad])
+
+
+def case(name, op, tiles, ins, outs, cpp, target="a2a3", scalars=(), attrs=""):
+    """ins: tile names or ("s", value, type) scalars in the op's order; cpp: the C++ call."""
+    return dict(name=name, op=op, tiles=tiles, ins=ins, outs=outs, cpp=cpp, target=target, attrs=attrs)
+
+
+def data(rng, t):
+    n = t.rows * t.cols
+    dt = NP[t.dt]
+    if t.dt in ("f32", "f16"):
+        kind = t.data
+        if kind == "pos":
+            v = rng.uniform(0.1, 4.0, n)
+        elif kind == "small":
+            v = rng.uniform(-2.0, 2.0, n)
+        else:
+            v = rng.normal(0, 3, n)
+        v = v.astype(dt)
+        if kind == "special":
+            sp = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40 if t.dt == "f32" else 6e-8, 65504 if t.dt == "f16" else 3e38], dtype=np.float64)
+            idx = rng.choice(n, size=min(n, 4 * len(sp)), replace=False)
+            v[idx] = sp[np.arange(len(idx)) % len(sp)].astype(dt)
+        return v
+    info = np.iinfo(dt)
+    if t.data == "nonzero":
+        v = rng.integers(1, min(info.max, 100), n)
+        if info.min < 0:
+            v = v * np.where(rng.random(n) < 0.5, -1, 1)
+        return v.astype(dt)
+    if t.data == "shift":
+        return rng.integers(0, 8 * np.dtype(dt).itemsize, n).astype(dt)
+    if t.data == "small":
+        return rng.integers(max(info.min, -9), min(info.max, 9) + 1, n).astype(dt)
+    return rng.integers(info.min, info.max, n, endpoint=True, dtype=np.int64).astype(dt)
+
+
+# ---- the cases -------------------------------------------------------------------------------------
+def t3(dt, r, c, valid=None, d1="rand", d2="rand"):
+    return {"a": T(dt, r, c, valid, data=d1), "b": T(dt, r, c, valid, data=d2), "d": T(dt, r, c, valid)}
+
+
+def cases():
+    out = []
+    # elementwise tile-tile: ISA CPU test shapes (f32 64x64, f16 16x256, i16/i32 64x64) and a valid region
+    binary = [("tadd", "TADD", "fi"), ("tsub", "TSUB", "fi"), ("tmul", "TMUL", "fi"), ("tdiv", "TDIV", "f"),
+              ("tmax", "TMAX", "fi"), ("tmin", "TMIN", "fi"), ("tfmod", "TFMOD", "f"), ("tsubrelu", "TSUBRELU", "fi")]
+    for op, C, dom in binary:
+        out.append(case("%s_f32_64x64" % op, op, t3("f32", 64, 64, d1="special"), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        out.append(case("%s_f16_16x256" % op, op, t3("f16", 16, 256, d1="special"), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        out.append(case("%s_f32_valid_60x61" % op, op, t3("f32", 64, 64, (60, 61)), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        if "i" in dom:
+            out.append(case("%s_i32_64x64" % op, op, t3("i32", 64, 64), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+            out.append(case("%s_i16_16x64" % op, op, t3("i16", 16, 64), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    out.append(case("tdiv_i32_64x64_a5", "tdiv", t3("i32", 64, 64, d2="nonzero"), ["a", "b"], ["d"], "TDIV(d, a, b);", "a5"))
+    for dt in ("f32", "i32"):
+        tl = t3(dt, 32, 64, d2="nonzero" if dt == "i32" else "rand")
+        tl["tmp"] = T(dt, 32, 64)
+        out.append(case("trem_%s_32x64" % dt, "trem", tl, ["a", "b", "tmp"], ["d"], "TREM(d, a, b, tmp);"))
+    tl = t3("f32", 16, 64, d1="pos", d2="small")
+    tl["tmp"] = T("f32", 16, 64)
+    out.append(case("tpow_f32_16x64", "tpow", tl, ["a", "b", "tmp"], ["d"], "TPOW(d, a, b, tmp);"))
+    for op, C in [("tand", "TAND"), ("tor", "TOR")]:
+        out.append(case("%s_i16_16x64" % op, op, t3("i16", 16, 64), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    tl = t3("i16", 16, 64)
+    tl["tmp"] = T("i16", 16, 64)
+    out.append(case("txor_i16_16x64", "txor", tl, ["a", "b", "tmp"], ["d"], "TXOR(d, a, b, tmp);"))
+    for op, C in [("tshl", "TSHL"), ("tshr", "TSHR")]:
+        out.append(case("%s_i32_16x64" % op, op, t3("i32", 16, 64, d2="shift"), ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    for dt in ("f32", "f16"):
+        w = 64 if dt == "f32" else 128
+        tl = t3(dt, 16, w, d1="special")
+        tl["tmp"] = T(dt, 16, w)
+        out.append(case("tprelu_%s_16x%d" % (dt, w), "tprelu", tl, ["a", "b", "tmp"], ["d"], "TPRELU(d, a, b, tmp);"))
+        tl = t3(dt, 16, w, d1="special")
+        tl["c"] = T(dt, 16, w)
+        out.append(case("taddc_%s_16x%d" % (dt, w), "taddc", tl, ["a", "b", "c"], ["d"], "TADDC(d, a, b, c);"))
+        out.append(case("tsubc_%s_16x%d" % (dt, w), "tsubc", dict(tl), ["a", "b", "c"], ["d"], "TSUBC(d, a, b, c);"))
+    # one tile
+    unary = [("texp", "TEXP", "small"), ("tlog", "TLOG", "pos"), ("tsqrt", "TSQRT", "pos"), ("trsqrt", "TRSQRT", "pos"),
+             ("trecip", "TRECIP", "special"), ("tabs", "TABS", "special"), ("tneg", "TNEG", "special"),
+             ("trelu", "TRELU", "special")]
+    for op, C, kind in unary:
+        out.append(case("%s_f32_32x16" % op, op, {"a": T("f32", 32, 16, data=kind), "d": T("f32", 32, 16)}, ["a"], ["d"], "%s(d, a);" % C))
+        out.append(case("%s_f16_64x64" % op, op, {"a": T("f16", 64, 64, data=kind), "d": T("f16", 64, 64)}, ["a"], ["d"], "%s(d, a);" % C))
+    out.append(case("tneg_i32_16x64", "tneg", {"a": T("i32", 16, 64), "d": T("i32", 16, 64)}, ["a"], ["d"], "TNEG(d, a);"))
+    out.append(case("tnot_i16_16x64", "tnot", {"a": T("i16", 16, 64), "d": T("i16", 16, 64)}, ["a"], ["d"], "TNOT(d, a);"))
+    # tile and scalar
+    ts = [("tadds", "TADDS", 1.5), ("tsubs", "TSUBS", -2.25), ("tmuls", "TMULS", 0.1), ("tdivs", "TDIVS", 3.0),
+          ("tmaxs", "TMAXS", 0.5), ("tmins", "TMINS", 0.5), ("tlrelu", "TLRELU", 0.2)]
+    for op, C, k in ts:
+        for dt, r, c in (("f32", 32, 64), ("f16", 16, 256)):
+            tl = {"a": T(dt, r, c, data="special"), "d": T(dt, r, c)}
+            out.append(case("%s_%s_%dx%d" % (op, dt, r, c), op, tl, ["a", ("s", k, "f32")], ["d"],
+                            "%s(d, a, (%s)%r);" % (C, CPP[dt], k)))
+    out.append(case("tdivs_rev_f32_32x64", "tdivs", {"a": T("f32", 32, 64, data="special"), "d": T("f32", 32, 64)},
+                    [("s", 2.0, "f32"), "a"], ["d"], "TDIVS(d, (float)2.0, a);"))
+    for op, C, k in [("tadds", "TADDS", 7), ("tmuls", "TMULS", -3), ("tmaxs", "TMAXS", 5)]:
+        out.append(case("%s_i32_32x64" % op, op, {"a": T("i32", 32, 64), "d": T("i32", 32, 64)}, ["a", ("s", k, "i32")], ["d"],
+                        "%s(d, a, (int32_t)%d);" % (C, k)))
+    out.append(case("tshls_i16_16x64", "tshls", {"a": T("i16", 16, 64), "d": T("i16", 16, 64)}, ["a", ("s", 3, "i16")], ["d"],
+                    "TSHLS(d, a, (int16_t)3);"))
+    for dt in ("f32", "f16"):
+        tl = {"a": T(dt, 16, 64 if dt == "f32" else 128, data="special"), "b": T(dt, 16, 64 if dt == "f32" else 128),
+              "d": T(dt, 16, 64 if dt == "f32" else 128)}
+        out.append(case("taddsc_%s" % dt, "taddsc", tl, ["a", ("s", 1.25, "f32"), "b"], ["d"], "TADDSC(d, a, (%s)1.25, b);" % CPP[dt]))
+        tl = {"a": T(dt, 16, 64 if dt == "f32" else 128), "d": T(dt, 16, 64 if dt == "f32" else 128)}
+        out.append(case("taxpy_%s" % dt, "taxpy", tl, ["a", ("s", 0.75, "f32")], ["d"], "TAXPY(d, a, (%s)0.75);" % CPP[dt]))
+    # reductions: TROWSUM f16 16x256 (float accumulator), TROWMAX f32 32x16 into a valid 32x1, TCOLSUM f16
+    for op, C in [("trowsum", "TROWSUM"), ("trowmax", "TROWMAX"), ("trowmin", "TROWMIN")]:
+        for dt, r, c in (("f32", 32, 16), ("f16", 16, 256), ("i32", 16, 64)):
+            if dt == "i32" and op != "trowsum":
+                continue
+            tl = {"a": T(dt, r, c, (r - 3, c - 5), data="special" if dt != "i32" else "rand"),
+                  "tmp": T(dt, r, c), "d": T(dt, r, 1, (r - 3, 1), col_major=True)}
+            out.append(case("%s_%s_%dx%d" % (op, dt, r, c), op, tl, ["a", "tmp"], ["d"], "%s(d, a, tmp);" % C))
+    for op, C in [("tcolsum", "TCOLSUM"), ("tcolmax", "TCOLMAX"), ("tcolmin", "TCOLMIN"), ("tcolprod", "TCOLPROD")]:
+        for dt, r, c in (("f32", 16, 64), ("f16", 16, 256)):
+            tl = {"a": T(dt, r, c, (r - 2, c - 7), data="small" if op == "tcolprod" else "special"), "d": T(dt, 1, c, (1, c - 7))}
+            out.append(case("%s_%s_%dx%d" % (op, dt, r, c), op, tl, ["a"], ["d"], "%s(d, a);" % C))
+    # expands: row/col expand-op f32 valid 16x16 in 32x32, f16 16x256
+    for op, C in [("tcolexpandadd", "TCOLEXPANDADD"), ("tcolexpandsub", "TCOLEXPANDSUB"), ("tcolexpandmul", "TCOLEXPANDMUL"),
+                  ("tcolexpanddiv", "TCOLEXPANDDIV"), ("tcolexpandmax", "TCOLEXPANDMAX"), ("tcolexpandmin", "TCOLEXPANDMIN"),
+                  ("tcolexpandexpdif", "TCOLEXPANDEXPDIF")]:
+        for dt, r, c, v in (("f32", 32, 32, (16, 16)), ("f16", 16, 256, None)):
+            vv = v or (r, c)
+            tl = {"a": T(dt, r, c, v, data="small"), "b": T(dt, 1, c, (1, vv[1]), data="small"), "d": T(dt, r, c, v)}
+            out.append(case("%s_%s_%dx%d" % (op, dt, r, c), op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    for op, C in [("trowexpandadd", "TROWEXPANDADD"), ("trowexpanddiv", "TROWEXPANDDIV"), ("trowexpandmax", "TROWEXPANDMAX"),
+                  ("trowexpandmin", "TROWEXPANDMIN"), ("trowexpandexpdif", "TROWEXPANDEXPDIF"), ("trowexpandmul", "TROWEXPANDMUL"),
+                  ("trowexpandsub", "TROWEXPANDSUB")]:
+        for dt, r, c in (("f32", 32, 32), ("f16", 16, 256)):
+            tl = {"a": T(dt, r, c, (16, c - 8) if dt == "f32" else None, data="small"),
+                  "b": T(dt, r, 1, (16 if dt == "f32" else r, 1), col_major=True, data="small"),
+                  "d": T(dt, r, c, (16, c - 8) if dt == "f32" else None)}
+            out.append(case("%s_%s_%dx%d" % (op, dt, r, c), op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    out.append(case("trowexpand_f32_32x32", "trowexpand", {"a": T("f32", 32, 1, col_major=True), "d": T("f32", 32, 32, (32, 20))},
+                    ["a"], ["d"], "TROWEXPAND(d, a);"))
+    out.append(case("tcolexpand_f16_16x64", "tcolexpand", {"a": T("f16", 1, 64, (1, 50)), "d": T("f16", 16, 64, (11, 50))},
+                    ["a"], ["d"], "TCOLEXPAND(d, a);"))
+    # partial ops: union of the two valid regions
+    for op, C in [("tpartadd", "TPARTADD"), ("tpartmax", "TPARTMAX"), ("tpartmin", "TPARTMIN")]:
+        tl = {"a": T("f32", 32, 64, (32, 40)), "b": T("f32", 32, 64, (20, 64)), "d": T("f32", 32, 64)}
+        out.append(case("%s_f32_32x64" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C, "a5"))
+    # conversions: ISA CPU cases (f32->i32 RINT, f32->f16, f16->u8, f32->u8 sat ON) and every round mode
+    modes = ["NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT"]
+    for m in modes:
+        tl = {"a": T("f32", 16, 64, data="special"), "d": T("i32", 16, 64)}
+        out.append(case("tcvt_f32_i32_%s" % m.lower(), "tcvt", tl, ["a"], ["d"], "TCVT(d, a, RoundMode::CAST_%s);" % (
+            m if m != "CAST_RINT" else "RINT"), attrs="{rmode = #pto<round_mode %s>}" % m))
+    for sd, dd, r, c, m, sat in [("f32", "f16", 64, 64, "RINT", False), ("f16", "f32", 16, 64, "RINT", False),
+                                 ("f16", "ui8", 64, 64, "RINT", False), ("f32", "i16", 16, 64, "TRUNC", True),
+                                 ("f16", "i8", 16, 64, "ROUND", True), ("i32", "f32", 16, 64, "RINT", False),
+                                 ("i32", "i16", 16, 64, "RINT", True), ("i16", "f16", 16, 64, "RINT", False),
+                                 ("f16", "i32", 16, 64, "FLOOR", False)]:
+        tl = {"a": T(sd, r, c, data="special" if sd[0] == "f" else "rand"), "d": T(dd, r, c)}
+        call = "TCVT(d, a, RoundMode::CAST_%s%s);" % (m, ", SaturationMode::ON" if sat else "")
+        attrs = "{rmode = #pto<round_mode %s>%s}" % (m, ", sat_mode = #pto<saturation_mode ON>" if sat else "")
+        out.append(case("tcvt_%s_%s_%s%s" % (sd, dd, m.lower(), "_sat" if sat else ""), "tcvt", tl, ["a"], ["d"], call, attrs=attrs))
+    # fill and pad: GM-like 128x127 valid in 128x160 (pad max), u16 min
+    out.append(case("tfillpad_f32_max", "tfillpad", {"a": T("f32", 32, 64, (20, 47)), "d": T("f32", 32, 64, pad=2)},
+                    ["a"], ["d"], "TFILLPAD(d, a);"))
+    out.append(case("tfillpad_u16_min", "tfillpad", {"a": T("ui16", 32, 32, (26, 7)), "d": T("ui16", 32, 32, pad=3)},
+                    ["a"], ["d"], "TFILLPAD(d, a);"))
+    out.append(case("tfillpad_expand_f16_zero", "tfillpad_expand", {"a": T("f16", 16, 32, (16, 30)), "d": T("f16", 32, 64, pad=1)},
+                    ["a"], ["d"], "TFILLPAD_EXPAND(d, a);"))
+    return out
+
+
+# ---- generation ----------------------------------------------------------------------------------
+def place(c):
+    addr, out = 0, {}
+    for name, t in c["tiles"].items():
+        out[name] = addr
+        addr += (t.nbytes() + 255) // 256 * 256
+    return out, addr
+
+
+def physical(t, logical):
+    """Whole-tile logical (rows x cols) data -> the tile's memory order."""
+    m = logical.reshape(t.rows, t.cols)
+    return (m.T if t.col_major else m).reshape(-1)
+
+
+def logical_of(t, phys):
+    m = phys.reshape((t.cols, t.rows) if t.col_major else (t.rows, t.cols))
+    return (m.T if t.col_major else m).reshape(-1)
+
+
+def scalar_text(v, ty):
+    return ("%r" % float(v) if ty[0] == "f" else "%d" % v), ty
+
+
+def write_prog(c, addrs, path):
+    lines = ["// %s: generated by tests/sim/gen.py; expected outputs by pto-isa's CPU simulator." % c["name"]]
+    for name, t in c["tiles"].items():
+        lines.append("pto.tassign %%%s_w, @tile(0x%x)" % (name, addrs[name]))
+        lines.append("%%%s_w = pto.alloc_tile : %s" % (name, t.pto(whole=True)))
+        lines.append("pto.tassign %%%s, @tile(0x%x)" % (name, addrs[name]))
+        lines.append("%%%s = pto.alloc_tile : %s" % (name, t.pto()))
+    ins, types = [], []
+    for x in c["ins"]:
+        if isinstance(x, tuple):
+            text, ty = scalar_text(x[1], x[2])
+            lines.append("%%k%d = arith.constant %s : %s" % (len(ins), text, ty))
+            ins.append("%%k%d" % len(ins))
+            types.append(ty)
+        else:
+            ins.append("%" + x)
+            types.append(c["tiles"][x].pto())
+    outs = ["%" + o for o in c["outs"]]
+    otypes = [c["tiles"][o].pto() for o in c["outs"]]
+    attrs = " " + c["attrs"] if c["attrs"] else ""
+    lines.append("pto.%s ins(%s : %s) outs(%s : %s)%s" % (c["op"], ", ".join(ins), ", ".join(types), ", ".join(outs),
+                                                         ", ".join(otypes), attrs))
+    open(path, "w").write("\n".join(lines) + "\n")
+
+
+def harness(cs, tmp):
+    src = ["#include <cstdint>", "#include <cstdio>", "#include <pto/pto-inst.hpp>", "using namespace pto;",
+           "static void rd(void *p, size_t n, const char *f) { FILE *h = fopen(f, \"rb\"); if (!h || fread(p, 1, n, h) != n) { fprintf(stderr, \"read %s\\n\", f); } if (h) fclose(h); }",
+           "static void wr(const void *p, size_t n, const char *f) { FILE *h = fopen(f, \"wb\"); fwrite(p, 1, n, h); fclose(h); }"]
+    for i, c in enumerate(cs):
+        addrs, _ = place(c)
+        body = []
+        for name, t in c["tiles"].items():
+            body.append("  %s %s(%d, %d); TASSIGN(%s, 0x%x);" % (t.cpp(), name, t.vr, t.vc, name, addrs[name]))
+            body.append('  rd(%s.data(), %d, "%s/%d_%s.in");' % (name, t.nbytes(), tmp, i, name))
+        body.append("  " + c["cpp"])
+        for o in c["outs"]:
+            body.append('  wr(%s.data(), %d, "%s/%d_%s.out");' % (o, c["tiles"][o].nbytes(), tmp, i, o))
+        src.append("static void case_%d() {\n%s\n}" % (i, "\n".join(body)))
+    src.append("int main() {\n%s\n  return 0;\n}" % "\n".join("  case_%d();" % i for i in range(len(cs))))
+    return "\n".join(src) + "\n"
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] != "--pto-isa":
+        print(__doc__)
+        return 2
+    inc = os.path.join(os.path.abspath(argv[2]), "include")
+    cs = cases()
+    tmp = tempfile.mkdtemp(prefix="ptosim_")
+    overlay = os.path.join(tmp, "overlay")
+    # g++ 12 rejects static_assert(false) in templates that are never instantiated (C++23 allows it)
+    subprocess.run("cd '%s' && grep -rl 'static_assert(false' pto | while read f; do mkdir -p '%s'/$(dirname $f); "
+                   "sed 's/static_assert(false,/static_assert(true,/' $f > '%s'/$f; done" % (inc, overlay, overlay),
+                   shell=True, check=True)
+    inputs = {}
+    for i, c in enumerate(cs):
+        rng = np.random.default_rng(sum(map(ord, c["name"])) * 7919 + i)
+        inputs[i] = {}
+        for name, t in c["tiles"].items():
+            logical = data(rng, t)
+            inputs[i][name] = logical
+            physical(t, logical).tofile(os.path.join(tmp, "%d_%s.in" % (i, name)))
+    cpp = os.path.join(tmp, "h.cpp")
+    open(cpp, "w").write(harness(cs, tmp))
+    exe = os.path.join(tmp, "h")
+    subprocess.run(["g++", "-std=c++20", "-O2", "-DNDEBUG", "-D__CPU_SIM", "-DPTO_CPU_MAX_THREADS=1", "-I", overlay, "-I", inc, cpp, "-o", exe],
+                   check=True)
+    subprocess.run([exe], check=True)
+    lines = ["# Generated by gen.py: NAME then pto-run arguments (relative to tests/sim); suite.sh adds --compare=bits."]
+    for i, c in enumerate(cs):
+        d = os.path.join(HERE, c["name"])
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        addrs, _ = place(c)
+        write_prog(c, addrs, os.path.join(d, "prog.pto"))
+        args = ["%s/prog.pto" % c["name"]] + (["--target=a5"] if c["target"] == "a5" else [])
+        for name, t in c["tiles"].items():
+            inputs[i][name].tofile(os.path.join(d, "%s.bin" % name))
+            args += ["--in", "%s_w=%s/%s.bin" % (name, c["name"], name)]
+        for o in c["outs"]:
+            t = c["tiles"][o]
+            phys = np.fromfile(os.path.join(tmp, "%d_%s.out" % (i, o)), dtype=NP[t.dt])
+            logical_of(t, phys).tofile(os.path.join(d, "%s.expect.bin" % o))
+            args += ["--expect", "%s_w=%s/%s.expect.bin" % (o, c["name"], o)]
+        lines.append("%s %s" % (c["name"], " ".join(args)))
+    # negative control: one bit of one expected element flipped (NaN payload bit of a special): must fail
+    src = os.path.join(HERE, "tadd_f32_64x64")
+    neg = os.path.join(HERE, "neg_tadd_f32_one_bit")
+    shutil.rmtree(neg, ignore_errors=True)
+    shutil.copytree(src, neg)
+    want = np.fromfile(os.path.join(neg, "d.expect.bin"), dtype=np.uint32)
+    want[int(np.flatnonzero(np.isnan(want.view(np.float32)))[0])] ^= 1
+    want.tofile(os.path.join(neg, "d.expect.bin"))
+    base = [l for l in lines if l.startswith("tadd_f32_64x64 ")][0]
+    lines.append(base.replace("tadd_f32_64x64", "neg_tadd_f32_one_bit"))
+    open(os.path.join(HERE, "cases.txt"), "w").write("\n".join(lines) + "\n")
+    shutil.rmtree(tmp)
+    print("%d cases" % len(cs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
