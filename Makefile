@@ -76,7 +76,7 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 
 # Kernel files: -O3 lets the compiler vectorise the element loops (FPFLAGS still forbid
 # contraction and reassociation, so results stay those of the sequential order).
-$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o: OPT_KERNELS = -O3
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_compare.o: OPT_KERNELS = -O3
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

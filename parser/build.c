@@ -447,15 +447,22 @@ Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc) {
     return it;
 }
 
-void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc) {
-    if (!ctx->operand_attr_seen) ctx->operand_attr_loc = loc;
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc, PtrVec *dict) {
+    if (!ctx->operand_attr_seen) {
+        ctx->operand_attr_loc = loc;
+        ctx->operand_attr_dict = dict;
+    } else {
+        ctx->operand_attr_dict = NULL; /* more than one: never an op's attribute dictionary */
+    }
     ctx->operand_attr_seen = true;
 }
 
 void pc_take_operand_attrs(ParseCtx *ctx, Item *item) {
     item->operand_attrs = ctx->operand_attr_seen;
     item->operand_attr_loc = ctx->operand_attr_loc;
+    item->operand_attr_dict = ctx->operand_attr_seen ? ctx->operand_attr_dict : NULL;
     ctx->operand_attr_seen = false;
+    ctx->operand_attr_dict = NULL;
 }
 
 char *pc_key_text(ParseCtx *ctx, Tok tok, bool quoted) {
@@ -1059,8 +1066,16 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         case IT_OUTS: {
             const Item **slot = it->kind == IT_INS ? &ins_group : &outs_group;
             if (it->operand_attrs) {
-                pc_error(ctx, it->operand_attr_loc, "'%s' op does not take attributes on operands", opn);
-                malformed = true;
+                /* PTOAS prints an op's attr-dict inside ins(...) after the last operand
+                 * (`ins(%a, %b {cmpMode = #pto<cmp lt>} : ...)`): taken as the op's dictionary by
+                 * the ops that accept attributes */
+                if (it->kind == IT_INS && it->operand_attr_dict && info->attrs[0].name && !have_dict) {
+                    op->attrs = pc_attr_list(ctx, it->operand_attr_dict);
+                    have_dict = true;
+                } else {
+                    pc_error(ctx, it->operand_attr_loc, "'%s' op does not take attributes on operands", opn);
+                    malformed = true;
+                }
             }
             if (*slot) {
                 pc_error(ctx, it->loc, "'%s' op has more than one %s(...) list", opn, it->kind == IT_INS ? "ins" : "outs");

@@ -64,6 +64,7 @@ typedef struct Item {
     Attr *attr;           /* IT_KEYWORD_ATTR */
     bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} */
     SrcLoc operand_attr_loc;
+    PtrVec *operand_attr_dict; /* IT_INS / IT_OUTS: that dictionary (Attr*), when only one operand had one */
 } Item;
 
 /* `: SIG` after an op. */
@@ -202,6 +203,7 @@ typedef struct ParseCtx {
     bool saw_module, saw_func, saw_bare;
     bool operand_attr_seen;       /* an ins/outs operand had an attribute dictionary (see Item) */
     SrcLoc operand_attr_loc;
+    PtrVec *operand_attr_dict;    /* the first such dictionary; NULL after a second one */
     bool mixing_reported;
     int syntax_errors;
 } ParseCtx;
@@ -234,7 +236,7 @@ Operand *pc_operand_float(ParseCtx *ctx, Tok tok);
 Operand *pc_operand_bool(ParseCtx *ctx, Tok tok, bool value);
 
 Item *pc_item(ParseCtx *ctx, ItemKind kind, SrcLoc loc);
-void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc);
+void pc_operand_attrs_seen(ParseCtx *ctx, SrcLoc loc, PtrVec *dict);
 void pc_take_operand_attrs(ParseCtx *ctx, Item *item);
 Attr *pc_attr(ParseCtx *ctx, AttrKind kind, const char *key, Tok value, SrcLoc loc);
 Attr *pc_attr_raw(ParseCtx *ctx, const char *key, SrcLoc span);

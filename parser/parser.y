@@ -350,7 +350,7 @@ dps_operands
     ;
 
 dps_operand_attrs
-    : operand attr_dict                     { $$ = $1; pc_operand_attrs_seen(ctx, @2); }
+    : operand attr_dict                     { $$ = $1; pc_operand_attrs_seen(ctx, @2, $2); }
     ;
 
 operands_opt
