@@ -406,7 +406,8 @@ enum {
     OPF_VARIADIC_RESULTS = 1u << 4, /* any number of results (scf.if, scf.for, func.call) */
     OPF_OPTIONAL_RESULT  = 1u << 5, /* zero or one result (seed `pto.tassign %t, @tile(..)` vs PTOAS form) */
     OPF_PREDICATE  = 1u << 6,  /* a leading predicate keyword: `arith.cmpi slt, %a, %b` */
-    OPF_LITERAL    = 1u << 7   /* its operand is a literal written in place (arith.constant) */
+    OPF_LITERAL    = 1u << 7,  /* its operand is a literal written in place (arith.constant) */
+    OPF_ATTRS_IN_INS = 1u << 12 /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
