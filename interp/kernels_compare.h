@@ -20,13 +20,14 @@ CmpRowFn cmp_row_kernel(DType dt, int mode);
 CmpsRowFn cmps_row_kernel(DType dt, int mode);
 
 /* TCMP: zeroes dst's `dst_bytes`, then packs src row r's `cols` results LSB first into
- * min(ceil(cols / K), dst_vc) words of dst row r (K = 8 * word_size), for r < rows. */
+ * min(ceil(cols / K), dst_vc) words of dst row r (K = 8 * word_size), for r < rows. `src_es` is
+ * the sources' element size; `scratch` holds at least `cols` bytes. */
 void kernel_tcmp(KTile dst, int word_size, int64_t dst_bytes, int64_t dst_vc, KTile s0, KTile s1, int src_es,
                  int64_t rows, int64_t cols, CmpRowFn row, uint8_t *scratch);
 /* TCMPS: zeroes dst's `dst_bytes`; compares src's valid svr x svc elements (0 elsewhere), packs
  * 8 per byte over the physical H x W (W / 8 bytes per row) and lays byte k at
  * dst(k / dvc, k % dvc) while that row is below dvr and k below dst_numel. `store` writes one byte
- * value as a dst element. */
+ * value as a dst element; `scratch` holds at least W bytes. */
 void kernel_tcmps(KTile dst, int64_t dst_bytes, int64_t dst_numel, int64_t dvr, int64_t dvc, KTile src, int src_es,
                   int64_t H, int64_t W, int64_t svr, int64_t svc, KScalar k, CmpsRowFn row, DType dst_dtype, uint8_t *scratch);
 /* TSEL: dst(r,c) = bit ? src0(r,c) : src1(r,c) for r < rows, c < cols, the bits read as one

@@ -75,9 +75,9 @@ static int32_t exec_tcmp(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tcmp(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tcmp);
     bool stop = false;
-    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return !stop ? false : true;
-    if (!tile_in_ref(ctx, op, 1, &in.t[2], &stop) || stop) return !stop ? false : true;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    if (!tile_in_ref(ctx, op, 1, &in.t[2], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     if (!same_dtype(ctx, op, &in.t[2], &in.t[1], "src1")) return false;
     size_t ws = dtype_size(in.t[0].dtype);
     if (!dtype_is_int(in.t[0].dtype) || (ws != 1 && ws != 4))
@@ -115,8 +115,8 @@ static int32_t exec_tcmps(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tcmps(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tcmps);
     bool stop = false;
-    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return !stop ? false : true;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "has no scalar");
     DType et = in.t[1].dtype;
     if (!kernel_scalar_ref(ctx, op, &op->ins.items[1], et, &in.sc[0])) return false;
@@ -161,8 +161,8 @@ bool lower_tsel(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tsel);
     bool stop = false;
     for (int i = 0; i < 3; i++)
-        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return !stop ? false : true;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     if (!same_dtype(ctx, op, &in.t[2], &in.t[0], "src0") || !same_dtype(ctx, op, &in.t[3], &in.t[0], "src1")) return false;
     if (in.t[2].rows != in.t[0].rows || in.t[2].cols != in.t[0].cols || in.t[3].rows != in.t[0].rows ||
         in.t[3].cols != in.t[0].cols)
@@ -214,8 +214,8 @@ bool lower_tsels(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tsels);
     bool stop = false;
     for (int i = 0; i < 2; i++)
-        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return !stop ? false : true;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     if (!same_dtype(ctx, op, &in.t[2], &in.t[0], "src")) return false;
     if (!dtype_is_int(in.t[1].dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "expects mask element type to be an integer type, got %s",
@@ -243,7 +243,7 @@ static int32_t exec_tci(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tci(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tci);
     bool stop = false;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     DType et = in.t[0].dtype;
     size_t es = dtype_size(et);
     if (!dtype_is_int(et) || (es != 2 && es != 4))
@@ -274,7 +274,7 @@ static int32_t exec_ttri(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_ttri(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_ttri);
     bool stop = false;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return !stop ? false : true;
+    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
     if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "has no diagonal");
     if (!kernel_scalar_ref(ctx, op, &op->ins.items[0], DT_I32, &in.sc[0])) return false;
     DType et = in.t[0].dtype;

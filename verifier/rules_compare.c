@@ -26,11 +26,6 @@ static bool check_same_shape(VerifyCtx *ctx, const Op *op, const TileArg *a, con
     return false;
 }
 
-/* The scalar operand at ins[index] must be an integer or float scalar and fit `tile`'s type. */
-static void check_scalar_for(VerifyCtx *ctx, const Op *op, int index, const TileArg *tile) {
-    check_tile_scalar(ctx, op, index, tile);
-}
-
 /* ---- TCMP ----------------------------------------------------------------------------------- */
 
 /* vec tiles; src0 and src1 of one element type the target lists; dst 8-bit (A5 also ui32, the
@@ -80,7 +75,7 @@ void verify_tcmps(VerifyCtx *ctx, const Op *op) {
     check_loc_in(ctx, op, &d, LOCBIT(LOC_VEC), "vec", loc_rule);
     check_dtype_in(ctx, op, &s, op_rule(ctx, op, "dtype"), "tcmps input element type",
                    op_dtypes(op_info(op->code), ctx->target));
-    check_scalar_for(ctx, op, 1, &s);
+    check_tile_scalar(ctx, op, 1, &s); /* converted to src's type (C++ argument) */
     int64_t rs = s.tile->valid_rows, rd = d.tile->valid_rows;
     if (dim_known(rs) && dim_known(rd) && rs != rd)
         vreport(ctx, op, d.loc, SEV_ERROR, op_rule(ctx, op, "valid-rows"),
@@ -156,7 +151,7 @@ void verify_tsels(VerifyCtx *ctx, const Op *op) {
                     (long long)R, (long long)((C + bits - 1) / bits), (long long)bits, dtype_name(m.tile->dtype),
                     (long long)C, (long long)m.tile->rows, (long long)m.tile->cols);
     }
-    check_scalar_for(ctx, op, 3, &d);
+    check_tile_scalar(ctx, op, 3, &d);
 }
 
 /* ---- TCI ------------------------------------------------------------------------------------ */
