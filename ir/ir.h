@@ -409,7 +409,8 @@ enum {
     OPF_LITERAL    = 1u << 7,  /* its operand is a literal written in place (arith.constant) */
     OPF_DST_READ   = 1u << 12, /* the destination is also an input (TAXPY: dst += src * scalar) */
     OPF_COLUMNS    = 1u << 13, /* a reduction over each column (TCOLSUM), not each row */
-    OPF_RESULT_I64 = 1u << 14  /* its one result is i64 when no signature says otherwise (pto.get_block_idx) */
+    OPF_RESULT_I64 = 1u << 14, /* its one result is i64 when no signature says otherwise (pto.get_block_idx) */
+    OPF_ATTRS_IN_INS = 1u << 15 /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

@@ -346,9 +346,14 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     }
     out_indent(p);
     out(p, info->name);
+    bool dict_in_ins = op->attrs.count && op->ins.count && (info->flags & OPF_ATTRS_IN_INS);
     if (op->ins.count) {
         out(p, " ins(");
         print_list(p, &op->ins, in_names);
+        if (dict_in_ins) {
+            out(p, " ");
+            print_attr_dict(p, &op->attrs);
+        }
         out(p, " : ");
         print_types(p, in_types, op->ins.count);
         out(p, ")");
@@ -360,7 +365,7 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
         print_types(p, out_types, op->outs.count);
         out(p, ")");
     }
-    if (op->attrs.count) {
+    if (op->attrs.count && !dict_in_ins) {
         out(p, " ");
         print_attr_dict(p, &op->attrs);
     }
