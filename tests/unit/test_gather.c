@@ -323,3 +323,35 @@ Test(gather, tquant_mx_types_are_rejected_as_not_supported_yet) {
     cr_assert(strstr(buf, "quant_type MXFP8 is not supported yet") && strstr(buf, "[TQUANT.mx]"), "%s", buf);
     arena_free(arena);
 }
+
+/* The shapes of the ISA's CPU tests case1_float_P0101 / case1_float_P1111: a (4+5)x(64+32) src tile
+ * with valid 4x64, a 4x64 dst; the golden is the selected columns of the 4 rows, flattened. */
+Test(gather, isa_shapes_case1_float_p0101_and_p1111) {
+    for (int k = 0; k < 2; k++) {
+        const char *pat = k ? "P1111" : "P0101";
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "%%src = pto.alloc_tile : !pto.tile_buf<vec, 9x96xf32, valid=4x64>\n"
+                 "%%dst = pto.alloc_tile : !pto.tile_buf<vec, 4x64xf32>\n"
+                 "pto.tgather ins(%%src, {maskPattern = #pto.mask_pattern<%s>} : !pto.tile_buf<vec, 9x96xf32, valid=4x64>) "
+                 "outs(%%dst : !pto.tile_buf<vec, 4x64xf32>)\n",
+                 pat);
+        Prog p;
+        prog_load(&p, text, TARGET_A2A3);
+        float src[256];
+        unsigned seed = 19;
+        for (int i = 0; i < 256; i++) {
+            seed = seed * 1103515245u + 12345u;
+            src[i] = (float)(1 + (seed >> 16) % 99);
+        }
+        bind(&p, "src", DT_F32, 4, 64, src);
+        cr_assert(prog_run(&p), "%s", prog_diags(&p));
+        DataArray d = prog_fetch(&p, "dst");
+        int n = 0;
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 64; c += k ? 1 : 2, n++) cr_assert_eq(f32_at(&d, n), src[r * 64 + c], "%s element %d", pat, n);
+        for (; n < 256; n++) cr_assert_eq(f32_at(&d, n), 0.0f);
+        data_array_free(&d);
+        prog_unload(&p);
+    }
+}
