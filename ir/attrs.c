@@ -15,6 +15,7 @@ static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", NULL
 static const char *const round_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEIL", "TRUNC", "ODD", "CAST_RINT", NULL};
 static const char *const sat_names[] = {"ON", "OFF", NULL};
 static const char *const mask_names[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111", NULL};
+static const char *const quant_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1", NULL};
 
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
@@ -25,6 +26,7 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_MASK_PATTERN] = {mask_names, "one of P0101, P1010, P0001, P0010, P0100, P1000, P1111 (#pto.mask_pattern<P0101>)"},
     [AK_BOOL] = {NULL, "true or false"},
     [AK_INT] = {NULL, "an integer (7 : i32)"},
+    [AK_QUANT_TYPE] = {quant_names, "one of INT8_SYM, INT8_ASYM (#pto<quant_type INT8_SYM>)"},
 };
 
 /* The enum word of an attribute as written: the last word inside `<...>` of a raw attribute, a

@@ -375,6 +375,7 @@ typedef enum AttrValueKind {
     AK_MASK_PATTERN,  /* P0101 P1010 P0001 P0010 P0100 P1000 P1111 */
     AK_BOOL,          /* true / false */
     AK_INT,           /* an integer literal (`7 : i32`) */
+    AK_QUANT_TYPE,    /* INT8_SYM INT8_ASYM MXFP8 MXFP4_E2M1 (tquant) */
     AK_KIND_COUNT
 } AttrValueKind;
 

@@ -1294,7 +1294,10 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         pc_error(ctx, op->ins.items[n_ins_spec].loc, "'%s' op has too many operands: expects at most %d (%s), got %d", opn,
                  n_ins_spec, spec_names(ctx, info->ins, n_ins_spec), op->ins.count);
     }
-    if (op->outs.count < n_outs_spec && results_ok) {
+    int n_outs_required = 0;
+    for (int i = 0; i < n_outs_spec; i++)
+        if (!(info->outs[i].flags & SPEC_OPTIONAL)) n_outs_required++;
+    if (op->outs.count < n_outs_required && results_ok) {
         if (dps_form)
             pc_error(ctx, outs_group ? outs_group->loc : op->loc, "'%s' op missing outs(...) operand '%s'", opn,
                      info->outs[op->outs.count].name);

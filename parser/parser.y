@@ -347,6 +347,7 @@ dps_operands
     | dps_operands ',' T_VALUE              { $$ = pc_push(ctx, $1, pc_operand_value(ctx, TOK(@3))); }
     | dps_operands ',' lit_operand          { $$ = pc_push(ctx, $1, $3); }
     | dps_operands ',' dps_operand_attrs    { $$ = pc_push(ctx, $1, $3); }
+    | dps_operands ',' attr_dict            { $$ = $1; pc_operand_attrs_seen(ctx, @3, $3); } /* PTOAS tgather `ins(%s, {maskPattern = ...} : T)` */
     ;
 
 dps_operand_attrs
