@@ -342,6 +342,8 @@ KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt);
 bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines);
 /* True for a boxed (fractal) tile layout. */
 bool boxed(const TileRef *t);
+/* Resolves ins[i] as a tile refusing boxed layouts; false on failure, *emitted if "unsupported" was emitted. */
+bool lower_tile_in(LowerCtx *ctx, const Op *op, int i, TileRef *out, bool *emitted);
 /* Emits the "not supported" instruction for a boxed tile operand. */
 bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t);
 /* Lowering error unless a and dst have the same element type. */

@@ -133,13 +133,13 @@ void kernel_tcmp(KTile dst, int word_size, int64_t dst_bytes, int64_t dst_vc, KT
     }
 }
 
-/* Writes byte value v as element `at` of type dt (as static_cast<DType>(uint8_t) does). */
-static void store_byte_as(uint8_t *at, DType dt, uint8_t v) {
+/* The element bit pattern of byte value v as type dt (as static_cast<DType>(uint8_t) does). */
+static uint32_t byte_as(DType dt, uint8_t v) {
     switch (dt) {
-    case DT_F32: { float f = (float)v; memcpy(at, &f, 4); break; }
-    case DT_F16: { uint16_t h = fp_f32_to_f16((float)v); memcpy(at, &h, 2); break; }
-    case DT_BF16: { uint16_t h = fp_f32_to_bf16((float)v); memcpy(at, &h, 2); break; }
-    default: { uint64_t u = v; memcpy(at, &u, dtype_size(dt)); break; } /* little-endian integers */
+    case DT_F32: { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); return u; }
+    case DT_F16: return fp_f32_to_f16((float)v);
+    case DT_BF16: return fp_f32_to_bf16((float)v);
+    default: return v; /* integers: zero-extended */
     }
 }
 
@@ -150,6 +150,8 @@ void kernel_tcmps(KTile dst, int64_t dst_bytes, int64_t dst_numel, int64_t dvr, 
     if (dvc <= 0) return;
     const int64_t bpr = W / 8, total = H * bpr; /* packed bytes per physical row, in all */
     const int64_t des = (int64_t)dtype_size(dst_dtype);
+    uint32_t pattern[256]; /* each byte value as a dst element, decided once per call */
+    for (int v = 0; v < 256; v++) pattern[v] = byte_as(dst_dtype, (uint8_t)v);
     int64_t cached = -1;                           /* the source row whose results are in scratch */
     for (int64_t c = 0; c < total && c < dst_numel; c++) {
         const int64_t i = c / dvc, j = c % dvc;
@@ -162,7 +164,7 @@ void kernel_tcmps(KTile dst, int64_t dst_bytes, int64_t dst_numel, int64_t dvr, 
         }
         uint8_t byte = 0;
         for (int b = 0; b < 8; b++) byte |= (uint8_t)(scratch[ib * 8 + b] << b);
-        store_byte_as(dst.p + (i * dst.rs + j * dst.cs) * des, dst_dtype, byte);
+        memcpy(dst.p + (i * dst.rs + j * dst.cs) * des, &pattern[byte], (size_t)des); /* little-endian host */
     }
 }
 

@@ -53,47 +53,10 @@
 #define KE_ST_bf16(x) _Generic((x), double: fp_f64_to_bf16, default: fp_f32_to_bf16)(x)
 /* an intermediate result rounded to the element type, as a float (elemfn.h's RND) */
 #define RND(T, x) KE_LD_##T(KE_ST_##T(x))
-/* n-element conversions of this variant, inlined into the kernels (vector widths, then a scalar
- * tail; bit-identical to the cvt_* functions) */
-KINLINE void ke_widen_f16(float *dst, const uint16_t *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = KISA_F16_WIDEN(load_nvh(src + i));
-        memcpy(dst + i, &v, sizeof v);
-    }
-    for (; i < n; i++) dst[i] = fp_f16_to_f32(src[i]);
-}
-
-KINLINE void ke_narrow_f16(uint16_t *dst, const float *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = load_nvf(src + i);
-        store_nvh(dst + i, KISA_F16_NARROW(&v));
-    }
-    for (; i < n; i++) dst[i] = fp_f32_to_f16(src[i]);
-}
-
-KINLINE void ke_widen_bf16(float *dst, const uint16_t *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = bf16_widen(load_nvh(src + i));
-        memcpy(dst + i, &v, sizeof v);
-    }
-    for (; i < n; i++) dst[i] = fp_bf16_to_f32(src[i]);
-}
-
-KINLINE void ke_narrow_bf16(uint16_t *dst, const float *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = load_nvf(src + i);
-        store_nvh(dst + i, bf16_narrow(&v));
-    }
-    for (; i < n; i++) dst[i] = fp_f32_to_bf16(src[i]);
-}
-#define KE_WIDEN_f16 ke_widen_f16
-#define KE_WIDEN_bf16 ke_widen_bf16
-#define KE_NARROW_f16 ke_narrow_f16
-#define KE_NARROW_bf16 ke_narrow_bf16
+#define KE_WIDEN_f16 cvt_f16_to_f32 /* kernels_isa.h */
+#define KE_WIDEN_bf16 cvt_bf16_to_f32
+#define KE_NARROW_f16 cvt_f32_to_f16
+#define KE_NARROW_bf16 cvt_f32_to_bf16
 /* the scalar of a tile-scalar op (converted to the element type at lowering) */
 #define KE_SCALAR_F(k) ((k).f)
 #define KE_SCALAR_INT(T, k) ((KE_STORE_##T)(k).u)

@@ -165,8 +165,9 @@ KINLINE nvh bf16_narrow(const nvf *vp) {
     return __builtin_convertvector(r, nvh);
 }
 
-/* n-element conversions (the table's f16_to_f32 & co., compared by the unit tests). */
-static void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
+/* n-element conversions (the table's f16_to_f32 & co., compared by the unit tests; inlined into the
+ * elementwise kernels, kernels_elem.h). */
+KINLINE void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
     int64_t i = 0;
     for (; i + NL <= n; i += NL) {
         nvf v = KISA_F16_WIDEN(load_nvh(src + i));
@@ -175,7 +176,7 @@ static void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
     for (; i < n; i++) dst[i] = fp_f16_to_f32(src[i]);
 }
 
-static void cvt_f32_to_f16(uint16_t *dst, const float *src, int64_t n) {
+KINLINE void cvt_f32_to_f16(uint16_t *dst, const float *src, int64_t n) {
     int64_t i = 0;
     for (; i + NL <= n; i += NL) {
         nvf v = load_nvf(src + i);
@@ -184,7 +185,7 @@ static void cvt_f32_to_f16(uint16_t *dst, const float *src, int64_t n) {
     for (; i < n; i++) dst[i] = fp_f32_to_f16(src[i]);
 }
 
-static void cvt_bf16_to_f32(float *dst, const uint16_t *src, int64_t n) {
+KINLINE void cvt_bf16_to_f32(float *dst, const uint16_t *src, int64_t n) {
     int64_t i = 0;
     for (; i + NL <= n; i += NL) {
         nvf v = bf16_widen(load_nvh(src + i));
@@ -193,7 +194,7 @@ static void cvt_bf16_to_f32(float *dst, const uint16_t *src, int64_t n) {
     for (; i < n; i++) dst[i] = fp_bf16_to_f32(src[i]);
 }
 
-static void cvt_f32_to_bf16(uint16_t *dst, const float *src, int64_t n) {
+KINLINE void cvt_f32_to_bf16(uint16_t *dst, const float *src, int64_t n) {
     int64_t i = 0;
     for (; i + NL <= n; i += NL) {
         nvf v = load_nvf(src + i);

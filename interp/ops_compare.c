@@ -21,25 +21,15 @@ typedef struct CompareInfo {
     uint64_t one_bits;      /* TTRI: the element pattern of 1 */
 } CompareInfo;
 
-/* Resolves ins[index] as a tile into *t; emits "unsupported" for boxed layouts (*stop). */
-static bool tile_in_ref(LowerCtx *ctx, const Op *op, int index, TileRef *t, bool *stop) {
-    if (index >= op->ins.count) return lower_error(ctx, op, (SrcLoc){0}, "is missing operand %d", index);
-    if (!tile_ref(ctx, op, &op->ins.items[index], t)) return false;
-    if (boxed(t)) {
-        *stop = true;
-        return unsupported_boxed(ctx, op, t);
-    }
-    return true;
-}
-
-/* dst (outs[0] or the result) into in->t[0]; *stop after emitting "unsupported". */
-static bool dst_ref(LowerCtx *ctx, const Op *op, Instr *in, bool *stop) {
+/* dst (outs[0] or the result) into in->t[0]; false on failure, with *emitted set when a boxed layout
+ * got an "unsupported" instruction instead (as lower_tile_in). */
+static bool dst_ref(LowerCtx *ctx, const Op *op, Instr *in, bool *emitted) {
     bool defines;
     if (!lower_dst(ctx, op, &in->t[0], &defines)) return false;
     in->defines_dst = defines;
     if (boxed(&in->t[0])) {
-        *stop = true;
-        return unsupported_boxed(ctx, op, &in->t[0]);
+        *emitted = unsupported_boxed(ctx, op, &in->t[0]);
+        return false;
     }
     return true;
 }
@@ -74,10 +64,10 @@ static int32_t exec_tcmp(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_tcmp(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tcmp);
-    bool stop = false;
-    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
-    if (!tile_in_ref(ctx, op, 1, &in.t[2], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    bool emitted = false;
+    if (!lower_tile_in(ctx, op, 0, &in.t[1], &emitted)) return emitted;
+    if (!lower_tile_in(ctx, op, 1, &in.t[2], &emitted)) return emitted;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     if (!same_dtype(ctx, op, &in.t[2], &in.t[1], "src1")) return false;
     size_t ws = dtype_size(in.t[0].dtype);
     if (!dtype_is_int(in.t[0].dtype) || (ws != 1 && ws != 4))
@@ -114,9 +104,9 @@ static int32_t exec_tcmps(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_tcmps(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tcmps);
-    bool stop = false;
-    if (!tile_in_ref(ctx, op, 0, &in.t[1], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    bool emitted = false;
+    if (!lower_tile_in(ctx, op, 0, &in.t[1], &emitted)) return emitted;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "has no scalar");
     DType et = in.t[1].dtype;
     if (!kernel_scalar_ref(ctx, op, &op->ins.items[1], et, &in.sc[0])) return false;
@@ -159,10 +149,10 @@ static int32_t exec_tsel(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_tsel(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tsel);
-    bool stop = false;
+    bool emitted = false;
     for (int i = 0; i < 3; i++)
-        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+        if (!lower_tile_in(ctx, op, i, &in.t[1 + i], &emitted)) return emitted;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     if (!same_dtype(ctx, op, &in.t[2], &in.t[0], "src0") || !same_dtype(ctx, op, &in.t[3], &in.t[0], "src1")) return false;
     if (in.t[2].rows != in.t[0].rows || in.t[2].cols != in.t[0].cols || in.t[3].rows != in.t[0].rows ||
         in.t[3].cols != in.t[0].cols)
@@ -212,10 +202,10 @@ static int32_t exec_tsels(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_tsels(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tsels);
-    bool stop = false;
+    bool emitted = false;
     for (int i = 0; i < 2; i++)
-        if (!tile_in_ref(ctx, op, i, &in.t[1 + i], &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+        if (!lower_tile_in(ctx, op, i, &in.t[1 + i], &emitted)) return emitted;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     if (!same_dtype(ctx, op, &in.t[2], &in.t[0], "src")) return false;
     if (!dtype_is_int(in.t[1].dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "expects mask element type to be an integer type, got %s",
@@ -242,8 +232,8 @@ static int32_t exec_tci(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_tci(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_tci);
-    bool stop = false;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    bool emitted = false;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     DType et = in.t[0].dtype;
     size_t es = dtype_size(et);
     if (!dtype_is_int(et) || (es != 2 && es != 4))
@@ -273,8 +263,8 @@ static int32_t exec_ttri(Interp *ip, const Instr *in, int32_t pc) {
 
 bool lower_ttri(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_ttri);
-    bool stop = false;
-    if (!dst_ref(ctx, op, &in, &stop) || stop) return stop; /* stop: an "unsupported" instruction was emitted */
+    bool emitted = false;
+    if (!dst_ref(ctx, op, &in, &emitted)) return emitted;
     if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "has no diagonal");
     if (!kernel_scalar_ref(ctx, op, &op->ins.items[0], DT_I32, &in.sc[0])) return false;
     DType et = in.t[0].dtype;

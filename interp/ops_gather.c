@@ -32,18 +32,6 @@ static inline int64_t load_int(const uint8_t *p, int size, bool is_signed) {
     }
 }
 
-/* Resolves ins[i] as a tile, refusing boxed layouts (false with *emitted set: an "unsupported"
- * instruction was emitted instead). */
-static bool in_tile(LowerCtx *ctx, const Op *op, int i, TileRef *out, bool *emitted) {
-    if (i >= op->ins.count) return lower_error(ctx, op, (SrcLoc){0}, "expects a tile operand at position %d", i);
-    if (!tile_ref(ctx, op, &op->ins.items[i], out)) return false;
-    if (boxed(out)) {
-        *emitted = unsupported_boxed(ctx, op, out);
-        return false;
-    }
-    return true;
-}
-
 /* The destination (outs[0]) of a DPS op that writes only part of it: the result form is refused. */
 static bool dps_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *emitted) {
     bool defines;
@@ -141,7 +129,7 @@ bool lower_tgather(LowerCtx *ctx, const Op *op) {
         (op->ins.count > 1 && op->ins.items[1].kind != OPD_VALUE))
         return emit_unsupported(ctx, op, "compare form (outs(dst, cdst), a scalar kValue) has no reference semantics: the "
                                 "ISA's CPU simulator does not implement it, so pto-run cannot execute it");
-    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !in_tile(ctx, op, 0, &in.t[1], &emitted)) return emitted;
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !lower_tile_in(ctx, op, 0, &in.t[1], &emitted)) return emitted;
     size_t es = dtype_size(in.t[0].dtype);
     if (dtype_size(in.t[1].dtype) != es || (es != 1 && es != 2 && es != 4))
         return lower_error(ctx, op, (SrcLoc){0}, "expects src and dst elements of one size (1, 2 or 4 bytes)");
@@ -157,7 +145,7 @@ bool lower_tgather(LowerCtx *ctx, const Op *op) {
         return true;
     }
     if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "index-form tgather expects both indices and tmp");
-    if (!in_tile(ctx, op, 1, &in.t[2], &emitted)) return emitted;
+    if (!lower_tile_in(ctx, op, 1, &in.t[2], &emitted)) return emitted;
     if (in.t[0].dtype != in.t[1].dtype) return same_dtype(ctx, op, &in.t[1], &in.t[0], "src");
     if (in.t[2].dtype != DT_I32 && in.t[2].dtype != DT_U32)
         return emit_unsupported(ctx, op, "has no reference semantics for %s indices: the ISA's CPU simulator requires "
@@ -197,8 +185,8 @@ static int32_t exec_tgatherb(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tgatherb(LowerCtx *ctx, const Op *op) {
     bool emitted = false;
     Instr in = instr_for(op, exec_tgatherb);
-    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !in_tile(ctx, op, 0, &in.t[1], &emitted) ||
-        !in_tile(ctx, op, 1, &in.t[2], &emitted))
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !lower_tile_in(ctx, op, 0, &in.t[1], &emitted) ||
+        !lower_tile_in(ctx, op, 1, &in.t[2], &emitted))
         return emitted;
     size_t des = dtype_size(in.t[0].dtype), oes = dtype_size(in.t[2].dtype);
     if (des != 1 && des != 2 && des != 4) return lower_error(ctx, op, (SrcLoc){0}, "expects dst element size to be 1, 2, or 4 bytes");
@@ -247,8 +235,8 @@ static int32_t exec_tscatter(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tscatter(LowerCtx *ctx, const Op *op) {
     bool emitted = false;
     Instr in = instr_for(op, exec_tscatter);
-    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !in_tile(ctx, op, 0, &in.t[1], &emitted) ||
-        !in_tile(ctx, op, 1, &in.t[2], &emitted))
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !lower_tile_in(ctx, op, 0, &in.t[1], &emitted) ||
+        !lower_tile_in(ctx, op, 1, &in.t[2], &emitted))
         return emitted;
     if (in.t[0].dtype != in.t[1].dtype) return same_dtype(ctx, op, &in.t[1], &in.t[0], "src");
     size_t isz = dtype_size(in.t[2].dtype);
@@ -316,11 +304,11 @@ bool lower_tquant(LowerCtx *ctx, const Op *op) {
     if (q > 1)
         return emit_unsupported(ctx, op, "quant_type %s is not supported yet (only INT8_SYM and INT8_ASYM)",
                                 attr_enum_name(AK_QUANT_TYPE, q));
-    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !in_tile(ctx, op, 0, &in.t[1], &emitted) ||
-        !in_tile(ctx, op, 1, &in.t[2], &emitted))
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !lower_tile_in(ctx, op, 0, &in.t[1], &emitted) ||
+        !lower_tile_in(ctx, op, 1, &in.t[2], &emitted))
         return emitted;
     in.a = q == 1;
-    if (in.a && !in_tile(ctx, op, 2, &in.t[3], &emitted)) return emitted;
+    if (in.a && !lower_tile_in(ctx, op, 2, &in.t[3], &emitted)) return emitted;
     if (in.t[1].dtype != DT_F32) return lower_error(ctx, op, (SrcLoc){0}, "expects src to have element type f32");
     if (in.t[0].dtype != (in.a ? DT_U8 : DT_I8))
         return lower_error(ctx, op, (SrcLoc){0}, "expects dst element type %s", in.a ? "ui8 for INT8_ASYM" : "i8 for INT8_SYM");
@@ -363,8 +351,8 @@ static int32_t exec_tdequant(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_tdequant(LowerCtx *ctx, const Op *op) {
     bool emitted = false;
     Instr in = instr_for(op, exec_tdequant);
-    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !in_tile(ctx, op, 0, &in.t[1], &emitted) ||
-        !in_tile(ctx, op, 1, &in.t[2], &emitted) || !in_tile(ctx, op, 2, &in.t[3], &emitted))
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !lower_tile_in(ctx, op, 0, &in.t[1], &emitted) ||
+        !lower_tile_in(ctx, op, 1, &in.t[2], &emitted) || !lower_tile_in(ctx, op, 2, &in.t[3], &emitted))
         return emitted;
     if (in.t[1].dtype != DT_I8 && in.t[1].dtype != DT_I16)
         return lower_error(ctx, op, (SrcLoc){0}, "expects src element type i8 or i16");

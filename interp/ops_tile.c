@@ -85,6 +85,18 @@ bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) {
 
 bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
 
+/* Resolves ins[i] as a tile into *out; false when it cannot, with *emitted set when a boxed layout
+ * got an "unsupported" instruction instead (the caller then returns *emitted). */
+bool lower_tile_in(LowerCtx *ctx, const Op *op, int i, TileRef *out, bool *emitted) {
+    if (i >= op->ins.count) return lower_error(ctx, op, (SrcLoc){0}, "expects a tile operand at position %d", i);
+    if (!tile_ref(ctx, op, &op->ins.items[i], out)) return false;
+    if (boxed(out)) {
+        *emitted = unsupported_boxed(ctx, op, out);
+        return false;
+    }
+    return true;
+}
+
 /* Emits the "not supported" instruction for boxed (fractal) layouts. */
 bool unsupported_boxed(LowerCtx *ctx, const Op *op, const TileRef *t) {
     return emit_unsupported(ctx, op, "tile %%%s uses the boxed layout slayout=%s, which pto-run does not execute yet "

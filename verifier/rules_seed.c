@@ -150,12 +150,6 @@ void verify_row_expand(VerifyCtx *ctx, const Op *op) {
         record_scratch_user(ctx, op);
 }
 
-/* TROWEXPANDMUL: the row-expand rules with the seed's MUL dtype lists. */
-void verify_trowexpandmul(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op); }
-
-/* TROWEXPANDSUB: the row-expand rules with the seed's SUB dtype list (f16, f32). */
-void verify_trowexpandsub(VerifyCtx *ctx, const Op *op) { verify_row_expand(ctx, op); }
-
 /* ------------------------------------------------------------------------------------------ */
 /* TROWPROD                                                                                    */
 /* ------------------------------------------------------------------------------------------ */
