@@ -415,7 +415,10 @@ enum {
     OPF_ATTRS_IN_INS = 1u << 15, /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
     OPF_FROM_INT   = 1u << 16, /* a conversion from an integer (arith.sitofp) */
     OPF_TO_INT     = 1u << 17, /* a conversion to an integer (arith.fptosi) */
-    OPF_WIDEN      = 1u << 18  /* a float conversion to a wider type (arith.extf) */
+    OPF_WIDEN      = 1u << 18, /* a float conversion to a wider type (arith.extf) */
+    OPF_SYNC_SET   = 1u << 19, /* raises an event flag (set_flag, record_event) */
+    OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
+    OPF_SYNC_BARRIER = 1u << 21 /* orders a pipe against itself (barrier, pipe_barrier) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
