@@ -100,3 +100,22 @@ Test(argreduce, wide_columns_cross_the_kernel_chunk) {
     check("tcolargmin", "!pto.tile_buf<vec, 3x2504xf32, valid=3x2500>", "!pto.tile_buf<vec, 1x2504xi32, valid=1x2500>",
           TARGET_A2A3, DT_F32, R, C, s, min, C);
 }
+
+Test(argreduce, zero_valid_cols_at_run_time_still_write_index_0) {
+    Prog p;
+    prog_load(&p,
+              "%c0 = arith.constant 0 : index\n%c3 = arith.constant 3 : index\n%k = arith.constant 7 : i32\n"
+              "%s = pto.alloc_tile valid_row = %c3 valid_col = %c0 : !pto.tile_buf<vec, 4x8xf32, valid=?x?>\n"
+              "%tmp = pto.alloc_tile valid_row = %c3 valid_col = %c0 : !pto.tile_buf<vec, 4x8xf32, valid=?x?>\n"
+              "%d = pto.alloc_tile : !pto.tile_buf<vec, 8x1xi32, valid=3x1, blayout=col_major>\n"
+              "pto.texpands ins(%k : i32) outs(%d : !pto.tile_buf<vec, 8x1xi32, valid=3x1, blayout=col_major>)\n"
+              "pto.trowargmin ins(%s, %tmp : !pto.tile_buf<vec, 4x8xf32, valid=?x?>, !pto.tile_buf<vec, 4x8xf32, valid=?x?>) "
+              "outs(%d : !pto.tile_buf<vec, 8x1xi32, valid=3x1, blayout=col_major>)\n",
+              TARGET_A2A3);
+    cr_assert(prog_run(&p), "%s", prog_diags(&p));
+    DataArray d = prog_fetch(&p, "d");
+    cr_assert_eq(d.count, 3);
+    for (int i = 0; i < 3; i++) cr_assert_eq(((const int32_t *)d.data)[i], 0, "row %d", i);
+    data_array_free(&d);
+    prog_unload(&p);
+}
