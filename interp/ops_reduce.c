@@ -253,10 +253,10 @@ enum { ARG_CHUNK = 1024 };
             for (int64_t j = 0; j < n; j++) best[j] = LD(AT(T, s, 0, c0 + j)), bi[j] = 0;         \
             for (int64_t r = 1; r < rows; r++)                                                     \
                 for (int64_t j = 0; j < n; j++) {                                                  \
-                    CT v = LD(AT(T, s, r, c0 + j));                                                \
-                    bool better = v BETTER best[j];                                                \
-                    best[j] = better ? v : best[j];                                                \
-                    bi[j] = better ? (uint32_t)r : bi[j];                                          \
+                    CT v = LD(AT(T, s, r, c0 + j)), b = best[j];                                   \
+                    uint32_t m = -(uint32_t)(v BETTER b); /* a mask, not a branch: it vectorises */ \
+                    best[j] = v BETTER b ? v : b;                                                  \
+                    bi[j] = ((uint32_t)r & m) | (bi[j] & ~m);                                      \
                 }                                                                                  \
             for (int64_t j = 0; j < n; j++) AT(uint32_t, d, 0, c0 + j) = bi[j];                   \
         }                                                                                          \
