@@ -133,6 +133,14 @@ typedef struct ViewInfo {
     int64_t static_dims[INTERP_MAX_RANK]; /* result type dims (DIM_DYNAMIC when ?) */
 } ViewInfo;
 
+/* Element functions of the scalar families of ops.def (their ELEM column, interp/ops_scalar.c):
+ * integer (*r = x OP y, m masks the result type's bits; false for a zero divisor), float (in
+ * double, rounded by the caller), conversion, block query. */
+typedef bool (*ScalarIntFn)(int64_t x, int64_t y, uint64_t m, int64_t *r);
+typedef double (*ScalarFloatFn)(double x, double y);
+typedef void (*ScalarCastFn)(RtValue *dst, ScalarValue v, DType from, DType to);
+typedef int64_t (*BlockQueryFn)(const Interp *ip);
+
 struct Instr {
     ExecFn exec;
     const Op *op;           /* source op (trace); NULL for internal bookkeeping */
@@ -145,6 +153,10 @@ struct Instr {
         KernelRowReduce row_reduce;
         KernelRowExpand row_expand;
         KernelElem elem;
+        ScalarIntFn scalar_int;
+        ScalarFloatFn scalar_float;
+        ScalarCastFn scalar_cast;
+        BlockQueryFn block_query;
     } k;
     TileRef t[4];
     ScalarRef sc[4];

@@ -350,7 +350,8 @@ enum {
 enum {
     SPEC_OPTIONAL = 1u << 0,  /* may be absent (only trailing positions) */
     SPEC_VARIADIC = 1u << 1,  /* zero or more (last position only) */
-    SPEC_FORWARD  = 1u << 2   /* may name a value defined later in the function (seed tassign) */
+    SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
+    SPEC_TMP      = 1u << 3   /* scratch the op may clobber: not an input, not an output */
 };
 
 typedef struct OperandSpec {
@@ -411,7 +412,10 @@ enum {
     OPF_DST_READ   = 1u << 12, /* the destination is also an input (TAXPY: dst += src * scalar) */
     OPF_COLUMNS    = 1u << 13, /* a reduction over each column (TCOLSUM), not each row */
     OPF_RESULT_I64 = 1u << 14, /* its one result is i64 when no signature says otherwise (pto.get_block_idx) */
-    OPF_ATTRS_IN_INS = 1u << 15 /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
+    OPF_ATTRS_IN_INS = 1u << 15, /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
+    OPF_FROM_INT   = 1u << 16, /* a conversion from an integer (arith.sitofp) */
+    OPF_TO_INT     = 1u << 17, /* a conversion to an integer (arith.fptosi) */
+    OPF_WIDEN      = 1u << 18  /* a float conversion to a wider type (arith.extf) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

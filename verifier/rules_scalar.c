@@ -207,19 +207,19 @@ void verify_float_cast(VerifyCtx *ctx, const Op *op) {
     bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
     bool ok;
     const char *want;
-    switch (op->code) {
-    case OP_SITOFP:
-    case OP_UITOFP: ok = in_int && out_f; want = "an integer operand and a floating-point result"; break;
-    case OP_FPTOSI:
-    case OP_FPTOUI: ok = in_f && out_int; want = "a floating-point operand and an integer result"; break;
-    case OP_EXTF:
+    uint32_t flags = op_info(op->code)->flags;
+    if (flags & OPF_FROM_INT) {
+        ok = in_int && out_f;
+        want = "an integer operand and a floating-point result";
+    } else if (flags & OPF_TO_INT) {
+        ok = in_f && out_int;
+        want = "a floating-point operand and an integer result";
+    } else if (flags & OPF_WIDEN) {
         ok = in_f && out_f && scalar_bits(out->dtype) > scalar_bits(in->dtype);
         want = "a floating-point result wider than the operand";
-        break;
-    default:
+    } else {
         ok = in_f && out_f && scalar_bits(out->dtype) < scalar_bits(in->dtype);
         want = "a floating-point result narrower than the operand";
-        break;
     }
     if (!ok)
         vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cast-types",
@@ -575,22 +575,13 @@ static const char *attr_word(VerifyCtx *ctx, const Attr *a, const char **prefix)
     return arena_strndup(ctx->arena, s, n);
 }
 
-/* What each synchronisation op takes in its brackets: P a pipe, E an event, O a sync op type;
- * and how many index operands (the _dyn forms' event id). */
+/* What a synchronisation op takes in its brackets (its row's ELEM column: P a pipe, E an event,
+ * O a sync op type) and how many index operands (the _dyn forms' event id); false for none. */
 static bool sync_shape(OpCode code, const char **args, int *n_operands) {
-    *n_operands = 0;
-    switch (code) {
-    case OP_SET_FLAG:
-    case OP_WAIT_FLAG: *args = "PPE"; return true;
-    case OP_SET_FLAG_DYN:
-    case OP_WAIT_FLAG_DYN: *args = "PP"; *n_operands = 1; return true;
-    case OP_RECORD_EVENT:
-    case OP_WAIT_EVENT: *args = "OOE"; return true;
-    case OP_BARRIER:
-    case OP_PIPE_BARRIER: *args = "P"; return true;
-    case OP_BARRIER_SYNC: *args = "O"; return true;
-    default: return false;
-    }
+    const OpInfo *info = op_info(code);
+    *args = info->elem;
+    *n_operands = info->ins[0].name && !(info->ins[0].flags & SPEC_VARIADIC) ? 1 : 0;
+    return strcmp(*args, "none") != 0;
 }
 
 /* One bracketed argument of kind P, E or O. */
