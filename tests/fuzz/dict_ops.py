@@ -15,14 +15,14 @@ def words():
     out = set()
     for path in glob.glob(os.path.join(ROOT, "ir", "ops*.def")):
         text = open(path).read()
-        for m in re.finditer(r'^\s*(?:OP\(\w+,\s*"([\w.]+)",\s*(?:"(\w+)"|NULL)|[A-Z_]+_OP\(\w+,\s*"(\w+)")', text, re.M):
+        for m in re.finditer(r'^\s*(?:OP\(\w+,\s*"([\w.]+)",\s*(?:"(\w+)"|NULL)|[A-Z_]+_OP\(\w+,\s*"([\w.]+)")', text, re.M):
             full, asm, member = m.groups()
             if full:
                 out.add(full)
             if asm:
                 out.add(asm)
-            if member:
-                out.update({member, "pto." + member})
+            if member:  # a family row: the assembly name, and "pto." before it unless it is a full name
+                out.update({member} if member.startswith(("arith.", "pto.")) else {member, "pto." + member})
         out.update(re.findall(r'ATTR\("(\w+)"', text))
     attrs = open(os.path.join(ROOT, "ir", "attrs.c")).read()
     for group in re.findall(r"\{([^{}]*NULL)\}", attrs):

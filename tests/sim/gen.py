@@ -36,12 +36,18 @@ PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
 
 
 class T:
-    """A tile: element type, shape, valid shape, layout, pad."""
+    """A tile: element type, shape, valid shape, layout, pad; and for the cube its location (vec,
+    mat, left, right, acc, bias, scaling), its box layout (slayout "row_major" / "col_major") and
+    fractal (512, or 1024 for the 16x16 acc box)."""
 
-    def __init__(self, dt, rows, cols, valid=None, col_major=False, pad=0, data="rand"):
+    LOCS = {"vec": "Vec", "mat": "Mat", "left": "Left", "right": "Right", "acc": "Acc", "bias": "Bias", "scaling": "Scaling"}
+
+    def __init__(self, dt, rows, cols, valid=None, col_major=False, pad=0, data="rand", loc="vec", slayout=None,
+                 fractal=512):
         self.dt, self.rows, self.cols = dt, rows, cols
         self.vr, self.vc = valid if valid else (rows, cols)
         self.col_major, self.pad, self.data = col_major, pad, data
+        self.loc, self.slayout, self.fractal = loc, slayout, fractal
 
     def nbytes(self):
         return self.rows * self.cols * np.dtype(NP[self.dt]).itemsize
@@ -50,13 +56,34 @@ class T:
         extra = "" if whole or (self.vr, self.vc) == (self.rows, self.cols) else ", valid=%dx%d" % (self.vr, self.vc)
         if self.col_major:
             extra += ", blayout=col_major"
+        if self.slayout:
+            extra += ", slayout=%s" % self.slayout
+        if self.fractal != 512:
+            extra += ", fractal=%d" % self.fractal
         if self.pad and not whole:
             extra += ", pad=%d" % self.pad
-        return "!pto.tile_buf<vec, %dx%dx%s%s>" % (self.rows, self.cols, self.dt, extra)
+        return "!pto.tile_buf<%s, %dx%dx%s%s>" % (self.loc, self.rows, self.cols, self.dt, extra)
 
     def cpp(self):
-        return "Tile<TileType::Vec, %s, %d, %d, BLayout::%s, -1, -1, SLayout::NoneBox, 512, PadValue::%s>" % (
-            CPP[self.dt], self.rows, self.cols, "ColMajor" if self.col_major else "RowMajor", PAD[self.pad])
+        sl = {"row_major": "RowMajor", "col_major": "ColMajor", None: "NoneBox"}[self.slayout]
+        return "Tile<TileType::%s, %s, %d, %d, BLayout::%s, -1, -1, SLayout::%s, %d, PadValue::%s>" % (
+            self.LOCS[self.loc], CPP[self.dt], self.rows, self.cols, "ColMajor" if self.col_major else "RowMajor", sl,
+            self.fractal, PAD[self.pad])
+
+    def offsets(self):
+        """The storage offset of every logical element, row-major order (the simulator's
+        GetTileElementOffset; interp_impl.h tile_elem_offset)."""
+        r, c = np.meshgrid(np.arange(self.rows), np.arange(self.cols), indexing="ij")
+        if not self.slayout:
+            return (c * self.rows + r if self.col_major else r * self.cols + c).reshape(-1)
+        c0 = 32 // np.dtype(NP[self.dt]).itemsize
+        box_col = self.slayout == "col_major"
+        br_n, bc_n = (16, 16) if self.fractal == 1024 else ((c0, 16) if box_col else (16, c0))
+        br, ir, bc, ic = r // br_n, r % br_n, c // bc_n, c % bc_n
+        box = br_n * bc_n
+        outer = bc * self.rows * bc_n + br * box if self.col_major else br * self.cols * br_n + bc * box
+        inner = ic * br_n + ir if box_col else ir * bc_n + ic
+        return (outer + inner).reshape(-1)
 
 
 def case(name, op, tiles, ins, outs, cpp, target="a2a3", scalars=(), attrs="", attrs_at="end", line=None, desc=""):
@@ -265,22 +292,23 @@ def cases():
 
 # ---- generation ----------------------------------------------------------------------------------
 def place(c):
-    addr, out = 0, {}
+    """Byte addresses, each location (memory) filled from 0 on its own."""
+    addr, out = {}, {}
     for name, t in c["tiles"].items():
-        out[name] = addr
-        addr += (t.nbytes() + 255) // 256 * 256
+        out[name] = addr.get(t.loc, 0)
+        addr[t.loc] = out[name] + (t.nbytes() + 255) // 256 * 256
     return out, addr
 
 
 def physical(t, logical):
     """Whole-tile logical (rows x cols) data -> the tile's memory order."""
-    m = logical.reshape(t.rows, t.cols)
-    return (m.T if t.col_major else m).reshape(-1)
+    out = np.empty_like(logical)
+    out[t.offsets()] = logical
+    return out
 
 
 def logical_of(t, phys):
-    m = phys.reshape((t.cols, t.rows) if t.col_major else (t.rows, t.cols))
-    return (m.T if t.col_major else m).reshape(-1)
+    return phys[t.offsets()]
 
 
 def scalar_text(v, ty):

@@ -1,0 +1,55 @@
+# The cube (ir/ops_cube.def): TMATMUL, TMATMUL_ACC (in place, as every kernel writes it),
+# TMATMUL_BIAS, TGEMV, and TMOV mat -> left / right, on boxed tiles: left Zz on A2/A3 and Nz on A5
+# (PTOAS's parser rule), right Zn, acc Nz with the 16x16 box (fractal 1024), mat Nz. Random float
+# data (normal, sd 3), not the ISA's small integers, so that the k order of each fmaf chain shows;
+# valid regions smaller than the boxes; f32 shapes after the ISA's 40x50x60 experiment.
+
+
+def cases(T, case):
+    def left(dt, r, c, valid=None, target="a2a3", data="rand"):
+        return T(dt, r, c, valid, col_major=target == "a5", loc="left", slayout="row_major", data=data)
+
+    def right(dt, r, c, valid=None, data="rand"):
+        return T(dt, r, c, valid, loc="right", slayout="col_major", data=data)
+
+    def acc(dt, r, c, valid=None, data="rand"):
+        return T(dt, r, c, valid, col_major=True, loc="acc", slayout="row_major", fractal=1024, data=data)
+
+    out = []
+    for target in ("a2a3", "a5"):
+        sfx = "" if target == "a2a3" else "_a5"
+        # f16 x f16 -> f32 and bf16, full boxes; f32 with valid m, k, n = 40, 50, 60 inside 48x56x64
+        for dt in ("f16", "bf16"):
+            out.append(case("tmatmul_%s_16x32x16%s" % (dt, sfx), "tmatmul",
+                            dict(a=left(dt, 16, 32, target=target), b=right(dt, 32, 16), d=acc("f32", 16, 16)),
+                            ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
+                            desc="TMATMUL %s: one fmaf chain per element, k in order, from +0" % dt))
+        out.append(case("tmatmul_f32_40x50x60%s" % sfx, "tmatmul",
+                        dict(a=left("f32", 48, 56, (40, 50), target), b=right("f32", 56, 64, (50, 60)),
+                             d=acc("f32", 48, 64, (40, 60))),
+                        ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
+                        desc="TMATMUL f32: fmaf is needed (an unfused a*b+acc differs); dst outside 40x60 untouched"))
+        out.append(case("tmatmul_i8_33x100x40%s" % sfx, "tmatmul",
+                        dict(a=left("i8", 48, 128, (33, 100), target), b=right("i8", 128, 48, (100, 40)),
+                             d=acc("i32", 48, 48, (33, 40))),
+                        ["a", "b"], ["d"], "TMATMUL(d, a, b);", target, desc="TMATMUL i8 x i8 -> i32"))
+        out.append(case("tmatmul_acc_f32_32x64x32%s" % sfx, "tmatmul.acc",
+                        dict(a=left("f32", 32, 64, target=target), b=right("f32", 64, 32), d=acc("f32", 32, 32)),
+                        ["d", "a", "b"], ["d"], "TMATMUL_ACC(d, d, a, b);", target,
+                        desc="TMATMUL_ACC in place: d = d + (chain from +0), a second rounding"))
+        out.append(case("tmatmul_bias_f16_16x64x32%s" % sfx, "tmatmul.bias",
+                        dict(a=left("f16", 16, 64, target=target), b=right("f16", 64, 32, (64, 24)),
+                             z=T("f32", 1, 32, loc="bias"), d=acc("f32", 16, 32)),
+                        ["a", "b", "z"], ["d"], "TMATMUL_BIAS(d, a, b, z);", target,
+                        desc="TMATMUL_BIAS: the bias is added over dst's whole valid region, past n = 24 too"))
+        out.append(case("tgemv_f16_1x64x32%s" % sfx, "tgemv",
+                        dict(a=left("f16", 16, 64, (1, 64), target), b=right("f16", 64, 32), d=acc("f32", 16, 32, (1, 32))),
+                        ["a", "b"], ["d"], "TGEMV(d, a, b);", target, desc="TGEMV: TMATMUL with one valid lhs row"))
+        out.append(case("tmov_mat_left_f16_32x64%s" % sfx, "tmov",
+                        dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
+                             a=left("f16", 32, 64, target=target)),
+                        ["m"], ["a"], "TMOV(a, m);", target, desc="TMOV mat (Nz) -> left"))
+        out.append(case("tmov_mat_right_f32_32x48%s" % sfx, "tmov",
+                        dict(m=T("f32", 32, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 48)),
+                        ["m"], ["b"], "TMOV(b, m);", target, desc="TMOV mat (Nz) -> right (Zn)"))
+    return out
