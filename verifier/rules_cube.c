@@ -1,7 +1,8 @@
 /* rules_cube.c - the rules of the cube family (ir/ops_cube.def): tmatmul, tgemv and their .acc
  * and .bias forms. PTOAS's verifyMatTileOperands (PTO.cpp): lhs in left, rhs in right, dst in acc,
  * static shapes [M, K] x [K, N] -> [M, N], static valid m, k, n in [1, 4095], the (dst, lhs, rhs)
- * type triple; gemv: one valid lhs row and lhs valid cols == rhs valid rows. The layouts are the
+ * type triple; gemv instead of the static shapes: one valid row in lhs and dst, lhs valid cols
+ * == rhs valid rows, rhs valid cols == dst valid cols. The layouts are the
  * simulator's static checks (TMatmul.hpp), which hold on both targets: the boxes of lhs row-major
  * (Zz or Nz), rhs Zn, dst Nz; a bias tile is one row-major row of dst's type. PTOAS leaves the
  * triple of the .acc forms unchecked; the simulator does not compile them either way, so pto-as
@@ -72,8 +73,9 @@ void verify_matmul(VerifyCtx *ctx, const Op *op) {
     check_layout(ctx, op, &dst, dst.tile->slayout == SL_ROW_MAJOR && dst.tile->blayout == BL_COL_MAJOR, "Nz");
     if (acc_in.tile)
         check_layout(ctx, op, &acc_in, acc_in.tile->slayout == SL_ROW_MAJOR && acc_in.tile->blayout == BL_COL_MAJOR, "Nz");
-    /* static shapes [M, K] x [K, N] -> [M, N] */
-    if (lhs.tile->rows != dst.tile->rows || lhs.tile->cols != rhs.tile->rows || rhs.tile->cols != dst.tile->cols)
+    /* static shapes [M, K] x [K, N] -> [M, N] (tgemv: its valid shapes instead, below) */
+    bool gemv = (info->flags & OPF_GEMV) != 0;
+    if (!gemv && (lhs.tile->rows != dst.tile->rows || lhs.tile->cols != rhs.tile->rows || rhs.tile->cols != dst.tile->cols))
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "shape"),
                 "expects shapes [M, K] x [K, N] -> [M, N], got %lldx%lld x %lldx%lld -> %lldx%lld", (long long)lhs.tile->rows,
                 (long long)lhs.tile->cols, (long long)rhs.tile->rows, (long long)rhs.tile->cols, (long long)dst.tile->rows,
@@ -81,11 +83,20 @@ void verify_matmul(VerifyCtx *ctx, const Op *op) {
     check_mnk(ctx, op, &lhs, lhs.tile->valid_rows, "m (lhs rows)");
     check_mnk(ctx, op, &lhs, lhs.tile->valid_cols, "k (lhs cols)");
     check_mnk(ctx, op, &rhs, rhs.tile->valid_cols, "n (rhs cols)");
-    if (info->flags & OPF_GEMV) {
+    if (gemv) { /* PTOAS verifyGemvTileOperands: one valid row in lhs and dst, k and n agreeing */
         if (dim_known(lhs.tile->valid_rows) && lhs.tile->valid_rows != 1)
             vreport(ctx, op, lhs.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
                     "expects lhs to have one valid row, got %lld (%s)", (long long)lhs.tile->valid_rows,
                     type_text(ctx, lhs.type));
+        if (dim_known(dst.tile->valid_rows) && dst.tile->valid_rows != 1)
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
+                    "expects dst to have one valid row, got %lld (%s)", (long long)dst.tile->valid_rows,
+                    type_text(ctx, dst.type));
+        if (dim_known(rhs.tile->valid_cols) && dim_known(dst.tile->valid_cols) &&
+            rhs.tile->valid_cols != dst.tile->valid_cols)
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
+                    "expects rhs valid cols (%lld) to equal dst valid cols (%lld)", (long long)rhs.tile->valid_cols,
+                    (long long)dst.tile->valid_cols);
         if (dim_known(lhs.tile->valid_cols) && dim_known(rhs.tile->valid_rows) &&
             lhs.tile->valid_cols != rhs.tile->valid_rows)
             vreport(ctx, op, rhs.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),

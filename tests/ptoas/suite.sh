@@ -1,6 +1,7 @@
 #!/bin/sh
 # PTOAS's own sample kernels against their own golden scripts: sh tests/ptoas/suite.sh BUILD_DIR
-# Each line of samples.txt runs through run_sample.py (PASS/FAIL lines). PTOAS's files are never
+# Each line of samples.txt runs through run_sample.py, each line of pipelines.txt (the samples
+# whose golden is in npu_validation/) through run_pipeline.py (PASS/FAIL lines). PTOAS's files are never
 # committed here; the suite reads them from a PTOAS source tree:
 #   $PTOAS_SRC                     a PTOAS checkout (its test/samples is used), or else
 #   $PTOAS_MIRROR (a bare git repository of PTOAS; default: the local mirror this project's
@@ -28,4 +29,8 @@ fi
 grep -v -e '^#' -e '^[[:space:]]*$' "$here/samples.txt" | while read -r path flags; do
     # shellcheck disable=SC2086 # flags are split on purpose
     /usr/bin/python3 "$here/run_sample.py" "$build/pto-run" "$samples" "$samples/$path" $flags
+done
+grep -v -e '^#' -e '^[[:space:]]*$' "$here/pipelines.txt" | while read -r dir flags; do
+    # shellcheck disable=SC2086 # flags are split on purpose
+    /usr/bin/python3 "$here/run_pipeline.py" "$build/pto-run" "$samples/$dir" $flags
 done
