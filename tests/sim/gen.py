@@ -5,26 +5,33 @@ uses, fills each whole tile (valid region or not) with the same seeded data, run
 and dumps every output tile whole. The .pto program binds the same data through full-tile aliases
 and is checked with `pto-run --compare=bits`: bit for bit, outside the valid region too.
 
-    /usr/bin/python3 tests/sim/gen.py --pto-isa DIR      (DIR: a pto-isa tree with include/)
+    /usr/bin/python3 tests/sim/gen.py [--cross-check] --pto-isa DIR   (DIR: a pto-isa tree with include/)
 
-It writes tests/sim/<case>/ (prog.pto, <tile>.bin inputs, <tile>.expect.bin outputs) and
-tests/sim/cases.txt, deterministically. It fetches nothing; g++ builds the harness with the ISA's
-test flags (-std=c++20 -O2, no -march: no FMA contraction), single-threaded. bf16 cases are not
-made: g++ 12 has no std::bfloat16_t and pto-isa then treats bf16 as _Float16 (tests/sim/README.md).
+The cases: cases() below (the core list) and every tests/sim/cases/<family>.py, which defines
+cases(T, case). It writes tests/sim/<case>/ (prog.pto, <tile>.bin inputs, <tile>.expect.bin
+outputs) and tests/sim/cases.txt, deterministically. It fetches nothing; g++ builds the harness
+with the ISA's test flags (-std=c++20 -O2, no -march: no FMA contraction), single-threaded. Cases
+with a bf16 tile are built with Debian's clang++-19 instead (g++ 12 has no std::bfloat16_t, and
+pto-isa then silently makes bf16 an alias of _Float16); --cross-check also builds every g++ case
+with that clang and fails unless the outputs are the same bits (tests/sim/README.md).
 """
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NP = {"f32": np.float32, "f16": np.float16, "i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16,
-      "i32": np.int32, "ui32": np.uint32}
-CPP = {"f32": "float", "f16": "half", "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t", "ui16": "uint16_t",
-       "i32": "int32_t", "ui32": "uint32_t"}
+NP = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16, "i8": np.int8, "ui8": np.uint8, "i16": np.int16,
+      "ui16": np.uint16, "i32": np.int32, "ui32": np.uint32}
+CPP = {"f32": "float", "f16": "half", "bf16": "bfloat16_t", "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t",
+       "ui16": "uint16_t", "i32": "int32_t", "ui32": "uint32_t"}
+for _w in ("8", "16", "32"):  # PTOAS spells unsigned types both ui32 and u32
+    NP["u" + _w], CPP["u" + _w] = NP["ui" + _w], CPP["ui" + _w]
 PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
 
 
@@ -52,16 +59,53 @@ class T:
             CPP[self.dt], self.rows, self.cols, "ColMajor" if self.col_major else "RowMajor", PAD[self.pad])
 
 
-def case(name, op, tiles, ins, outs, cpp, target="a2a3", scalars=(), attrs=""):
-    """ins: tile names or ("s", value, type) scalars in the op's order; cpp: the C++ call."""
-    return dict(name=name, op=op, tiles=tiles, ins=ins, outs=outs, cpp=cpp, target=target, attrs=attrs)
+def case(name, op, tiles, ins, outs, cpp, target="a2a3", scalars=(), attrs="", attrs_at="end", line=None, desc=""):
+    """ins: tile names or ("s", value, type) scalars in the op's order; cpp: the C++ call.
+    attrs: the op's attr-dict, written after outs(...) or, with attrs_at="ins", inside ins(...) after
+    the last operand (PTOAS's spelling for TGATHER's maskPattern, TCMP's cmpMode...). line: the op's
+    whole text instead of the DPS form, with {ins}, {outs}, {in_types}, {out_types} filled in.
+    desc: one line on what the case checks (the program's first comment)."""
+    return dict(name=name, op=op, tiles=tiles, ins=ins, outs=outs, cpp=cpp, target=target, attrs=attrs,
+                attrs_at=attrs_at, line=line, desc=desc)
+
+
+def to_bf16_bits(v):
+    """float values -> bf16 bit patterns, rounded to nearest even (NaNs stay NaN, payload's top bits kept)."""
+    b = np.asarray(v, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+    nan = np.isnan(np.asarray(v, dtype=np.float32))
+    r[nan] = ((b[nan] >> 16) | 0x40).astype(np.uint16)
+    return r
 
 
 def data(rng, t):
+    """Whole-tile logical data for t. Kinds: rand, pos, small, special (floats: NaN with payloads, +-inf,
+    +-0, subnormals, max), nonzero, shift (integers), zero, ("range", lo, hi) uniform in [lo, hi],
+    ("values", [v...]) cycled over the tile."""
     n = t.rows * t.cols
     dt = NP[t.dt]
+    kind = t.data
+    if isinstance(kind, tuple) or kind == "zero":
+        if kind == "zero":
+            v = np.zeros(n)
+        elif kind[0] == "values":
+            v = np.array(kind[1], dtype=np.float64 if t.dt[0] in "fb" else np.int64)[np.arange(n) % len(kind[1])]
+        elif t.dt[0] in "fb":
+            v = rng.uniform(kind[1], kind[2], n)
+        else:
+            v = rng.integers(kind[1], kind[2], n, endpoint=True, dtype=np.int64)
+        if t.dt == "bf16":
+            return to_bf16_bits(v)
+        return v.astype(dt) if t.dt[0] == "f" else v.astype(np.int64).astype(dt)  # integers wrap, as C casts do
+    if t.dt == "bf16":
+        f = T("f32", t.rows, t.cols, data=kind)
+        v = data(rng, f)
+        if kind == "special":
+            idx = np.flatnonzero(np.isnan(v) | np.isinf(v) | (v == 0) | (np.abs(v) < 1e-30) | (np.abs(v) > 1e30))
+            sp = np.array([1e-39, -9e-41, 3.38e38, -3.38e38], dtype=np.float32)
+            v[idx[len(idx) // 2:len(idx) // 2 + len(sp)]] = sp[:len(idx[len(idx) // 2:len(idx) // 2 + len(sp)])]
+        return to_bf16_bits(v)
     if t.dt in ("f32", "f16"):
-        kind = t.data
         if kind == "pos":
             v = rng.uniform(0.1, 4.0, n)
         elif kind == "small":
@@ -240,11 +284,14 @@ def logical_of(t, phys):
 
 
 def scalar_text(v, ty):
-    return ("%r" % float(v) if ty[0] == "f" else "%d" % v), ty
+    return ("%r" % float(v) if ty[0] in "fb" else "%d" % v), ty
 
 
 def write_prog(c, addrs, path):
-    lines = ["// %s: generated by tests/sim/gen.py; expected outputs by pto-isa's CPU simulator." % c["name"]]
+    lines = ["// %s: generated by tests/sim/gen.py%s; expected outputs by pto-isa's CPU simulator." % (
+        c["name"], " from cases/" + c["module"] if "module" in c else "")]
+    if c["desc"]:
+        lines.append("// " + c["desc"])
     for name, t in c["tiles"].items():
         lines.append("pto.tassign %%%s_w, @tile(0x%x)" % (name, addrs[name]))
         lines.append("%%%s_w = pto.alloc_tile : %s" % (name, t.pto(whole=True)))
@@ -262,17 +309,25 @@ def write_prog(c, addrs, path):
             types.append(c["tiles"][x].pto())
     outs = ["%" + o for o in c["outs"]]
     otypes = [c["tiles"][o].pto() for o in c["outs"]]
-    attrs = " " + c["attrs"] if c["attrs"] else ""
-    lines.append("pto.%s ins(%s : %s) outs(%s : %s)%s" % (c["op"], ", ".join(ins), ", ".join(types), ", ".join(outs),
-                                                         ", ".join(otypes), attrs))
+    if c["line"]:
+        lines.append(c["line"].format(ins=", ".join(ins), outs=", ".join(outs), in_types=", ".join(types),
+                                      out_types=", ".join(otypes)))
+    elif c["attrs"] and c["attrs_at"] == "ins":
+        lines.append("pto.%s ins(%s %s : %s) outs(%s : %s)" % (c["op"], ", ".join(ins), c["attrs"], ", ".join(types),
+                                                           ", ".join(outs), ", ".join(otypes)))
+    else:
+        attrs = " " + c["attrs"] if c["attrs"] else ""
+        lines.append("pto.%s ins(%s : %s) outs(%s : %s)%s" % (c["op"], ", ".join(ins), ", ".join(types), ", ".join(outs),
+                                                             ", ".join(otypes), attrs))
     open(path, "w").write("\n".join(lines) + "\n")
 
 
-def harness(cs, tmp):
+def harness(cs, idx, tmp, out_tag=""):
     src = ["#include <cstdint>", "#include <cstdio>", "#include <pto/pto-inst.hpp>", "using namespace pto;",
            "static void rd(void *p, size_t n, const char *f) { FILE *h = fopen(f, \"rb\"); if (!h || fread(p, 1, n, h) != n) { fprintf(stderr, \"read %s\\n\", f); } if (h) fclose(h); }",
            "static void wr(const void *p, size_t n, const char *f) { FILE *h = fopen(f, \"wb\"); fwrite(p, 1, n, h); fclose(h); }"]
-    for i, c in enumerate(cs):
+    for i in idx:
+        c = cs[i]
         addrs, _ = place(c)
         body = []
         for name, t in c["tiles"].items():
@@ -280,18 +335,84 @@ def harness(cs, tmp):
             body.append('  rd(%s.data(), %d, "%s/%d_%s.in");' % (name, t.nbytes(), tmp, i, name))
         body.append("  " + c["cpp"])
         for o in c["outs"]:
-            body.append('  wr(%s.data(), %d, "%s/%d_%s.out");' % (o, c["tiles"][o].nbytes(), tmp, i, o))
+            body.append('  wr(%s.data(), %d, "%s/%d_%s.out%s");' % (o, c["tiles"][o].nbytes(), tmp, i, o, out_tag))
         src.append("static void case_%d() {\n%s\n}" % (i, "\n".join(body)))
-    src.append("int main() {\n%s\n  return 0;\n}" % "\n".join("  case_%d();" % i for i in range(len(cs))))
+    src.append("int main() {\n%s\n  return 0;\n}" % "\n".join("  case_%d();" % i for i in idx))
     return "\n".join(src) + "\n"
 
 
+def module_cases():
+    """The cases of every tests/sim/cases/<family>.py: each defines cases(T, case) -> [case, ...]."""
+    out = []
+    folder = os.path.join(HERE, "cases")
+    for fn in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not fn.endswith(".py"):
+            continue
+        spec = importlib.util.spec_from_file_location("simcases_" + fn[:-3], os.path.join(folder, fn))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        got = mod.cases(T, case)
+        for c in got:
+            c["module"] = fn
+        out += got
+    return out
+
+
+def compile_and_run(cs, idx, inc, overlay, tmp, bf16, out_tag=""):
+    """Builds one harness over the cases idx and runs it. g++ with the ISA's test flags; cases with a
+    bf16 tile need a real std::bfloat16_t, which g++ 12 lacks: clang++-19 in C++23 then, with a
+    <stdfloat> that names __bf16 (libstdc++ 12 has none), no bf16 or f16 excess precision (each
+    operation rounds, as g++ 12 rounds each _Float16 operation in C++) and compiler-rt's bf16
+    helpers."""
+    if not idx:
+        return
+    tag = ("bf16" if bf16 else "std") + out_tag
+    cpp = os.path.join(tmp, "h_%s.cpp" % tag)
+    open(cpp, "w").write(harness(cs, idx, tmp, out_tag))
+    exe = os.path.join(tmp, "h_%s" % tag)
+    common = ["-O2", "-DNDEBUG", "-D__CPU_SIM", "-DPTO_CPU_MAX_THREADS=1", "-I", overlay, "-I", inc, cpp, "-o", exe]
+    if bf16:
+        shim = os.path.join(tmp, "shim")
+        os.makedirs(shim, exist_ok=True)
+        open(os.path.join(shim, "stdfloat"), "w").write("#pragma once\nnamespace std { using bfloat16_t = __bf16; }\n")
+        cmd = ["clang++-19", "-std=c++23", "-isystem", shim, "-D__STDCPP_BFLOAT16_T__=1", "-DPTO_CPU_SIM_ENABLE_BF16",
+               "-Xclang", "-fbfloat16-excess-precision=none", "-Xclang", "-ffloat16-excess-precision=none", "--rtlib=compiler-rt", "-unwindlib=libgcc"] + common
+    else:
+        cmd = ["g++", "-std=c++20"] + common
+    subprocess.run(cmd, check=True)
+    subprocess.run([exe], check=True)
+
+
+def cross_check(cs, idx, inc, overlay, tmp):
+    """Builds the g++ cases again with the bf16 route's clang++-19 and compares every output bit for
+    bit: a difference means clang's vectorisation reordered a float fold (or rounded differently),
+    so its bf16 goldens could not be trusted for the ops concerned."""
+    compile_and_run(cs, idx, inc, overlay, tmp, True, ".clang")
+    bad = []
+    for i in idx:
+        for o in cs[i]["outs"]:
+            a = open(os.path.join(tmp, "%d_%s.out" % (i, o)), "rb").read()
+            b = open(os.path.join(tmp, "%d_%s.out.clang" % (i, o)), "rb").read()
+            if a != b:
+                bad.append(cs[i]["name"])
+    print("cross-check: %d of %d g++ cases give the same bits with clang++-19%s" % (
+        len(idx) - len(bad), len(idx), (": differ: " + ", ".join(bad)) if bad else ""))
+    return not bad
+
+
 def main(argv):
+    check = "--cross-check" in argv
+    argv = [a for a in argv if a != "--cross-check"]
     if len(argv) != 3 or argv[1] != "--pto-isa":
         print(__doc__)
         return 2
     inc = os.path.join(os.path.abspath(argv[2]), "include")
-    cs = cases()
+    core = cases()
+    cs = core + module_cases()
+    names = [c["name"] for c in cs]
+    dup = sorted(set(n for n in names if names.count(n) > 1))
+    if dup:
+        sys.exit("gen.py: duplicate case names: %s" % ", ".join(dup))
     tmp = tempfile.mkdtemp(prefix="ptosim_")
     overlay = os.path.join(tmp, "overlay")
     # g++ 12 rejects static_assert(false) in templates that are never instantiated (C++23 allows it)
@@ -300,18 +421,20 @@ def main(argv):
                    shell=True, check=True)
     inputs = {}
     for i, c in enumerate(cs):
-        rng = np.random.default_rng(sum(map(ord, c["name"])) * 7919 + i)
+        # module cases are seeded by name alone, so adding a case elsewhere never changes their data
+        seed = sum(map(ord, c["name"])) * 7919 + i if i < len(core) else zlib.crc32(c["name"].encode())
+        rng = np.random.default_rng(seed)
         inputs[i] = {}
         for name, t in c["tiles"].items():
             logical = data(rng, t)
             inputs[i][name] = logical
             physical(t, logical).tofile(os.path.join(tmp, "%d_%s.in" % (i, name)))
-    cpp = os.path.join(tmp, "h.cpp")
-    open(cpp, "w").write(harness(cs, tmp))
-    exe = os.path.join(tmp, "h")
-    subprocess.run(["g++", "-std=c++20", "-O2", "-DNDEBUG", "-D__CPU_SIM", "-DPTO_CPU_MAX_THREADS=1", "-I", overlay, "-I", inc, cpp, "-o", exe],
-                   check=True)
-    subprocess.run([exe], check=True)
+    has_bf16 = [any(t.dt == "bf16" for t in c["tiles"].values()) for c in cs]
+    compile_and_run(cs, [i for i in range(len(cs)) if not has_bf16[i]], inc, overlay, tmp, False)
+    compile_and_run(cs, [i for i in range(len(cs)) if has_bf16[i]], inc, overlay, tmp, True)
+    if check and not cross_check(cs, [i for i in range(len(cs)) if not has_bf16[i]], inc, overlay, tmp):
+        shutil.rmtree(tmp)
+        return 1
     lines = ["# Generated by gen.py: NAME then pto-run arguments (relative to tests/sim); suite.sh adds --compare=bits."]
     for i, c in enumerate(cs):
         d = os.path.join(HERE, c["name"])
@@ -329,6 +452,10 @@ def main(argv):
             logical_of(t, phys).tofile(os.path.join(d, "%s.expect.bin" % o))
             args += ["--expect", "%s_w=%s/%s.expect.bin" % (o, c["name"], o)]
         lines.append("%s %s" % (c["name"], " ".join(args)))
+    # a case that left the list leaves no folder behind
+    for d in os.listdir(HERE):
+        if os.path.isfile(os.path.join(HERE, d, "prog.pto")) and d not in names and not d.startswith("neg_"):
+            shutil.rmtree(os.path.join(HERE, d))
     # negative control: one bit of one expected element flipped (NaN payload bit of a special): must fail
     src = os.path.join(HERE, "tadd_f32_64x64")
     neg = os.path.join(HERE, "neg_tadd_f32_one_bit")
