@@ -120,6 +120,11 @@ static bool move_offsets(Interp *ip, const Instr *in, int64_t inner_r, int64_t i
                       (long long)*c0);
         return false;
     }
+    if (*r0 > 65535 || *c0 > 65535) { /* the ISA's uint16_t offsets (the simulator would wrap them) */
+        rt_rule_error(ip, in, "index-range", "expects indexRow and indexCol to fit the ISA's uint16_t offset (at most 65535), "
+                      "got (%lld, %lld)", (long long)*r0, (long long)*c0);
+        return false;
+    }
     if (*r0 > outer_r - inner_r) {
         rt_rule_error(ip, in, "bounds", "expects indexRow + %s.rows <= %s.rows, got %lld + %lld > %lld", inner, outer,
                       (long long)*r0, (long long)inner_r, (long long)outer_r);

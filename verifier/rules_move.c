@@ -21,7 +21,7 @@ static bool check_dps_form(VerifyCtx *ctx, const Op *op) {
 static bool is_nd(const TileType *t) { return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX; }
 static bool is_nz(const TileType *t) { return t->blayout != BL_ROW_MAJOR && t->slayout == SL_ROW_MAJOR; }
 
-/* indexRow / indexCol (ins 1 and 2): `index` typed, non-negative when constant. *row / *col get
+/* indexRow / indexCol (ins 1 and 2): `index` typed, in [0, 65535] when constant. *row / *col get
  * the constant values, or -1 when not known statically. */
 static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *col) {
     const char *names[2] = {"indexRow", "indexCol"};
@@ -41,6 +41,11 @@ static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *c
         if (v < 0) {
             vreport(ctx, op, opd->loc, SEV_ERROR, op_rule(ctx, op, "index"), "expects %s to be non-negative, got %lld",
                     names[i], (long long)v);
+            continue;
+        }
+        if (v > 65535) { /* the ISA's C++ calls take uint16_t offsets: the simulator would wrap it */
+            vreport(ctx, op, opd->loc, SEV_ERROR, op_rule(ctx, op, "index-range"),
+                    "expects %s to fit the ISA's uint16_t offset (at most 65535), got %lld", names[i], (long long)v);
             continue;
         }
         *out[i] = v;
