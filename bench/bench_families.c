@@ -62,7 +62,7 @@ static bool classify_row(OpCode code, FamRow *r) {
     for (int i = 0; i < n; i++) {
         const OperandSpec *s = &in->ins[i];
         if (s->flags & SPEC_VARIADIC) return false;
-        if (!strcmp(s->name, "tmp")) {
+        if (s->flags & SPEC_TMP) {
             if (s->kinds != K_TILE || i != n - 1) return false;
             r->tmp = !(s->flags & SPEC_OPTIONAL); /* an optional tmp is left out */
             continue;

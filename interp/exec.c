@@ -694,7 +694,7 @@ bool interp_fetch(const Interp *ip, const InterpBinding *b, DataArray *out, char
             return false;
         }
         TileRef t;
-        tile_ref_fill(&b->value->type->tile, &t);
+        tile_ref_fill(&b->value->type->tile, ip->opts.target, &t);
         return tile_to_array(&t, v, out, err, errlen);
     }
     set_err(err, errlen, "%s is a scalar argument; only GM buffers and tiles hold data", b->display);

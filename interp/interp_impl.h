@@ -90,6 +90,8 @@ typedef struct TileRef {
     SLayout slayout;
     int32_t rows, cols;
     int64_t rs, cs;         /* element strides: row-major (cols, 1), col-major (1, rows) */
+    int32_t box_r, box_c;   /* inner box (fractal) rows and cols: 1x1 for none_box */
+    bool box_col;           /* the inner box is column-major (Zn, Nn) */
     int64_t footprint;      /* rows * cols * sizeof(dtype) bytes */
     int32_t static_vr, static_vc; /* -1 when dynamic */
     int pad;                /* pad value code of the type */
@@ -133,6 +135,14 @@ typedef struct ViewInfo {
     int64_t static_dims[INTERP_MAX_RANK]; /* result type dims (DIM_DYNAMIC when ?) */
 } ViewInfo;
 
+/* Element functions of the scalar families of ops.def (their ELEM column, interp/ops_scalar.c):
+ * integer (*r = x OP y, m masks the result type's bits; false for a zero divisor), float (in
+ * double, rounded by the caller), conversion, block query. */
+typedef bool (*ScalarIntFn)(int64_t x, int64_t y, uint64_t m, int64_t *r);
+typedef double (*ScalarFloatFn)(double x, double y);
+typedef void (*ScalarCastFn)(RtValue *dst, ScalarValue v, DType from, DType to);
+typedef int64_t (*BlockQueryFn)(const Interp *ip);
+
 struct Instr {
     ExecFn exec;
     const Op *op;           /* source op (trace); NULL for internal bookkeeping */
@@ -145,6 +155,10 @@ struct Instr {
         KernelRowReduce row_reduce;
         KernelRowExpand row_expand;
         KernelElem elem;
+        ScalarIntFn scalar_int;
+        ScalarFloatFn scalar_float;
+        ScalarCastFn scalar_cast;
+        BlockQueryFn block_query;
     } k;
     TileRef t[4];
     ScalarRef sc[4];
@@ -286,7 +300,7 @@ bool scalar_ref(LowerCtx *ctx, const Op *op, const Operand *opd, DType default_t
 /* Resolves a tile operand (value of tile type) into a TileRef. */
 bool tile_ref(LowerCtx *ctx, const Op *op, const Operand *opd, TileRef *out);
 /* Fills a TileRef's static facts from a tile type without checking it (slot, name: caller). */
-void tile_ref_fill(const TileType *tt, TileRef *out);
+void tile_ref_fill(const TileType *tt, Target target, TileRef *out);
 /* Fills a TileRef from a tile type after checking it can be executed (slot, name: caller). */
 bool tile_ref_from_type(LowerCtx *ctx, const Op *op, SrcLoc loc, const TileType *tt, TileRef *out);
 /* True when two tile types have the same storage (dtype, shape, layout, loc). */
@@ -328,6 +342,17 @@ static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) 
         return NULL;
     }
     return v;
+}
+
+/* Element offset of (r, c) in a tile's storage: r*rs + c*cs for none_box tiles; for boxed ones
+ * the boxes go along the outer layout (blayout) and the elements inside a box along its own
+ * (slayout), as the simulator's GetTileElementOffset: Nz = col-major boxes of row-major 16xC0. */
+static inline int64_t tile_elem_offset(const TileRef *t, int64_t r, int64_t c) {
+    if (t->box_r == 1 && t->box_c == 1) return r * t->rs + c * t->cs;
+    int64_t br = r / t->box_r, ir = r % t->box_r, bc = c / t->box_c, ic = c % t->box_c;
+    int64_t box = (int64_t)t->box_r * t->box_c;
+    int64_t outer = t->blayout == BL_COL_MAJOR ? bc * t->rows * t->box_c + br * box : br * t->cols * t->box_r + bc * box;
+    return outer + (t->box_col ? ic * t->box_r + ir : ir * t->box_c + ic);
 }
 
 static inline KTile ktile(const TileRef *t, const TileView *v) {

@@ -134,11 +134,22 @@ bool tile_ref_from_type(LowerCtx *ctx, const Op *op, SrcLoc loc, const TileType 
                            (long long)tt->valid_rows, (long long)tt->valid_cols, (long long)tt->rows,
                            (long long)tt->cols);
     if ((unsigned)tt->loc >= LOC_COUNT) return lower_error(ctx, op, loc, "unknown tile location");
-    tile_ref_fill(tt, out);
+    tile_ref_fill(tt, ctx->ip->opts.target, out);
+    if (out->slayout != SL_NONE_BOX) {
+        if (tt->fractal != 512 && tt->fractal != 1024)
+            return lower_error(ctx, op, loc, "tiles with fractal=%lld cannot be executed (512 or 1024)",
+                               (long long)tt->fractal);
+        bool rows_whole = out->rows % out->box_r == 0 ||
+                          (out->rows == 1 && out->blayout == BL_COL_MAJOR && !out->box_col);
+        if (!rows_whole || out->cols % out->box_c != 0)
+            return lower_error(ctx, op, loc, "a %dx%d tile is not made of whole %dx%d boxes (slayout=%s, fractal=%lld)",
+                               out->rows, out->cols, out->box_r, out->box_c, slayout_name(out->slayout),
+                               (long long)tt->fractal);
+    }
     return true;
 }
 
-void tile_ref_fill(const TileType *tt, TileRef *out) {
+void tile_ref_fill(const TileType *tt, Target target, TileRef *out) {
     memset(out, 0, sizeof *out);
     out->slot = -1;
     out->auto_index = -1;
@@ -146,14 +157,28 @@ void tile_ref_fill(const TileType *tt, TileRef *out) {
     out->loc = tt->loc;
     out->blayout = tt->blayout;
     out->slayout = tt->slayout;
+    /* PTOAS's parser fixes a left tile's outer layout by target, whatever the text says: Zz on
+     * A2/A3, Nz on A5 (PTOTypeDefs.cpp); the bytes in L0A follow it */
+    if (tt->loc == LOC_LEFT && tt->slayout == SL_ROW_MAJOR)
+        out->blayout = target == TARGET_A5 ? BL_COL_MAJOR : BL_ROW_MAJOR;
     out->rows = (int32_t)tt->rows;
     out->cols = (int32_t)tt->cols;
-    if (tt->blayout == BL_COL_MAJOR) {
+    if (out->blayout == BL_COL_MAJOR) {
         out->rs = 1;
         out->cs = tt->rows;
     } else {
         out->rs = tt->cols;
         out->cs = 1;
+    }
+    /* the inner box: 16x16 for fractal 1024 (Acc), 16xC0 (row-major box) or C0x16 (col-major box)
+     * for 512, with C0 = 32 bytes of elements; 1x1 without a box */
+    out->box_r = out->box_c = 1;
+    out->box_col = tt->slayout == SL_COL_MAJOR;
+    if (tt->slayout != SL_NONE_BOX) {
+        int32_t c0 = (int32_t)(32 / dtype_size(tt->dtype));
+        if (tt->fractal == 1024) out->box_r = out->box_c = 16;
+        else if (out->box_col) out->box_r = c0, out->box_c = 16;
+        else out->box_r = 16, out->box_c = c0;
     }
     tile_footprint_bytes(tt, &out->footprint);
     out->static_vr = tt->valid_rows == DIM_DYNAMIC ? -1 : (int32_t)tt->valid_rows;

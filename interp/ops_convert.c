@@ -226,6 +226,13 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
               d1 = d0 + (uintptr_t)dt->footprint;
     bool same = kd.p == ks.p && des == ses && kd.rs == ks.rs && kd.cs == ks.cs;
     int64_t chunk = (d1 <= s0 || s1 <= d0 || same) ? CVT_CHUNK : 1;
+    if (in->a) { /* a boxed (fractal) tile: element by element through the tiles' offsets */
+        for (int64_t r = 0; r < s->vr; r++)
+            for (int64_t c = 0; c < s->vc; c++)
+                convert_run(p, kd.p + (size_t)tile_elem_offset(dt, r, c) * des, 1,
+                            ks.p + (size_t)tile_elem_offset(st, r, c) * ses, 1, 1, des, ses, 1);
+        return pc + 1;
+    }
     for (int64_t r = 0; r < s->vr; r++)
         convert_run(p, kd.p + (size_t)(r * kd.rs) * des, kd.cs, ks.p + (size_t)(r * ks.rs) * ses, ks.cs, s->vc, des, ses,
                     chunk);
@@ -237,8 +244,7 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     bool defines;
     if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !lower_dst(ctx, op, &in.t[0], &defines)) return false;
-    for (int i = 0; i < 2; i++)
-        if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
+    in.a = boxed(&in.t[0]) || boxed(&in.t[1]);
     DType sd = in.t[1].dtype, dd = in.t[0].dtype;
     const CvtType *S = &cvt_types[sd], *D = &cvt_types[dd];
     if (!S->load || !D->store)

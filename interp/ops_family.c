@@ -72,7 +72,7 @@ static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
 
 static bool is_tmp(const Op *op, int index) {
     const OpInfo *info = op_info(op->code);
-    return index < OPSPEC_MAX && info->ins[index].name && strcmp(info->ins[index].name, "tmp") == 0;
+    return index < OPSPEC_MAX && info->ins[index].name && (info->ins[index].flags & SPEC_TMP);
 }
 
 static bool is_tile_operand(const Operand *opd) {

@@ -59,54 +59,90 @@ static uint64_t width_mask(DType t) {
     }
 }
 
+/* The integer element functions (ScalarIntFn) named by the INT_BINARY_OP rows. */
+#define SI_UNUSED (void)m
+static bool si_addi(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x + (uint64_t)y); return true; }
+static bool si_subi(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x - (uint64_t)y); return true; }
+static bool si_muli(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x * (uint64_t)y); return true; }
+static bool si_andi(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x & (uint64_t)y); return true; }
+static bool si_ori(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x | (uint64_t)y); return true; }
+static bool si_xori(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = (int64_t)((uint64_t)x ^ (uint64_t)y); return true; }
+static bool si_minsi(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = x < y ? x : y; return true; }
+static bool si_maxsi(int64_t x, int64_t y, uint64_t m, int64_t *r) { SI_UNUSED; *r = x > y ? x : y; return true; }
+static bool si_minui(int64_t x, int64_t y, uint64_t m, int64_t *r) { *r = ((uint64_t)x & m) <= ((uint64_t)y & m) ? x : y; return true; }
+static bool si_maxui(int64_t x, int64_t y, uint64_t m, int64_t *r) { *r = ((uint64_t)x & m) >= ((uint64_t)y & m) ? x : y; return true; }
+
+static bool si_divsi(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    SI_UNUSED;
+    if (y == 0) return false;
+    *r = (x == INT64_MIN && y == -1) ? INT64_MIN : x / y;
+    return true;
+}
+
+static bool si_remsi(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    SI_UNUSED;
+    if (y == 0) return false;
+    *r = (y == -1) ? 0 : x % y;
+    return true;
+}
+
+/* The truncated quotient q of x / y (y != 0) and whether the true quotient lies below it. */
+static int64_t trunc_quotient(int64_t x, int64_t y, bool *below) {
+    if (x == INT64_MIN && y == -1) {
+        *below = false;
+        return INT64_MIN;
+    }
+    int64_t rem = x % y;
+    *below = rem != 0 && ((rem < 0) != (y < 0));
+    return x / y;
+}
+
+static bool si_floordivsi(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    SI_UNUSED;
+    if (y == 0) return false;
+    bool below;
+    int64_t q = trunc_quotient(x, y, &below);
+    *r = below ? q - 1 : q;
+    return true;
+}
+
+static bool si_ceildivsi(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    SI_UNUSED;
+    if (y == 0) return false;
+    bool below;
+    int64_t q = trunc_quotient(x, y, &below);
+    *r = (!below && !(x == INT64_MIN && y == -1) && x % y != 0) ? q + 1 : q;
+    return true;
+}
+
+static bool si_divui(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    uint64_t a = (uint64_t)x & m, b = (uint64_t)y & m;
+    if (b == 0) return false;
+    *r = (int64_t)(a / b);
+    return true;
+}
+
+static bool si_remui(int64_t x, int64_t y, uint64_t m, int64_t *r) {
+    uint64_t a = (uint64_t)x & m, b = (uint64_t)y & m;
+    if (b == 0) return false;
+    *r = (int64_t)(a % b);
+    return true;
+}
+#undef SI_UNUSED
+
+/* [opcode] -> the row's integer element function (NULL: not an INT_BINARY_OP row). */
+static const ScalarIntFn int_binary_fns[OP_COUNT] = {
+#define OP(...)
+#define INT_BINARY_OP(id, name, kinds, elem) [OP_##id] = si_##elem,
+#include "../ir/ops.def"
+#undef OP
+};
+
 static int32_t exec_int_binary(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
-    int64_t x = read_int(f, &in->sc[0]), y = read_int(f, &in->sc[1]);
-    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
-    int64_t r;
-    switch ((OpCode)in->a) {
-    case OP_ADDI: r = (int64_t)(ux + uy); break;
-    case OP_SUBI: r = (int64_t)(ux - uy); break;
-    case OP_MULI: r = (int64_t)(ux * uy); break;
-    case OP_DIVSI:
-        if (y == 0) return rt_error(ip, in, "division by zero (%lld / 0)", (long long)x);
-        r = (x == INT64_MIN && y == -1) ? INT64_MIN : x / y;
-        break;
-    case OP_REMSI:
-        if (y == 0) return rt_error(ip, in, "division by zero (%lld %% 0)", (long long)x);
-        r = (y == -1) ? 0 : x % y;
-        break;
-    case OP_CEILDIVSI:
-    case OP_FLOORDIVSI: {
-        if (y == 0) return rt_error(ip, in, "division by zero (%lld / 0)", (long long)x);
-        if (x == INT64_MIN && y == -1) { r = INT64_MIN; break; }
-        int64_t q = x / y, rem = x % y;
-        bool inexact_neg = rem != 0 && ((rem < 0) != (y < 0)); /* true quotient lies below q */
-        if ((OpCode)in->a == OP_FLOORDIVSI) r = inexact_neg ? q - 1 : q;
-        else r = (rem != 0 && !inexact_neg) ? q + 1 : q;
-        break;
-    }
-    case OP_DIVUI:
-    case OP_REMUI: {
-        uint64_t m = width_mask(in->dst_type), a = ux & m, b = uy & m;
-        if (b == 0) return rt_error(ip, in, "division by zero (%llu / 0)", (unsigned long long)a);
-        r = (int64_t)((OpCode)in->a == OP_DIVUI ? a / b : a % b);
-        break;
-    }
-    case OP_MINUI:
-    case OP_MAXUI: {
-        uint64_t m = width_mask(in->dst_type), a = ux & m, b = uy & m;
-        bool take_x = (OpCode)in->a == OP_MINUI ? a <= b : a >= b;
-        r = take_x ? x : y;
-        break;
-    }
-    case OP_MINSI: r = x < y ? x : y; break;
-    case OP_MAXSI: r = x > y ? x : y; break;
-    case OP_ANDI: r = (int64_t)(ux & uy); break;
-    case OP_ORI: r = (int64_t)(ux | uy); break;
-    case OP_XORI: r = (int64_t)(ux ^ uy); break;
-    default: return rt_error(ip, in, "is not an integer binary operation");
-    }
+    int64_t x = read_int(f, &in->sc[0]), y = read_int(f, &in->sc[1]), r;
+    if (!in->k.scalar_int(x, y, width_mask(in->dst_type), &r))
+        return rt_error(ip, in, "division by zero (%lld / 0)", (long long)x);
     f->vals[in->dst_slot].i = scalar_wrap_int(r, in->dst_type);
     return pc + 1;
 }
@@ -130,7 +166,8 @@ bool lower_int_binary(LowerCtx *ctx, const Op *op) {
     if (!int_operand(ctx, op, &op->ins.items[0], rt->dtype, &in.sc[0]) ||
         !int_operand(ctx, op, &op->ins.items[1], rt->dtype, &in.sc[1]))
         return false;
-    in.a = (int32_t)op->code;
+    in.k.scalar_int = int_binary_fns[op->code];
+    if (!in.k.scalar_int) return lower_error(ctx, op, (SrcLoc){0}, "has no integer element function");
     in.dst_slot = slot;
     in.dst_type = rt->dtype;
     emit(ctx, &in);
@@ -203,22 +240,29 @@ static double float_min(double x, double y, bool propagate_nan) {
     return x < y ? x : y;
 }
 
+/* The float element functions (ScalarFloatFn) named by the FLOAT_BINARY_OP / FLOAT_UNARY_OP rows. */
+static double sf_addf(double x, double y) { return x + y; }
+static double sf_subf(double x, double y) { return x - y; }
+static double sf_mulf(double x, double y) { return x * y; }
+static double sf_divf(double x, double y) { return x / y; }
+static double sf_maxnumf(double x, double y) { return float_max(x, y, false); }
+static double sf_minnumf(double x, double y) { return float_min(x, y, false); }
+static double sf_maximumf(double x, double y) { return float_max(x, y, true); }
+static double sf_minimumf(double x, double y) { return float_min(x, y, true); }
+static double sf_negf(double x, double y) { (void)y; return -x; }
+
+static const ScalarFloatFn float_fns[OP_COUNT] = {
+#define OP(...)
+#define FLOAT_BINARY_OP(id, name, elem) [OP_##id] = sf_##elem,
+#define FLOAT_UNARY_OP(id, name, elem) [OP_##id] = sf_##elem,
+#include "../ir/ops.def"
+#undef OP
+};
+
 static int32_t exec_float_binary(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
-    double x = read_scalar(f, &in->sc[0]).f, y = in->b ? read_scalar(f, &in->sc[1]).f : 0.0, r;
-    switch ((OpCode)in->a) {
-    case OP_ADDF: r = x + y; break;
-    case OP_SUBF: r = x - y; break;
-    case OP_MULF: r = x * y; break;
-    case OP_DIVF: r = x / y; break;
-    case OP_MAXNUMF: r = float_max(x, y, false); break;
-    case OP_MINNUMF: r = float_min(x, y, false); break;
-    case OP_MAXIMUMF: r = float_max(x, y, true); break;
-    case OP_MINIMUMF: r = float_min(x, y, true); break;
-    case OP_NEGF: r = -x; break;
-    default: return rt_error(ip, in, "is not a float operation");
-    }
-    f->vals[in->dst_slot].f = scalar_round_float(r, in->dst_type);
+    double x = read_scalar(f, &in->sc[0]).f, y = in->b ? read_scalar(f, &in->sc[1]).f : 0.0;
+    f->vals[in->dst_slot].f = scalar_round_float(in->k.scalar_float(x, y), in->dst_type);
     return pc + 1;
 }
 
@@ -236,12 +280,14 @@ bool lower_float_binary(LowerCtx *ctx, const Op *op) {
     if (slot < 0) return false;
     if (!rt || rt->kind != TY_SCALAR || !dtype_is_float(rt->dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "result must be a floating-point scalar");
-    int n = op->code == OP_NEGF ? 1 : 2;
+    const OpInfo *info = op_info(op->code);
+    int n = info->ins[1].name ? 2 : 1;
     if (op->ins.count != n) return lower_error(ctx, op, (SrcLoc){0}, "expects %d operand(s)", n);
     Instr in = instr_for(op, exec_float_binary);
     for (int i = 0; i < n; i++)
         if (!float_operand(ctx, op, &op->ins.items[i], rt->dtype, &in.sc[i])) return false;
-    in.a = (int32_t)op->code;
+    in.k.scalar_float = float_fns[op->code];
+    if (!in.k.scalar_float) return lower_error(ctx, op, (SrcLoc){0}, "has no float element function");
     in.b = n == 2;
     in.dst_slot = slot;
     in.dst_type = rt->dtype;
@@ -329,24 +375,32 @@ double scalar_int_to_float(uint64_t magnitude, bool negative, DType to) {
     return scalar_round_float(negative ? -m : m, to);
 }
 
+/* The conversion functions (ScalarCastFn) named by the FLOAT_CAST_OP rows. */
+static void sc_sitofp(RtValue *d, ScalarValue v, DType from, DType to) {
+    int64_t x = scalar_wrap_int(v.i, from);
+    if (dtype_is_unsigned(from)) x = (int64_t)((uint64_t)x << (64 - dtype_size(from) * 8)) >> (64 - dtype_size(from) * 8);
+    if (from == DT_I1) x = -x; /* a signed 1-bit integer: true is -1 */
+    uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+    d->f = scalar_int_to_float(mag, x < 0, to);
+}
+static void sc_uitofp(RtValue *d, ScalarValue v, DType from, DType to) {
+    d->f = scalar_int_to_float((uint64_t)v.i & width_mask(from), false, to);
+}
+static void sc_fptosi(RtValue *d, ScalarValue v, DType from, DType to) { (void)from; d->i = scalar_float_to_int(v.f, to, false); }
+static void sc_fptoui(RtValue *d, ScalarValue v, DType from, DType to) { (void)from; d->i = scalar_float_to_int(v.f, to, true); }
+/* extf (exact) and truncf (rounded to nearest even) */
+static void sc_fround(RtValue *d, ScalarValue v, DType from, DType to) { (void)from; d->f = scalar_round_float(v.f, to); }
+
+static const ScalarCastFn cast_fns[OP_COUNT] = {
+#define OP(...)
+#define FLOAT_CAST_OP(id, name, in, flags, elem) [OP_##id] = sc_##elem,
+#include "../ir/ops.def"
+#undef OP
+};
+
 static int32_t exec_float_cast(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
-    ScalarValue v = read_scalar(f, &in->sc[0]);
-    DType from = in->sc[0].type, to = in->dst_type;
-    switch ((OpCode)in->a) {
-    case OP_SITOFP: {
-        int64_t x = scalar_wrap_int(v.i, from);
-        if (dtype_is_unsigned(from)) x = (int64_t)((uint64_t)x << (64 - dtype_size(from) * 8)) >> (64 - dtype_size(from) * 8);
-        if (from == DT_I1) x = -x; /* a signed 1-bit integer: true is -1 */
-        uint64_t mag = x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
-        f->vals[in->dst_slot].f = scalar_int_to_float(mag, x < 0, to);
-        break;
-    }
-    case OP_UITOFP: f->vals[in->dst_slot].f = scalar_int_to_float((uint64_t)v.i & width_mask(from), false, to); break;
-    case OP_FPTOSI: f->vals[in->dst_slot].i = scalar_float_to_int(v.f, to, false); break;
-    case OP_FPTOUI: f->vals[in->dst_slot].i = scalar_float_to_int(v.f, to, true); break;
-    default: f->vals[in->dst_slot].f = scalar_round_float(v.f, to); break; /* extf (exact), truncf */
-    }
+    in->k.scalar_cast(&f->vals[in->dst_slot], read_scalar(f, &in->sc[0]), in->sc[0].type, in->dst_type);
     return pc + 1;
 }
 
@@ -355,8 +409,8 @@ bool lower_float_cast(LowerCtx *ctx, const Op *op) {
     int32_t slot = result_slot(ctx, op, 0, &rt);
     if (slot < 0) return false;
     if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one operand");
-    bool to_float = op->code != OP_FPTOSI && op->code != OP_FPTOUI;
-    bool from_float = op->code != OP_SITOFP && op->code != OP_UITOFP;
+    uint32_t flags = op_info(op->code)->flags;
+    bool from_float = !(flags & OPF_FROM_INT), to_float = !(flags & OPF_TO_INT);
     if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype) != to_float || rt->dtype == DT_INDEX)
         return lower_error(ctx, op, (SrcLoc){0}, "result must be a%s scalar", to_float ? " floating-point" : "n integer");
     Instr in = instr_for(op, exec_float_cast);
@@ -368,7 +422,8 @@ bool lower_float_cast(LowerCtx *ctx, const Op *op) {
         if (dtype_is_float(in.sc[0].type) || in.sc[0].type == DT_INDEX)
             return lower_error(ctx, op, o->loc, "expects an integer operand, got %s", dtype_name(in.sc[0].type));
     }
-    in.a = (int32_t)op->code;
+    in.k.scalar_cast = cast_fns[op->code];
+    if (!in.k.scalar_cast) return lower_error(ctx, op, (SrcLoc){0}, "has no conversion function");
     in.dst_slot = slot;
     in.dst_type = rt->dtype;
     emit(ctx, &in);
@@ -507,15 +562,21 @@ bool lower_get_tensor_view_dim(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* The block queries (BlockQueryFn) named by the BLOCK_QUERY_OP rows; one vector core per block. */
+static int64_t bq_block_idx(const Interp *ip) { return ip->block_idx; }
+static int64_t bq_block_num(const Interp *ip) { return ip->block_num; }
+static int64_t bq_subblock_idx(const Interp *ip) { (void)ip; return 0; }
+static int64_t bq_subblock_num(const Interp *ip) { (void)ip; return 1; }
+
+static const BlockQueryFn block_query_fns[OP_COUNT] = {
+#define OP(...)
+#define BLOCK_QUERY_OP(id, name, elem) [OP_##id] = bq_##elem,
+#include "../ir/ops.def"
+#undef OP
+};
+
 static int32_t exec_block_query(Interp *ip, const Instr *in, int32_t pc) {
-    int64_t v;
-    switch ((OpCode)in->a) {
-    case OP_GET_BLOCK_IDX: v = ip->block_idx; break;
-    case OP_GET_BLOCK_NUM: v = ip->block_num; break;
-    case OP_GET_SUBBLOCK_IDX: v = 0; break; /* one vector core per block */
-    default: v = 1; break;
-    }
-    ip->frame->vals[in->dst_slot].i = scalar_wrap_int(v, in->dst_type);
+    ip->frame->vals[in->dst_slot].i = scalar_wrap_int(in->k.block_query(ip), in->dst_type);
     return pc + 1;
 }
 
@@ -526,7 +587,8 @@ bool lower_block_query(LowerCtx *ctx, const Op *op) {
     if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "result must be an integer scalar");
     Instr in = instr_for(op, exec_block_query);
-    in.a = (int32_t)op->code;
+    in.k.block_query = block_query_fns[op->code];
+    if (!in.k.block_query) return lower_error(ctx, op, (SrcLoc){0}, "has no block query function");
     in.dst_slot = slot;
     in.dst_type = rt->dtype;
     emit(ctx, &in);

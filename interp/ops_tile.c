@@ -354,7 +354,7 @@ void tile_fill_from_array(const TileRef *t, const TileView *v, const DataArray *
     const uint8_t *src = a->data;
     for (int64_t r = 0; r < v->vr; r++)
         for (int64_t c = 0; c < v->vc; c++)
-            memcpy(v->base + (size_t)(r * t->rs + c * t->cs) * es, src + (size_t)(r * v->vc + c) * es, es);
+            memcpy(v->base + (size_t)tile_elem_offset(t, r, c) * es, src + (size_t)(r * v->vc + c) * es, es);
 }
 
 bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *err, size_t errlen) {
@@ -363,7 +363,7 @@ bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *er
     uint8_t *dst = out->data;
     for (int64_t r = 0; r < v->vr; r++)
         for (int64_t c = 0; c < v->vc; c++)
-            memcpy(dst + (size_t)(r * v->vc + c) * es, v->base + (size_t)(r * t->rs + c * t->cs) * es, es);
+            memcpy(dst + (size_t)(r * v->vc + c) * es, v->base + (size_t)tile_elem_offset(t, r, c) * es, es);
     return true;
 }
 
@@ -803,6 +803,18 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     int64_t R = tv->vr, C = tv->vc;
     if (R == 0 || C == 0) return;
     uint8_t *gm = b->data + (size_t)v->offset * es;
+    if (t->box_r * t->box_c > 1) { /* a boxed (fractal) tile: element by element, through its offsets */
+        for (int64_t r = 0; r < R; r++) {
+            int64_t g_r = nd ? axis_offset(v, m->row_dims, m->n_row, r) : r * v->strides[m->row_dims[0]];
+            for (int64_t c = 0; c < C; c++) {
+                int64_t g_c = nd ? c * v->strides[v->rank - 1] : axis_offset(v, m->col_dims, m->n_col, c);
+                uint8_t *ge = gm + (size_t)(g_r + g_c) * es, *te = tv->base + (size_t)tile_elem_offset(t, r, c) * es;
+                if (to_tile) memcpy(te, ge, es);
+                else store_elem(ge, te, es, atomic);
+            }
+        }
+        return;
+    }
     if (nd) {
         int64_t cstride = v->strides[v->rank - 1];
         for (int64_t r = 0; r < R; r++) {
@@ -838,6 +850,12 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     }
 }
 
+/* Whether a tile meets GM as ND (rows along the view's leading dimensions, columns along the last):
+ * a row-major tile; a boxed tile whose boxes are row-major (Nz, Zz: loaded from ND; Zn from DN). */
+static bool gm_nd(const TileRef *t) {
+    return t->box_r * t->box_c > 1 ? !t->box_col : t->blayout == BL_ROW_MAJOR;
+}
+
 /* Fills a whole tile footprint with its pad value (TLOAD with pad = zero / max / min). */
 static void fill_pad(const Interp *ip, const TileRef *t, const TileView *v) {
     KScalar k = {0.0f, 0};
@@ -860,7 +878,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *t = &in->t[0];
     const GmView *v = &f->vals[in->a].view;
     ViewMap m;
-    view_map(v, t->blayout == BL_ROW_MAJOR, &m);
+    view_map(v, gm_nd(t), &m);
     if (in->defines_dst && !define_tile(ip, in, t, m.rows, m.cols)) return PC_ERROR;
     TileView *tv = use_tile(ip, in, t);
     if (!tv) return PC_ERROR;
@@ -868,7 +886,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
     if (t->pad >= 1 && t->pad <= 3) fill_pad(ip, t, tv);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, t->blayout == BL_ROW_MAJOR, DT_NONE);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, gm_nd(t), DT_NONE);
     return pc + 1;
 }
 
@@ -884,7 +902,6 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
     if (dtype_size(vt->dtype) != dtype_size(dst.dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
                            dtype_name(vt->dtype), dtype_name(dst.dtype));
-    if (boxed(&dst)) return unsupported_boxed(ctx, op, &dst);
     Instr in = instr_for(op, exec_tload);
     in.t[0] = dst;
     in.a = src;
@@ -900,11 +917,11 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     TileView *tv = use_tile(ip, in, t);
     if (!tv) return PC_ERROR;
     ViewMap m;
-    view_map(v, t->blayout == BL_ROW_MAJOR, &m);
+    view_map(v, gm_nd(t), &m);
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, t->blayout == BL_ROW_MAJOR, (DType)in->b);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b);
     return pc + 1;
 }
 
@@ -921,7 +938,6 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     if (dtype_size(vt->dtype) != dtype_size(src.dtype))
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
                            dtype_name(src.dtype), dtype_name(vt->dtype));
-    if (boxed(&src)) return unsupported_boxed(ctx, op, &src);
     Instr in = instr_for(op, exec_tstore);
     in.t[0] = src;
     in.a = dst;

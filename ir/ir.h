@@ -350,7 +350,8 @@ enum {
 enum {
     SPEC_OPTIONAL = 1u << 0,  /* may be absent (only trailing positions) */
     SPEC_VARIADIC = 1u << 1,  /* zero or more (last position only) */
-    SPEC_FORWARD  = 1u << 2   /* may name a value defined later in the function (seed tassign) */
+    SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
+    SPEC_TMP      = 1u << 3   /* scratch the op may clobber: not an input, not an output */
 };
 
 typedef struct OperandSpec {
@@ -411,7 +412,14 @@ enum {
     OPF_DST_READ   = 1u << 12, /* the destination is also an input (TAXPY: dst += src * scalar) */
     OPF_COLUMNS    = 1u << 13, /* a reduction over each column (TCOLSUM), not each row */
     OPF_RESULT_I64 = 1u << 14, /* its one result is i64 when no signature says otherwise (pto.get_block_idx) */
-    OPF_ATTRS_IN_INS = 1u << 15 /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
+    OPF_ATTRS_IN_INS = 1u << 15, /* DPS: PTOAS writes the attr-dict inside ins(...) after the last operand */
+    OPF_FROM_INT   = 1u << 16, /* a conversion from an integer (arith.sitofp) */
+    OPF_TO_INT     = 1u << 17, /* a conversion to an integer (arith.fptosi) */
+    OPF_WIDEN      = 1u << 18, /* a float conversion to a wider type (arith.extf) */
+    OPF_SYNC_SET   = 1u << 19, /* raises an event flag (set_flag, record_event) */
+    OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
+    OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
+    OPF_GEMV       = 1u << 22  /* a matrix-vector product: lhs has one valid row (tgemv) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

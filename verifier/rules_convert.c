@@ -35,14 +35,32 @@ static uint32_t cvt_destinations(const VerifyCtx *ctx, DType src) {
 /* vec tiles (the cube forms of TMOV are not executed yet), element types of the row, TCVT's pair
  * table, and PTOAS's shape rules: equal physical shapes (TCVT; TMOV on A2/A3) and equal valid
  * shapes (the simulator iterates src's valid region and asserts dst's is the same). */
+/* The locations a TMOV from `from` may write (PTOAS TMovOp::verify): mat -> left, right, bias,
+ * scaling; vec -> vec (A5: and mat); acc -> mat, vec. */
+static unsigned tmov_destinations(Target target, TileLoc from) {
+    switch (from) {
+    case LOC_MAT: return LOCBIT(LOC_LEFT) | LOCBIT(LOC_RIGHT) | LOCBIT(LOC_BIAS) | LOCBIT(LOC_SCALING);
+    case LOC_VEC: return LOCBIT(LOC_VEC) | (target == TARGET_A5 ? LOCBIT(LOC_MAT) : 0);
+    case LOC_ACC: return LOCBIT(LOC_MAT) | LOCBIT(LOC_VEC);
+    default: return 0;
+    }
+}
+
 void verify_convert(VerifyCtx *ctx, const Op *op) {
     TileArg src = tile_in(op, 0), dst = tile_out(op, 0), tmp = tile_in(op, 1);
     if (!src.tile || !dst.tile) return;
     const OpInfo *info = op_info(op->code);
     bool is_tcvt = op_attr_spec(info, "rmode") != NULL; /* TCVT has round modes; TMOV copies */
     const char *loc_rule = op_rule(ctx, op, "loc");
-    check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec (the mat/acc/left/right forms are not supported yet)", loc_rule);
-    check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec (the mat/acc/left/right forms are not supported yet)", loc_rule);
+    if (is_tcvt) {
+        check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec", loc_rule);
+        check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec", loc_rule);
+    } else if (src.tile->loc < LOC_COUNT && !(tmov_destinations(ctx->target, src.tile->loc) & LOCBIT(dst.tile->loc))) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, loc_rule,
+                "expects a move %s supports: mat to left, right, bias or scaling; vec to vec%s; acc to mat or vec; got "
+                "%s to %s", target_label(ctx->target), ctx->target == TARGET_A5 ? " or mat" : "",
+                tile_loc_name(src.tile->loc), tile_loc_name(dst.tile->loc));
+    }
     bool types_ok = check_op_dtype(ctx, op, &src);
     types_ok = check_op_dtype(ctx, op, &dst) && types_ok;
     if (is_tcvt && types_ok && !(cvt_destinations(ctx, src.tile->dtype) & DTBIT(dst.tile->dtype)))
@@ -51,7 +69,7 @@ void verify_convert(VerifyCtx *ctx, const Op *op) {
                 dtype_name(src.tile->dtype), target_label(ctx->target),
                 cvt_destinations(ctx, src.tile->dtype) ? dtype_set_text(ctx, cvt_destinations(ctx, src.tile->dtype)) : "nothing",
                 dtype_name(dst.tile->dtype));
-    if ((is_tcvt || ctx->target == TARGET_A2A3) &&
+    if ((is_tcvt || ctx->target == TARGET_A2A3 || src.tile->loc == LOC_MAT) &&
         (src.tile->rows != dst.tile->rows || src.tile->cols != dst.tile->cols))
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "shape"),
                 "expects src and dst to have compatible shapes, got %lldx%lld and %lldx%lld", (long long)src.tile->rows,

@@ -68,7 +68,7 @@ static ElemOperands elem_operands(const Op *op) {
     for (int i = 0; i < op->ins.count && i < OPSPEC_MAX && info->ins[i].name; i++) {
         TileArg a = tile_in(op, i);
         if (!a.tile) continue;
-        if (strcmp(info->ins[i].name, "tmp") == 0) e.tmp = a;
+        if (info->ins[i].flags & SPEC_TMP) e.tmp = a;
         else if (e.n_src < 3) e.src[e.n_src++] = a;
     }
     e.dst = tile_out(op, 0);

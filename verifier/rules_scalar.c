@@ -207,19 +207,19 @@ void verify_float_cast(VerifyCtx *ctx, const Op *op) {
     bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
     bool ok;
     const char *want;
-    switch (op->code) {
-    case OP_SITOFP:
-    case OP_UITOFP: ok = in_int && out_f; want = "an integer operand and a floating-point result"; break;
-    case OP_FPTOSI:
-    case OP_FPTOUI: ok = in_f && out_int; want = "a floating-point operand and an integer result"; break;
-    case OP_EXTF:
+    uint32_t flags = op_info(op->code)->flags;
+    if (flags & OPF_FROM_INT) {
+        ok = in_int && out_f;
+        want = "an integer operand and a floating-point result";
+    } else if (flags & OPF_TO_INT) {
+        ok = in_f && out_int;
+        want = "a floating-point operand and an integer result";
+    } else if (flags & OPF_WIDEN) {
         ok = in_f && out_f && scalar_bits(out->dtype) > scalar_bits(in->dtype);
         want = "a floating-point result wider than the operand";
-        break;
-    default:
+    } else {
         ok = in_f && out_f && scalar_bits(out->dtype) < scalar_bits(in->dtype);
         want = "a floating-point result narrower than the operand";
-        break;
     }
     if (!ok)
         vreport(ctx, op, op->loc, SEV_ERROR, "ARITH.cast-types",
@@ -575,22 +575,13 @@ static const char *attr_word(VerifyCtx *ctx, const Attr *a, const char **prefix)
     return arena_strndup(ctx->arena, s, n);
 }
 
-/* What each synchronisation op takes in its brackets: P a pipe, E an event, O a sync op type;
- * and how many index operands (the _dyn forms' event id). */
+/* What a synchronisation op takes in its brackets (its row's ELEM column: P a pipe, E an event,
+ * O a sync op type) and how many index operands (the _dyn forms' event id); false for none. */
 static bool sync_shape(OpCode code, const char **args, int *n_operands) {
-    *n_operands = 0;
-    switch (code) {
-    case OP_SET_FLAG:
-    case OP_WAIT_FLAG: *args = "PPE"; return true;
-    case OP_SET_FLAG_DYN:
-    case OP_WAIT_FLAG_DYN: *args = "PP"; *n_operands = 1; return true;
-    case OP_RECORD_EVENT:
-    case OP_WAIT_EVENT: *args = "OOE"; return true;
-    case OP_BARRIER:
-    case OP_PIPE_BARRIER: *args = "P"; return true;
-    case OP_BARRIER_SYNC: *args = "O"; return true;
-    default: return false;
-    }
+    const OpInfo *info = op_info(code);
+    *args = info->elem;
+    *n_operands = info->ins[0].name && !(info->ins[0].flags & SPEC_VARIADIC) ? 1 : 0;
+    return strcmp(*args, "none") != 0;
 }
 
 /* One bracketed argument of kind P, E or O. */
@@ -623,10 +614,88 @@ static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kin
 
 /* Synchronisation ops: the number and kinds of their bracketed arguments (PTOAS's assembly
  * formats), known pipe, event and sync-op-type names (PTOAttrs.td), the _dyn forms' index event id. */
+/* ---- pipes of sync arguments, legal pairs, and the straight-line flag protocol ------------------- */
+
+enum { PIPE_IDX_S = 0, PIPE_IDX_V = 1, PIPE_IDX_M = 2, PIPE_IDX_MTE1 = 3, PIPE_IDX_MTE2 = 4, PIPE_IDX_MTE3 = 5,
+       PIPE_IDX_ALL = 6, PIPE_IDX_FIX = 10, N_PIPE_IDX = 13, N_EVENT_IDS = 8 };
+
+/* The pipe a sync op type stands for (PTOAS PTOSyncUtils.cpp), in the order of sync_op_types. */
+static const int8_t op_type_pipe[] = {PIPE_IDX_MTE2, PIPE_IDX_FIX,  PIPE_IDX_MTE3, PIPE_IDX_MTE1,
+                                      PIPE_IDX_FIX,  PIPE_IDX_MTE1, PIPE_IDX_V,    PIPE_IDX_FIX,
+                                      PIPE_IDX_M,    PIPE_IDX_V,    PIPE_IDX_V};
+
+/* The hardware event pairs (AscendC HardEvent): bit d of pipe_pairs[s] when s -> d exists. */
+#define PB(p) (1u << PIPE_IDX_##p)
+static const uint16_t pipe_pairs[N_PIPE_IDX] = {
+    [PIPE_IDX_S] = PB(V) | PB(MTE2) | PB(MTE3),
+    [PIPE_IDX_V] = PB(V) | PB(MTE2) | PB(MTE3) | PB(M) | PB(MTE1) | PB(S),
+    [PIPE_IDX_M] = PB(MTE1) | PB(V) | PB(MTE2) | PB(FIX) | PB(S),
+    [PIPE_IDX_MTE1] = PB(MTE2) | PB(M) | PB(MTE3) | PB(V),
+    [PIPE_IDX_MTE2] = PB(MTE1) | PB(V) | PB(M) | PB(MTE3) | PB(S) | PB(FIX),
+    [PIPE_IDX_MTE3] = PB(V) | PB(MTE1) | PB(MTE2) | PB(S),
+    [PIPE_IDX_FIX] = PB(M) | PB(MTE2) | PB(S) | PB(MTE3),
+};
+#undef PB
+
+/* The pipe index of a pipe (kind P) or sync-op-type (kind O) argument, or -1. */
+static int sync_arg_pipe(VerifyCtx *ctx, const Attr *a, char kind) {
+    const char *prefix, *w = attr_word(ctx, a, &prefix);
+    const char *const *names = kind == 'P' ? pipe_names : sync_op_types;
+    size_t n = kind == 'P' ? sizeof pipe_names / sizeof *pipe_names : sizeof sync_op_types / sizeof *sync_op_types;
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(w, names[k])) return kind == 'P' ? (int)k : op_type_pipe[k];
+    return -1;
+}
+
+/* An EVENT_IDn argument's n, or -1. */
+static int sync_arg_event(VerifyCtx *ctx, const Attr *a) {
+    const char *prefix, *w = attr_word(ctx, a, &prefix);
+    return strncmp(w, "EVENT_ID", 8) == 0 && w[8] >= '0' && w[8] <= '7' && w[9] == '\0' ? w[8] - '0' : -1;
+}
+
+/* A set/wait op's flag: source and destination pipes and the event id (-1 when dynamic). False
+ * when its arguments are not all valid (verify_sync reports those). */
+static bool sync_flag_of(VerifyCtx *ctx, const Op *op, int *src, int *dst, int *event) {
+    const char *args = op_info(op->code)->elem;
+    if ((int)strlen(args) != op->attr_args.count || op->attr_args.count < 2) return false;
+    *src = sync_arg_pipe(ctx, &op->attr_args.items[0], args[0]);
+    *dst = sync_arg_pipe(ctx, &op->attr_args.items[1], args[1]);
+    if (*src < 0 || *dst < 0) return false;
+    if (args[2] == 'E') {
+        *event = sync_arg_event(ctx, &op->attr_args.items[2]);
+        return *event >= 0;
+    }
+    int64_t e;
+    *event = op->ins.count == 1 && const_int_of(&op->ins.items[0], &e) && e >= 0 && e < N_EVENT_IDS ? (int)e : -1;
+    return true;
+}
+
+/* set/wait pairs: PIPE_ALL is not a flag endpoint, and a pair the hardware has no event for is
+ * suspicious; a barrier on PIPE_S is a hardware error (AscendC PipeBarrier). */
+static void check_sync_pipes(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    if ((info->flags & OPF_SYNC_BARRIER) && op->attr_args.count == 1 &&
+        sync_arg_pipe(ctx, &op->attr_args.items[0], 'P') == PIPE_IDX_S)
+        vreport(ctx, op, op->attr_args.items[0].loc, SEV_ERROR, rule_id(ctx->arena, info->name, "pipe-s"),
+                "a barrier on PIPE_S is a hardware error: the scalar pipe is always in order");
+    int src, dst, event;
+    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(ctx, op, &src, &dst, &event)) return;
+    if (src == PIPE_IDX_ALL || dst == PIPE_IDX_ALL)
+        vreport(ctx, op, op->attr_args.items[src == PIPE_IDX_ALL ? 0 : 1].loc, SEV_ERROR,
+                rule_id(ctx->arena, info->name, "pipe-all"), "PIPE_ALL cannot be a flag's pipe; use pto.barrier <PIPE_ALL>");
+    else if (src < N_PIPE_IDX && dst < N_PIPE_IDX && pipe_pairs[src] | pipe_pairs[dst] &&
+             (src <= PIPE_IDX_MTE3 || src == PIPE_IDX_FIX) && (dst <= PIPE_IDX_MTE3 || dst == PIPE_IDX_FIX) &&
+             !(pipe_pairs[src] & (1u << dst)))
+        vreport(ctx, op, op->loc, SEV_WARNING, rule_id(ctx->arena, info->name, "pipe-pair"),
+                "the hardware has no event from %s to %s (AscendC HardEvent); this flag orders nothing it can", pipe_names[src],
+                pipe_names[dst]);
+}
+
 void verify_sync(VerifyCtx *ctx, const Op *op) {
     const char *opn = op_info(op->code)->name, *args;
     int n_operands;
     if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
+    check_sync_pipes(ctx, op);
     int n_args = (int)strlen(args);
     if (op->attr_args.count != n_args) {
         static const char *const kind_text[] = {['P'] = "pipe", ['E'] = "event", ['O'] = "op_type"};
@@ -664,4 +733,80 @@ void verify_section(VerifyCtx *ctx, const Op *op) {
             vreport(ctx, o, o->loc, SEV_ERROR, rule_id(ctx->arena, op_info(op->code)->name, "terminator"),
                     "'%s' may not end a %s region (it has no terminator)", op_info(o->code)->name,
                     op_info(op->code)->name);
+}
+
+/* ---- the straight-line flag protocol (issue #14, item 1) ------------------------------------------ */
+
+enum { FLAG_UNKNOWN = 0, FLAG_CLEAR, FLAG_SET };
+#define N_FLAG_KEYS (N_PIPE_IDX * N_PIPE_IDX * N_EVENT_IDS)
+
+typedef struct FlagWalk {
+    VerifyCtx *ctx;
+    uint8_t state[N_FLAG_KEYS];
+    const Op *last[N_FLAG_KEYS]; /* the op that last set or waited the flag */
+} FlagWalk;
+
+static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
+    return arena_printf(ctx->arena, "(%s -> %s, EVENT_ID%d)", pipe_names[src], pipe_names[dst], event);
+}
+
+static void flag_reset(FlagWalk *w, uint8_t state) {
+    memset(w->state, state, sizeof w->state);
+    memset(w->last, 0, sizeof w->last);
+}
+
+/* Walks one block in program order. Flags are known only between region ops and calls: a region
+ * (loop body, branch) starts with every flag unknown, and leaves them unknown after it. */
+static void flag_walk_block(FlagWalk *w, const Block *b, uint8_t start) {
+    VerifyCtx *ctx = w->ctx;
+    flag_reset(w, start);
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if ((unsigned)op->code >= OP_COUNT) continue;
+        const OpInfo *info = op_info(op->code);
+        if (op->n_regions || op->callee) { /* a region, or a call that may set or wait anything */
+            for (int r = 0; r < op->n_regions; r++) flag_walk_block(w, op->regions[r].block, FLAG_UNKNOWN);
+            flag_reset(w, FLAG_UNKNOWN);
+            continue;
+        }
+        int src, dst, event;
+        if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(ctx, op, &src, &dst, &event) ||
+            src == PIPE_IDX_ALL || dst == PIPE_IDX_ALL)
+            continue;
+        int base = (src * N_PIPE_IDX + dst) * N_EVENT_IDS;
+        if (event < 0) { /* a dynamic id: any of the pair's flags may be the one */
+            memset(&w->state[base], FLAG_UNKNOWN, N_EVENT_IDS);
+            continue;
+        }
+        int k = base + event;
+        const Op *prev = w->last[k];
+        if ((info->flags & OPF_SYNC_SET) && w->state[k] == FLAG_SET)
+            vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "double-set"),
+                    "sets flag %s again while the set at line %d is still pending: a flag is one bit, so the "
+                    "hardware forbids a second set before a wait consumes the first",
+                    flag_text(ctx, src, dst, event), prev ? prev->loc.line : 0);
+        else if ((info->flags & OPF_SYNC_WAIT) && w->state[k] == FLAG_CLEAR)
+            vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "never-set"),
+                    "waits for flag %s, which nothing raised since %s: this wait blocks forever",
+                    flag_text(ctx, src, dst, event),
+                    prev ? arena_printf(ctx->arena, "the wait at line %d cleared it", prev->loc.line) : "the kernel started");
+        w->state[k] = (info->flags & OPF_SYNC_SET) ? FLAG_SET : FLAG_CLEAR;
+        w->last[k] = op;
+    }
+}
+
+void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
+    if (f->is_declaration || !f->body.block) return;
+    FlagWalk *w = arena_alloc(ctx->arena, sizeof *w);
+    w->ctx = ctx;
+    /* an entry starts with every flag clear; another function may be called with flags raised */
+    flag_walk_block(w, f->body.block, f->is_entry ? FLAG_CLEAR : FLAG_UNKNOWN);
+    if (!f->is_entry) return;
+    for (int k = 0; k < N_FLAG_KEYS; k++)
+        if (w->state[k] == FLAG_SET && w->last[k]) {
+            int event = k % N_EVENT_IDS, dst = k / N_EVENT_IDS % N_PIPE_IDX, src = k / N_EVENT_IDS / N_PIPE_IDX;
+            vreport(ctx, w->last[k], w->last[k]->loc, SEV_WARNING,
+                    rule_id(ctx->arena, op_info(w->last[k]->code)->name, "left-set"),
+                    "flag %s is still set when the kernel ends: no wait consumes it, and on the board it stays "
+                    "raised for the next kernel", flag_text(ctx, src, dst, event));
+        }
 }

@@ -229,4 +229,8 @@ void memplan_finish_function(VerifyCtx *ctx, const Func *f);
 /* Frees the heap vectors of a function's facts. */
 void facts_release(FuncFacts *facts);
 
+/* The straight-line set/wait protocol of one function (rules_scalar.c): a second set before a
+ * wait, a wait nothing raised, flags left set at the end of an entry. */
+void verify_sync_protocol(VerifyCtx *ctx, const Func *f);
+
 #endif

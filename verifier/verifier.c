@@ -550,6 +550,7 @@ static void verify_function(VerifyCtx *ctx, const Func *f) {
     for (int i = 0; i < f->n_results; i++)
         check_tile_type(ctx, NULL, f->result_types[i], f->result_type_locs ? f->result_type_locs[i] : (SrcLoc){0});
     if (!f->is_declaration) verify_block(ctx, f->body.block);
+    verify_sync_protocol(ctx, f);
     memplan_finish_function(ctx, f);
     facts_release(&facts);
     ctx->facts = NULL;

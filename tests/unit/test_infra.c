@@ -289,6 +289,40 @@ Test(infra, ceildiv_floordiv_and_unsigned_ops) {
                  10);
 }
 
+/* Every INT_BINARY_OP element function on its edges: exact and inexact quotients of both signs,
+ * the one overflowing quotient (INT_MIN / -1 wraps), unsigned readings of negative values. */
+static int32_t int_op(const char *op, int32_t a, int32_t b) {
+    char body[256];
+    snprintf(body, sizeof body, "%%a = arith.constant %d : i32\n%%b = arith.constant %d : i32\n%%r = arith.%s %%a, %%b : i32\n",
+             a, b, op);
+    return i32_of(scalar_bits(body, "i32"));
+}
+
+Test(infra, int_binary_family_edges) {
+    cr_assert_eq(int_op("ceildivsi", 6, 3), 2);
+    cr_assert_eq(int_op("ceildivsi", -6, 3), -2);
+    cr_assert_eq(int_op("ceildivsi", -7, -2), 4);
+    cr_assert_eq(int_op("ceildivsi", -7, 2), -3);
+    cr_assert_eq(int_op("floordivsi", 7, -2), -4);
+    cr_assert_eq(int_op("floordivsi", -6, 3), -2);
+    cr_assert_eq(int_op("floordivsi", 7, 2), 3);
+    cr_assert_eq(int_op("divsi", -7, 2), -3);
+    cr_assert_eq(int_op("remsi", -7, 2), -1);
+    cr_assert_eq(int_op("divsi", INT32_MIN, -1), INT32_MIN);
+    cr_assert_eq(int_op("divui", -2, 2), 0x7fffffff);
+    cr_assert_eq(int_op("maxui", -1, 10), -1);
+    cr_assert_eq(int_op("minsi", -1, 10), -1);
+    cr_assert_eq(int_op("maxsi", -1, 10), 10);
+    cr_assert_eq(int_op("muli", 65536, 65536), 0);
+    cr_assert_eq(int_op("subi", INT32_MIN, 1), INT32_MAX);
+    cr_assert_eq(int_op("xori", 0x0ff0, 0x00ff), 0x0f0f);
+    cr_assert_eq(int_op("andi", 0x0ff0, 0x00ff), 0x00f0);
+    cr_assert_eq(int_op("ori", 0x0ff0, 0x00ff), 0x0fff);
+    cr_assert_eq(f32_of(scalar_bits("%a = arith.constant -2.5 : f32\n%r = arith.negf %a : f32\n", "f32")), 2.5f);
+    cr_assert_eq(i32_of(scalar_bits("%a = arith.constant 3.9e9 : f32\n%r = arith.fptoui %a : f32 to i32\n", "i32")),
+                 (int32_t)3900000000u);
+}
+
 /* ---- blocks, pointers, views, sync --------------------------------------------------------------- */
 
 /* Each block writes (block index + 1) into its own 8x8 region of %arg0 through pto.addptr. */

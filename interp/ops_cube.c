@@ -1,0 +1,196 @@
+/* ops_cube.c - the cube family (ir/ops_cube.def): tmatmul, tgemv and their .acc / .bias forms, as
+ * the simulator's TMatmul.hpp computes them. Each product element is one fused multiply-add chain
+ * over k in order, from +0 (f32 accumulators: fmaf on the operands widened to float, which is
+ * exact for f16/bf16; i32 accumulators: i8 x i8 products added with wrap-around); the .acc form
+ * then adds acc_in(i, j) once more, the .bias form adds bias(0, c) over dst's valid region.
+ *
+ * Execution gathers lhs (M x K) and rhs (K x N) out of their boxed layouts into dense row-major
+ * staging, then runs i, k, j: row i's N accumulators advance one k at a time, which keeps every
+ * element's chain in k order and leaves the j loop free to vectorise. */
+#include "interp_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { MM_PLAIN, MM_ACC, MM_BIAS };
+
+/* What lowering decided for one matmul instruction (Instr.extra): staging sized for the tiles'
+ * full shapes (the valid ones can only be smaller). */
+typedef struct MatmulPlan {
+    int form;        /* MM_* */
+    bool integer;    /* i8 x i8 -> i32 */
+    float *a, *b;    /* float staging: lhs M x K, rhs K x N, row-major */
+    float *row;      /* one row of N accumulators */
+    int32_t *ia, *ib, *irow;
+} MatmulPlan;
+
+/* The form of a row (its ELEM column), resolved per opcode from the table. */
+static const int8_t matmul_form[OP_COUNT] = {
+#define OP(...)
+#define MATMUL_OP(id, name, form, flags) [OP_##id] = MM_FORM_##form,
+#define MM_FORM_plain MM_PLAIN
+#define MM_FORM_acc MM_ACC
+#define MM_FORM_bias MM_BIAS
+#include "../ir/ops.def"
+#undef OP
+#undef MM_FORM_plain
+#undef MM_FORM_acc
+#undef MM_FORM_bias
+};
+
+/* One element of tile t at (r, c), widened to float (f32, f16, bf16). */
+static inline float load_f(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
+    const uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * dtype_size(t->dtype);
+    if (t->dtype == DT_F32) {
+        float x;
+        memcpy(&x, p, 4);
+        return x;
+    }
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return t->dtype == DT_F16 ? fp_f16_to_f32(h) : fp_bf16_to_f32(h);
+}
+
+/* Gathers the M x N (rows x cols) top-left block of a float-like tile into dense row-major floats. */
+static void gather_f(const TileRef *t, const TileView *v, int64_t rows, int64_t cols, float *out) {
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) out[r * cols + c] = load_f(t, v, r, c);
+}
+
+/* The same for an integer tile (i8 operands, i32 accumulators), as int32. */
+static void gather_i(const TileRef *t, const TileView *v, int64_t rows, int64_t cols, int32_t *out) {
+    size_t es = dtype_size(t->dtype);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) {
+            const uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * es;
+            if (es == 1) {
+                out[r * cols + c] = (int8_t)p[0];
+            } else {
+                int32_t x;
+                memcpy(&x, p, 4);
+                out[r * cols + c] = x;
+            }
+        }
+}
+
+static inline uint8_t *elem_at(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
+    return v->base + (size_t)tile_elem_offset(t, r, c) * dtype_size(t->dtype);
+}
+
+/* row[j] = the chain over k of a[i][k] * b[k][j], j < N, each chain in k order from +0. */
+static void chain_row_f(const float *a_row, const float *b, int64_t K, int64_t N, float *row) {
+    for (int64_t j = 0; j < N; j++) row[j] = 0.0f;
+    for (int64_t k = 0; k < K; k++) {
+        const float x = a_row[k], *bk = b + k * N;
+        for (int64_t j = 0; j < N; j++) row[j] = fmaf(x, bk[j], row[j]);
+    }
+}
+
+static void chain_row_i(const int32_t *a_row, const int32_t *b, int64_t K, int64_t N, int32_t *row) {
+    for (int64_t j = 0; j < N; j++) row[j] = 0;
+    for (int64_t k = 0; k < K; k++) {
+        const uint32_t x = (uint32_t)a_row[k];
+        const int32_t *bk = b + k * N;
+        for (int64_t j = 0; j < N; j++) row[j] = (int32_t)((uint32_t)row[j] + x * (uint32_t)bk[j]);
+    }
+}
+
+static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
+    const MatmulPlan *p = in->extra;
+    const TileRef *dt = &in->t[0], *at = &in->t[1], *bt = &in->t[2], *xt = &in->t[3];
+    TileView *dv = use_tile(ip, in, dt), *av = use_tile(ip, in, at), *bv = use_tile(ip, in, bt);
+    TileView *xv = p->form == MM_PLAIN ? NULL : use_tile(ip, in, xt);
+    if (!dv || !av || !bv || (p->form != MM_PLAIN && !xv)) return PC_ERROR;
+    int64_t M = av->vr, K = av->vc, N = bv->vc;
+    if (M > dt->rows || N > dt->cols || K > bt->rows)
+        return rt_error(ip, in, "an %lldx%lld by %lldx%lld product does not fit: rhs has %d rows, dst is %dx%d",
+                        (long long)M, (long long)K, (long long)K, (long long)N, bt->rows, dt->rows, dt->cols);
+    if (p->integer) {
+        gather_i(at, av, M, K, p->ia);
+        gather_i(bt, bv, K, N, p->ib);
+    } else {
+        gather_f(at, av, M, K, p->a);
+        gather_f(bt, bv, K, N, p->b);
+    }
+    /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
+    for (int64_t i = 0; i < M; i++) {
+        if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
+        else chain_row_f(p->a + i * K, p->b, K, N, p->row);
+        for (int64_t j = 0; j < N; j++) {
+            uint8_t *d = elem_at(dt, dv, i, j);
+            if (p->integer) {
+                int32_t r = p->irow[j];
+                if (p->form == MM_ACC) {
+                    int32_t c;
+                    memcpy(&c, elem_at(xt, xv, i, j), 4);
+                    r = (int32_t)((uint32_t)c + (uint32_t)r);
+                }
+                memcpy(d, &r, 4);
+            } else {
+                float r = p->row[j];
+                if (p->form == MM_ACC) {
+                    float c;
+                    memcpy(&c, elem_at(xt, xv, i, j), 4);
+                    r = c + r;
+                }
+                memcpy(d, &r, 4);
+            }
+        }
+    }
+    if (p->form == MM_BIAS) /* bias(0, c) over dst's whole valid region, after the product */
+        for (int64_t r = 0; r < dv->vr; r++)
+            for (int64_t c = 0; c < dv->vc; c++) {
+                uint8_t *d = elem_at(dt, dv, r, c);
+                const uint8_t *s = elem_at(xt, xv, 0, c);
+                if (p->integer) {
+                    int32_t x, y;
+                    memcpy(&x, d, 4);
+                    memcpy(&y, s, 4);
+                    x = (int32_t)((uint32_t)x + (uint32_t)y);
+                    memcpy(d, &x, 4);
+                } else {
+                    float x, y;
+                    memcpy(&x, d, 4);
+                    memcpy(&y, s, 4);
+                    x = x + y;
+                    memcpy(d, &x, 4);
+                }
+            }
+    return pc + 1;
+}
+
+bool lower_matmul(LowerCtx *ctx, const Op *op) {
+    int form = matmul_form[op->code];
+    int first = form == MM_ACC ? 1 : 0;
+    if (op->ins.count < first + 2 + (form == MM_BIAS) || op->outs.count < 1)
+        return lower_error(ctx, op, (SrcLoc){0}, "expects %s operands", form == MM_PLAIN ? "lhs, rhs" : "three tile");
+    Instr in = instr_for(op, exec_matmul);
+    if (!tile_ref(ctx, op, &op->outs.items[0], &in.t[0]) || !tile_ref(ctx, op, &op->ins.items[first], &in.t[1]) ||
+        !tile_ref(ctx, op, &op->ins.items[first + 1], &in.t[2]))
+        return false;
+    if (form != MM_PLAIN && !tile_ref(ctx, op, &op->ins.items[form == MM_ACC ? 0 : 2], &in.t[3])) return false;
+    const TileRef *d = &in.t[0], *a = &in.t[1], *b = &in.t[2];
+    bool integer = d->dtype == DT_I32;
+    bool ok = integer ? a->dtype == DT_I8 && b->dtype == DT_I8
+                      : d->dtype == DT_F32 && a->dtype == b->dtype &&
+                            (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16);
+    if (!ok || (form != MM_PLAIN && in.t[3].dtype != d->dtype))
+        return emit_unsupported(ctx, op, "has no kernel for (dst, lhs, rhs) = (%s, %s, %s)", dtype_name(d->dtype),
+                                dtype_name(a->dtype), dtype_name(b->dtype));
+    MatmulPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    p->form = form;
+    p->integer = integer;
+    size_t na = (size_t)a->rows * (size_t)a->cols, nb = (size_t)b->rows * (size_t)b->cols, nr = (size_t)b->cols;
+    if (integer) {
+        p->ia = arena_alloc_array(ctx->ip->arena, na, sizeof *p->ia);
+        p->ib = arena_alloc_array(ctx->ip->arena, nb, sizeof *p->ib);
+        p->irow = arena_alloc_array(ctx->ip->arena, nr, sizeof *p->irow);
+    } else {
+        p->a = arena_alloc_array(ctx->ip->arena, na, sizeof *p->a);
+        p->b = arena_alloc_array(ctx->ip->arena, nb, sizeof *p->b);
+        p->row = arena_alloc_array(ctx->ip->arena, nr, sizeof *p->row);
+    }
+    in.extra = p;
+    emit(ctx, &in);
+    return true;
+}
