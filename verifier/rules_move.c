@@ -18,6 +18,13 @@ static bool check_dps_form(VerifyCtx *ctx, const Op *op) {
     return false;
 }
 
+/* A tile's outer layout as PTOAS's parser reads it: a left tile's is fixed by the target (row_major
+ * on A2/A3, col_major on A5) whatever the text says (PTOTypeDefs.cpp resolveTileBufBLayout). */
+static BLayout outer_layout(const VerifyCtx *ctx, const TileType *t) {
+    if (t->loc != LOC_LEFT) return t->blayout;
+    return ctx->target == TARGET_A5 ? BL_COL_MAJOR : BL_ROW_MAJOR;
+}
+
 static bool is_nd(const TileType *t) { return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX; }
 static bool is_nz(const TileType *t) { return t->blayout != BL_ROW_MAJOR && t->slayout == SL_ROW_MAJOR; }
 
@@ -106,7 +113,7 @@ void verify_textract(VerifyCtx *ctx, const Op *op) {
             return;
         }
         SLayout want = dst.tile->loc == LOC_LEFT ? SL_ROW_MAJOR : SL_COL_MAJOR;
-        if (dst.tile->blayout != BL_ROW_MAJOR || dst.tile->slayout != want)
+        if (outer_layout(ctx, dst.tile) != BL_ROW_MAJOR || dst.tile->slayout != want)
             report_layout(ctx, op, &dst,
                           dst.tile->loc == LOC_LEFT ? "expects A2/A3 left dst to use row_major blayout and row_major slayout"
                                                     : "expects A2/A3 right dst to use row_major blayout and col_major slayout");
@@ -128,7 +135,7 @@ void verify_textract(VerifyCtx *ctx, const Op *op) {
             report_layout(ctx, op, &src, "expects A5 textract src to use a supported mat blayout/slayout combination");
             return;
         }
-        if (dl == LOC_LEFT && (dst.tile->blayout != BL_COL_MAJOR || dst.tile->slayout != SL_ROW_MAJOR))
+        if (dl == LOC_LEFT && (outer_layout(ctx, dst.tile) != BL_COL_MAJOR || dst.tile->slayout != SL_ROW_MAJOR))
             report_layout(ctx, op, &dst, "expects A5 left dst to use col_major blayout and row_major slayout");
         else if (dl == LOC_RIGHT && (dst.tile->blayout != BL_ROW_MAJOR || dst.tile->slayout != SL_COL_MAJOR))
             report_layout(ctx, op, &dst, "expects A5 right dst to use row_major blayout and col_major slayout");
