@@ -1,0 +1,265 @@
+/* ops_move.c - lowering and execution of TEXTRACT, TINSERT, TCONCAT (vec -> vec) and TRESHAPE
+ * (ir/ops_move.def), as the ISA's CPU simulator computes them (TExtract.hpp, TInsert.hpp,
+ * TConcat.hpp, TReshape.hpp):
+ *   TEXTRACT  dst(r, c) = src(r + indexRow, c + indexCol) over dst's valid region;
+ *   TINSERT   dst(r + indexRow, c + indexCol) = src(r, c) over src's valid region;
+ *   TCONCAT   per dst valid row: src0's valid columns, then src1's, from column 0;
+ *   TRESHAPE  a new view of src's bytes with the result's type (no copy).
+ * Nothing else of dst is written. Element types are equal (the verifier's rule), so a move is a
+ * copy of element bits; lowering picks the copy kernel for the element size and layouts. A copy
+ * whose source and destination bytes overlap runs element by element in the simulator's order. */
+#include "interp_impl.h"
+
+#include <string.h>
+
+/* Copies a rows x cols rectangle of elements (strides in elements). */
+typedef void (*MoveRect)(uint8_t *d, int64_t drs, int64_t dcs, const uint8_t *s, int64_t srs, int64_t scs, int64_t rows,
+                         int64_t cols);
+
+/* What lowering decided (Instr.extra): the kernels for the element size. `exact` is for tiles
+ * whose bytes overlap: the simulator's element order, column-major over the rectangle (TEXTRACT,
+ * TINSERT; TCONCAT calls it one row at a time, which is its row-major order). */
+typedef struct MovePlan {
+    MoveRect exact;
+    MoveRect strided;        /* disjoint tiles, one of them column-major */
+    bool row_major;          /* both row-major: disjoint copies take one memcpy per row */
+    size_t es;               /* element size in bytes */
+} MovePlan;
+
+#define MOVE_KERNELS(N)                                                                                              \
+    static void rect_exact_##N(uint8_t *d, int64_t drs, int64_t dcs, const uint8_t *s, int64_t srs, int64_t scs,    \
+                               int64_t rows, int64_t cols) {                                                         \
+        for (int64_t c = 0; c < cols; c++)                                                                           \
+            for (int64_t r = 0; r < rows; r++) memmove(d + (size_t)(r * drs + c * dcs) * N, s + (size_t)(r * srs + c * scs) * N, N); \
+    }                                                                                                                \
+    static void rect_strided_##N(uint8_t *d, int64_t drs, int64_t dcs, const uint8_t *s, int64_t srs, int64_t scs,  \
+                                 int64_t rows, int64_t cols) {                                                       \
+        for (int64_t r = 0; r < rows; r++) {                                                                         \
+            uint8_t *dp = d + (size_t)(r * drs) * N;                                                                 \
+            const uint8_t *sp = s + (size_t)(r * srs) * N;                                                           \
+            for (int64_t c = 0; c < cols; c++) memcpy(dp + (size_t)(c * dcs) * N, sp + (size_t)(c * scs) * N, N);    \
+        }                                                                                                            \
+    }
+MOVE_KERNELS(1)
+MOVE_KERNELS(2)
+MOVE_KERNELS(4)
+MOVE_KERNELS(8)
+
+/* Both tiles row-major: one memcpy of `bytes` per row (row strides in bytes). */
+static void rect_rows(uint8_t *d, int64_t drs, const uint8_t *s, int64_t srs, int64_t rows, int64_t bytes) {
+    for (int64_t r = 0; r < rows; r++) memcpy(d + (size_t)(r * drs), s + (size_t)(r * srs), (size_t)bytes);
+}
+
+/* Fills the plan for copies between tiles a and b (none_box, one element type). */
+static void move_plan(MovePlan *p, const TileRef *a, const TileRef *b) {
+    p->es = dtype_size(a->dtype);
+    switch (p->es) {
+    case 1: p->exact = rect_exact_1; p->strided = rect_strided_1; break;
+    case 2: p->exact = rect_exact_2; p->strided = rect_strided_2; break;
+    case 4: p->exact = rect_exact_4; p->strided = rect_strided_4; break;
+    default: p->exact = rect_exact_8; p->strided = rect_strided_8; break;
+    }
+    p->row_major = a->cs == 1 && b->cs == 1;
+}
+
+/* Runs a plan: rows x cols elements from s (strides srs, scs) to d (drs, dcs). `overlap`: the
+ * tiles' bytes may overlap, so the exact order is kept. */
+static void move_run(const MovePlan *p, bool overlap, uint8_t *d, int64_t drs, int64_t dcs, const uint8_t *s, int64_t srs,
+                     int64_t scs, int64_t rows, int64_t cols) {
+    if (rows <= 0 || cols <= 0) return;
+    if (overlap) p->exact(d, drs, dcs, s, srs, scs, rows, cols);
+    else if (p->row_major) rect_rows(d, drs * (int64_t)p->es, s, srs * (int64_t)p->es, rows, cols * (int64_t)p->es);
+    else p->strided(d, drs, dcs, s, srs, scs, rows, cols);
+}
+
+/* True when the footprints of two tile views share a byte. */
+static bool views_overlap(const TileRef *a, const TileView *va, const TileRef *b, const TileView *vb) {
+    uintptr_t a0 = (uintptr_t)va->base, a1 = a0 + (uintptr_t)a->footprint;
+    uintptr_t b0 = (uintptr_t)vb->base, b1 = b0 + (uintptr_t)b->footprint;
+    return a0 < b1 && b0 < a1;
+}
+
+static inline uint8_t *elem_ptr(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
+    return v->base + (size_t)(r * t->rs + c * t->cs) * dtype_size(t->dtype);
+}
+
+/* Shared lowering checks of the DPS moves: the DPS form, none_box vec tiles (the cube forms are
+ * verified but not executed), equal element types. Returns false with *emitted set when an
+ * "unsupported" instruction was emitted instead (the caller returns *emitted). */
+static bool move_tile(LowerCtx *ctx, const Op *op, const TileRef *t, bool *emitted) {
+    if (t->loc != LOC_VEC) {
+        *emitted = emit_unsupported(ctx, op,
+                                    "tile %%%s is in loc=%s: pto-run executes only the vec -> vec form of this op (the "
+                                    "cube forms are not supported yet)", t->name, tile_loc_name(t->loc));
+        return false;
+    }
+    if (boxed(t)) {
+        *emitted = unsupported_boxed(ctx, op, t);
+        return false;
+    }
+    return true;
+}
+
+static bool move_dst(LowerCtx *ctx, const Op *op, TileRef *dst) {
+    bool defines;
+    if (!lower_dst(ctx, op, dst, &defines)) return false;
+    if (defines) return lower_error(ctx, op, (SrcLoc){0}, "writes into an existing tile: use the DPS form (outs)");
+    return true;
+}
+
+/* ---- TEXTRACT / TINSERT ----------------------------------------------------------------------- */
+
+/* The offsets (sc[0], sc[1]) at run time, checked against PTOAS's bound `index + inner <= outer`
+ * per dimension (inner: dst's shape for TEXTRACT, src's valid shape for TINSERT). */
+static bool move_offsets(Interp *ip, const Instr *in, int64_t inner_r, int64_t inner_c, int64_t outer_r, int64_t outer_c,
+                         const char *inner, const char *outer, int64_t *r0, int64_t *c0) {
+    *r0 = read_int(ip->frame, &in->sc[0]);
+    *c0 = read_int(ip->frame, &in->sc[1]);
+    if (*r0 < 0 || *c0 < 0) {
+        rt_rule_error(ip, in, "index", "expects indexRow and indexCol to be non-negative, got (%lld, %lld)", (long long)*r0,
+                      (long long)*c0);
+        return false;
+    }
+    if (*r0 > 65535 || *c0 > 65535) { /* the ISA's uint16_t offsets (the simulator would wrap them) */
+        rt_rule_error(ip, in, "index-range", "expects indexRow and indexCol to fit the ISA's uint16_t offset (at most 65535), "
+                      "got (%lld, %lld)", (long long)*r0, (long long)*c0);
+        return false;
+    }
+    if (*r0 > outer_r - inner_r) {
+        rt_rule_error(ip, in, "bounds", "expects indexRow + %s.rows <= %s.rows, got %lld + %lld > %lld", inner, outer,
+                      (long long)*r0, (long long)inner_r, (long long)outer_r);
+        return false;
+    }
+    if (*c0 > outer_c - inner_c) {
+        rt_rule_error(ip, in, "bounds", "expects indexCol + %s.cols <= %s.cols, got %lld + %lld > %lld", inner, outer,
+                      (long long)*c0, (long long)inner_c, (long long)outer_c);
+        return false;
+    }
+    return true;
+}
+
+static int32_t exec_textract(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1];
+    TileView *d = use_tile(ip, in, td), *s = d ? use_tile(ip, in, ts) : NULL;
+    if (!s) return PC_ERROR;
+    int64_t r0, c0;
+    if (!move_offsets(ip, in, td->rows, td->cols, ts->rows, ts->cols, "dst", "src", &r0, &c0)) return PC_ERROR;
+    move_run(in->extra, views_overlap(td, d, ts, s), d->base, td->rs, td->cs, elem_ptr(ts, s, r0, c0), ts->rs, ts->cs, d->vr,
+             d->vc);
+    return pc + 1;
+}
+
+static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1];
+    TileView *d = use_tile(ip, in, td), *s = d ? use_tile(ip, in, ts) : NULL;
+    if (!s) return PC_ERROR;
+    int64_t r0, c0;
+    if (!move_offsets(ip, in, s->vr, s->vc, td->rows, td->cols, "src", "dst", &r0, &c0)) return PC_ERROR;
+    move_run(in->extra, views_overlap(td, d, ts, s), elem_ptr(td, d, r0, c0), td->rs, td->cs, s->base, ts->rs, ts->cs, s->vr,
+             s->vc);
+    return pc + 1;
+}
+
+static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
+    Instr in = instr_for(op, exec);
+    bool emitted = false;
+    if (op->ins.count < 3) return lower_error(ctx, op, (SrcLoc){0}, "expects src, indexRow and indexCol");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !move_dst(ctx, op, &in.t[0])) return false;
+    for (int i = 0; i < 2; i++)
+        if (!move_tile(ctx, op, &in.t[i], &emitted)) return emitted;
+    if (in.t[0].dtype != in.t[1].dtype)
+        return emit_unsupported(ctx, op, "converts %s to %s: pto-run moves only between tiles of one element type",
+                                dtype_name(in.t[1].dtype), dtype_name(in.t[0].dtype));
+    for (int i = 0; i < 2; i++) {
+        if (!scalar_ref(ctx, op, &op->ins.items[1 + i], DT_INDEX, &in.sc[i])) return false;
+        if (dtype_is_float(in.sc[i].type))
+            return lower_error(ctx, op, op->ins.items[1 + i].loc, "expects an integer (index) offset");
+    }
+    MovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    move_plan(p, &in.t[0], &in.t[1]);
+    in.extra = p;
+    emit(ctx, &in);
+    return true;
+}
+
+bool lower_textract(LowerCtx *ctx, const Op *op) { return lower_offset_move(ctx, op, exec_textract); }
+bool lower_tinsert(LowerCtx *ctx, const Op *op) { return lower_offset_move(ctx, op, exec_tinsert); }
+
+/* ---- TCONCAT ----------------------------------------------------------------------------------- */
+
+static int32_t exec_tconcat(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *t0 = &in->t[1], *t1 = &in->t[2];
+    TileView *d = use_tile(ip, in, td), *s0 = d ? use_tile(ip, in, t0) : NULL, *s1 = s0 ? use_tile(ip, in, t1) : NULL;
+    if (!s1) return PC_ERROR;
+    if (s0->vr != d->vr || s1->vr != d->vr)
+        return rt_rule_error(ip, in, "valid-rows", "expects %s valid row to match dst valid row, got %d and %d",
+                             s0->vr != d->vr ? "src0" : "src1", s0->vr != d->vr ? s0->vr : s1->vr, d->vr);
+    if ((int64_t)s0->vc + s1->vc > td->cols)
+        return rt_rule_error(ip, in, "cols", "expects src0.valid_col + src1.valid_col <= dst.cols, got %d + %d > %d", s0->vc,
+                             s1->vc, td->cols);
+    const MovePlan *p = in->extra;
+    bool overlap = views_overlap(td, d, t0, s0) || views_overlap(td, d, t1, s1);
+    if (!overlap) { /* the order does not matter: src0's block, then src1's */
+        move_run(p, false, d->base, td->rs, td->cs, s0->base, t0->rs, t0->cs, d->vr, s0->vc);
+        move_run(&p[1], false, elem_ptr(td, d, 0, s0->vc), td->rs, td->cs, s1->base, t1->rs, t1->cs,
+                 d->vr, s1->vc);
+        return pc + 1;
+    }
+    for (int64_t r = 0; r < d->vr; r++) { /* the simulator's order, row by row */
+        move_run(p, true, elem_ptr(td, d, r, 0), td->rs, td->cs, elem_ptr(t0, s0, r, 0), t0->rs, t0->cs, 1, s0->vc);
+        move_run(&p[1], true, elem_ptr(td, d, r, s0->vc), td->rs, td->cs, elem_ptr(t1, s1, r, 0), t1->rs, t1->cs, 1, s1->vc);
+    }
+    return pc + 1;
+}
+
+bool lower_tconcat(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_tconcat);
+    bool emitted = false;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src0 and src1");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &op->ins.items[1], &in.t[2]) ||
+        !move_dst(ctx, op, &in.t[0]))
+        return false;
+    for (int i = 0; i < 3; i++)
+        if (!move_tile(ctx, op, &in.t[i], &emitted)) return emitted;
+    if (!same_dtype(ctx, op, &in.t[1], &in.t[0], "src0") || !same_dtype(ctx, op, &in.t[2], &in.t[0], "src1")) return false;
+    MovePlan *p = arena_alloc(ctx->ip->arena, 2 * sizeof *p); /* dst <- src0, dst <- src1 */
+    move_plan(&p[0], &in.t[0], &in.t[1]);
+    move_plan(&p[1], &in.t[0], &in.t[2]);
+    in.extra = p;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- TRESHAPE ---------------------------------------------------------------------------------- */
+
+/* The result views src's bytes: same base (and auto storage owner), the result type's static
+ * valid dims, a dynamic one taken from src's current valid region (PTOAS binds the parent's). */
+static int32_t exec_treshape(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1];
+    TileView *s = use_tile(ip, in, ts);
+    if (!s) return PC_ERROR;
+    int64_t vr = td->static_vr >= 0 ? td->static_vr : s->vr, vc = td->static_vc >= 0 ? td->static_vc : s->vc;
+    if (vr > td->rows || vc > td->cols)
+        return rt_error(ip, in, "valid shape %lldx%lld of %%%s does not fit the result's %dx%d shape", (long long)vr,
+                        (long long)vc, ts->name, td->rows, td->cols);
+    TileView *v = &ip->frame->vals[td->slot].tile;
+    TileView view = *s;
+    view.vr = (int32_t)vr;
+    view.vc = (int32_t)vc;
+    view.flags = VIEW_DEFINED;
+    *v = view;
+    return pc + 1;
+}
+
+bool lower_treshape(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_treshape);
+    if (op->ins.count < 1 || op->n_results < 1 || !op->results[0])
+        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = pto.treshape %%src : Ts -> Td`");
+    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &res, &in.t[0])) return false;
+    if (in.t[0].loc != in.t[1].loc || in.t[0].footprint != in.t[1].footprint)
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src and result to have the same loc and total byte size");
+    in.defines_dst = true;
+    emit(ctx, &in);
+    return true;
+}

@@ -1,0 +1,326 @@
+/* rules_move.c - the rules of TEXTRACT, TINSERT, TCONCAT and TRESHAPE (ir/ops_move.def). The
+ * checks, their order per target and their words follow PTOAS's verifiers (PTO.cpp TExtractOp,
+ * TInsertOp, TConcatOp, TReshapeOp); PTOAS checks integer element types by width. TRESHAPE also
+ * gets the simulator's element-kind rule (TReshape.hpp's static_assert), which PTOAS lacks.
+ * pto-run executes the vec -> vec forms; the cube forms (mat, left, right, acc, scaling) are
+ * verified here and refused at run time. Rule IDs are OP.suffix; docs/rules.md lists them. */
+#include "vctx.h"
+
+#define MV_F (DTBIT(DT_F16) | DTBIT(DT_F32) | DTBIT(DT_BF16))
+#define MV_W8 (DTBIT(DT_I8) | DTBIT(DT_U8))
+#define MV_W32 (DTBIT(DT_I32) | DTBIT(DT_U32))
+
+/* These ops write into an existing tile (TINSERT only part of it): the result form is refused. */
+static bool check_dps_form(VerifyCtx *ctx, const Op *op) {
+    if (op->n_results == 0) return true;
+    vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "dst-form"),
+            "needs the DPS form with outs(...): it writes into an existing destination tile");
+    return false;
+}
+
+/* A tile's outer layout as PTOAS's parser reads it: a left tile's is fixed by the target (row_major
+ * on A2/A3, col_major on A5) whatever the text says (PTOTypeDefs.cpp resolveTileBufBLayout). */
+static BLayout outer_layout(const VerifyCtx *ctx, const TileType *t) {
+    if (t->loc != LOC_LEFT) return t->blayout;
+    return ctx->target == TARGET_A5 ? BL_COL_MAJOR : BL_ROW_MAJOR;
+}
+
+static bool is_nd(const TileType *t) { return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX; }
+static bool is_nz(const TileType *t) { return t->blayout != BL_ROW_MAJOR && t->slayout == SL_ROW_MAJOR; }
+
+/* indexRow / indexCol (ins 1 and 2): `index` typed, in [0, 65535] when constant. *row / *col get
+ * the constant values, or -1 when not known statically. */
+static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *col) {
+    const char *names[2] = {"indexRow", "indexCol"};
+    int64_t *out[2] = {row, col};
+    for (int i = 0; i < 2; i++) {
+        *out[i] = -1;
+        if (op->ins.count <= 1 + i) continue;
+        const Operand *opd = &op->ins.items[1 + i];
+        const Type *t = operand_type(opd);
+        if (t && t->kind == TY_SCALAR && t->dtype != DT_INDEX) {
+            vreport(ctx, op, operand_type_loc(op, opd), SEV_ERROR, op_rule(ctx, op, "index-type"),
+                    "expects indexRow and indexCol to be index type, got %s for %s", dtype_name(t->dtype), names[i]);
+            continue;
+        }
+        int64_t v;
+        if (!const_int_of(opd, &v)) continue;
+        if (v < 0) {
+            vreport(ctx, op, opd->loc, SEV_ERROR, op_rule(ctx, op, "index"), "expects %s to be non-negative, got %lld",
+                    names[i], (long long)v);
+            continue;
+        }
+        if (v > 65535) { /* the ISA's C++ calls take uint16_t offsets: the simulator would wrap it */
+            vreport(ctx, op, opd->loc, SEV_ERROR, op_rule(ctx, op, "index-range"),
+                    "expects %s to fit the ISA's uint16_t offset (at most 65535), got %lld", names[i], (long long)v);
+            continue;
+        }
+        *out[i] = v;
+    }
+}
+
+/* PTOAS's static bound `index + inner <= outer` for one dimension (constants only). */
+static void check_bound(VerifyCtx *ctx, const Op *op, const TileArg *at, int64_t index, int64_t inner, int64_t outer,
+                        const char *what) {
+    if (index < 0 || !dim_known(inner)) return;
+    if (index > INT64_MAX - inner || index + inner > outer)
+        vreport(ctx, op, at->loc, SEV_ERROR, op_rule(ctx, op, "bounds"), "expects %s, got %lld + %lld > %lld", what,
+                (long long)index, (long long)inner, (long long)outer);
+}
+
+static bool same_elem(VerifyCtx *ctx, const Op *op, const TileArg *src, const TileArg *dst) {
+    if (src->tile->dtype == dst->tile->dtype) return true;
+    vreport(ctx, op, dst->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+            "expects src and dst to have the same element type, got %s and %s", dtype_name(src->tile->dtype),
+            dtype_name(dst->tile->dtype));
+    return false;
+}
+
+static void report_layout(VerifyCtx *ctx, const Op *op, const TileArg *t, const char *msg) {
+    vreport(ctx, op, t->loc, SEV_ERROR, op_rule(ctx, op, "layout"), "%s, got blayout=%s, slayout=%s (%s)", msg,
+            blayout_name(t->tile->blayout), slayout_name(t->tile->slayout), type_text(ctx, t->type));
+}
+
+/* ---- TEXTRACT ------------------------------------------------------------------------------- */
+
+void verify_textract(VerifyCtx *ctx, const Op *op) {
+    check_dps_form(ctx, op);
+    TileArg src = tile_in(op, 0), dst = tile_out(op, 0);
+    int64_t row, col;
+    check_indices(ctx, op, &row, &col);
+    if (!src.tile || !dst.tile) return;
+    check_bound(ctx, op, &dst, row, dst.tile->rows, src.tile->rows, "indexRow + dst.rows <= src.rows");
+    check_bound(ctx, op, &dst, col, dst.tile->cols, src.tile->cols, "indexCol + dst.cols <= src.cols");
+    if (!same_elem(ctx, op, &src, &dst)) return;
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    const BLayout sb = src.tile->blayout;
+    const SLayout ss = src.tile->slayout;
+    if (ctx->target == TARGET_A2A3) {
+        if (!check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), "textract element type", MV_W8 | MV_F)) return;
+        if (src.tile->loc != LOC_MAT) {
+            vreport(ctx, op, src.loc, SEV_ERROR, loc_rule,
+                    "expects A2/A3 textract src to use loc=mat, got loc=%s (vec -> vec textract is A5 only)",
+                    tile_loc_name(src.tile->loc));
+            return;
+        }
+        if (dst.tile->loc != LOC_LEFT && dst.tile->loc != LOC_RIGHT) {
+            vreport(ctx, op, dst.loc, SEV_ERROR, loc_rule, "expects A2/A3 textract dst to use loc=left or loc=right, got loc=%s",
+                    tile_loc_name(dst.tile->loc));
+            return;
+        }
+        if (!(sb == BL_ROW_MAJOR || ss == SL_ROW_MAJOR)) {
+            report_layout(ctx, op, &src, "expects A2/A3 textract src to use a supported mat blayout/slayout combination");
+            return;
+        }
+        SLayout want = dst.tile->loc == LOC_LEFT ? SL_ROW_MAJOR : SL_COL_MAJOR;
+        if (outer_layout(ctx, dst.tile) != BL_ROW_MAJOR || dst.tile->slayout != want)
+            report_layout(ctx, op, &dst,
+                          dst.tile->loc == LOC_LEFT ? "expects A2/A3 left dst to use row_major blayout and row_major slayout"
+                                                    : "expects A2/A3 right dst to use row_major blayout and col_major slayout");
+        return;
+    }
+    if (!check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), "textract element type", MV_W8 | MV_F)) return;
+    TileLoc sl = src.tile->loc, dl = dst.tile->loc;
+    bool ok = (sl == LOC_MAT && (dl == LOC_LEFT || dl == LOC_RIGHT || dl == LOC_SCALING)) ||
+              (sl == LOC_VEC && (dl == LOC_MAT || dl == LOC_VEC));
+    if (!ok) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, loc_rule,
+                "expects A5 textract to use a supported src/dst loc pair (mat -> left/right/scaling, vec -> mat/vec), got "
+                "%s -> %s", tile_loc_name(sl), tile_loc_name(dl));
+        return;
+    }
+    if (sl == LOC_MAT) {
+        bool rc = sb == BL_ROW_MAJOR && ss == SL_COL_MAJOR, cr = sb != BL_ROW_MAJOR && ss == SL_ROW_MAJOR;
+        if (!(rc || cr || (dl == LOC_LEFT && sb == BL_ROW_MAJOR))) {
+            report_layout(ctx, op, &src, "expects A5 textract src to use a supported mat blayout/slayout combination");
+            return;
+        }
+        if (dl == LOC_LEFT && (outer_layout(ctx, dst.tile) != BL_COL_MAJOR || dst.tile->slayout != SL_ROW_MAJOR))
+            report_layout(ctx, op, &dst, "expects A5 left dst to use col_major blayout and row_major slayout");
+        else if (dl == LOC_RIGHT && (dst.tile->blayout != BL_ROW_MAJOR || dst.tile->slayout != SL_COL_MAJOR))
+            report_layout(ctx, op, &dst, "expects A5 right dst to use row_major blayout and col_major slayout");
+    } else if (dl == LOC_VEC) {
+        const TileArg *bad = !is_nd(src.tile) ? &src : !is_nd(dst.tile) ? &dst : NULL;
+        if (bad)
+            report_layout(ctx, op, bad,
+                          "expects A5 vec->vec textract src/dst to use ND layout (blayout=row_major, slayout=none_box)");
+    }
+}
+
+/* ---- TINSERT -------------------------------------------------------------------------------- */
+
+void verify_tinsert(VerifyCtx *ctx, const Op *op) {
+    check_dps_form(ctx, op);
+    TileArg src = tile_in(op, 0), dst = tile_out(op, 0);
+    int64_t row, col;
+    check_indices(ctx, op, &row, &col);
+    if (!src.tile || !dst.tile) return;
+    check_bound(ctx, op, &src, row, src.tile->valid_rows, dst.tile->rows, "indexRow + src.rows <= dst.rows");
+    check_bound(ctx, op, &src, col, src.tile->valid_cols, dst.tile->cols, "indexCol + src.cols <= dst.cols");
+    const char *loc_rule = op_rule(ctx, op, "loc"), *dt_rule = op_rule(ctx, op, "dtype");
+    DType se = src.tile->dtype, de = dst.tile->dtype;
+    TileLoc sl = src.tile->loc, dl = dst.tile->loc;
+    if (ctx->target == TARGET_A2A3) {
+        if (sl != LOC_ACC || dl != LOC_MAT) {
+            vreport(ctx, op, sl != LOC_ACC ? src.loc : dst.loc, SEV_ERROR, loc_rule,
+                    "expects A2/A3 tinsert src to use loc=acc and dst to use loc=mat, got %s -> %s (vec -> vec tinsert is "
+                    "A5 only)", tile_loc_name(sl), tile_loc_name(dl));
+            return;
+        }
+        if (!is_nz(src.tile)) {
+            report_layout(ctx, op, &src, "expects A2/A3 tinsert src to use blayout=col_major and slayout=row_major");
+            return;
+        }
+        if (!is_nz(dst.tile)) {
+            report_layout(ctx, op, &dst, "expects A2/A3 tinsert dst to use blayout=col_major and slayout=row_major");
+            return;
+        }
+        if (dst.tile->fractal != 512) {
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "fractal"),
+                    "expects A2/A3 tinsert dst fractal size to be 512, got %lld", (long long)dst.tile->fractal);
+            return;
+        }
+        if (!(se == DT_F32 && (de == DT_F16 || de == DT_BF16)))
+            vreport(ctx, op, dst.loc, SEV_ERROR, dt_rule,
+                    "expects A2/A3 tinsert element types to be src=f32, dst=f16/bf16, got src=%s, dst=%s", dtype_name(se),
+                    dtype_name(de));
+        return;
+    }
+    if (sl == LOC_ACC && dl == LOC_MAT) {
+        if (!is_nz(src.tile)) {
+            report_layout(ctx, op, &src, "expects A5 acc->mat tinsert src to use blayout=col_major and slayout=row_major");
+            return;
+        }
+        if (!is_nz(dst.tile)) {
+            report_layout(ctx, op, &dst, "expects A5 acc->mat tinsert dst to use blayout=col_major and slayout=row_major");
+            return;
+        }
+        bool ok = (se == DT_F32 && (de == DT_F16 || de == DT_BF16 || de == DT_F32)) ||
+                  ((DTBIT(se) & MV_W32) && (DTBIT(de) & MV_W32));
+        if (!ok)
+            vreport(ctx, op, dst.loc, SEV_ERROR, dt_rule,
+                    "expects A5 acc->mat tinsert element types to be (src=f32,dst=f16/bf16/f32) or (src=i32,dst=i32), got "
+                    "src=%s, dst=%s", dtype_name(se), dtype_name(de));
+        return;
+    }
+    bool vec_mat = sl == LOC_VEC && dl == LOC_MAT, vec_vec = sl == LOC_VEC && dl == LOC_VEC;
+    if (!vec_mat && !vec_vec) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, loc_rule,
+                "expects A5 tinsert to use a supported src/dst loc pair: acc->mat, vec->mat, or vec->vec, got %s -> %s",
+                tile_loc_name(sl), tile_loc_name(dl));
+        return;
+    }
+    if (vec_mat) {
+        if (!is_nz(dst.tile)) {
+            report_layout(ctx, op, &dst, "expects A5 vec->mat tinsert dst to use blayout=col_major and slayout=row_major");
+            return;
+        }
+        if (!is_nd(src.tile) && !is_nz(src.tile)) {
+            report_layout(ctx, op, &src,
+                          "expects A5 vec->mat tinsert src to use ND(row_major/none_box) or NZ(col_major/row_major) layout");
+            return;
+        }
+    } else {
+        const TileArg *bad = !is_nd(src.tile) ? &src : !is_nd(dst.tile) ? &dst : NULL;
+        if (bad) {
+            report_layout(ctx, op, bad,
+                          "expects A5 vec->vec tinsert src/dst to use ND layout (blayout=row_major, slayout=none_box)");
+            return;
+        }
+    }
+    if (se != de)
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+                "expects A5 %s tinsert src/dst to have the same element type, got %s and %s", vec_vec ? "vec->vec" : "vec->mat",
+                dtype_name(se), dtype_name(de));
+    else if (!(DTBIT(se) & (MV_F | MV_W8 | MV_W32)))
+        vreport(ctx, op, dst.loc, SEV_ERROR, dt_rule,
+                "expects A5 %s tinsert src/dst to have same supported dtype (fp8/f16/bf16/f32/i8/i32), got %s",
+                vec_vec ? "vec->vec" : "vec->mat", dtype_name(se));
+}
+
+/* ---- TCONCAT -------------------------------------------------------------------------------- */
+
+void verify_tconcat(VerifyCtx *ctx, const Op *op) {
+    check_dps_form(ctx, op);
+    TileArg s0 = tile_in(op, 0), s1 = tile_in(op, 1), dst = tile_out(op, 0);
+    if (!s0.tile || !s1.tile || !dst.tile) return;
+    DType e0 = s0.tile->dtype;
+    if (e0 != s1.tile->dtype || e0 != dst.tile->dtype) {
+        const TileArg *bad = e0 != s1.tile->dtype ? &s1 : &dst;
+        vreport(ctx, op, bad->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+                "expects src0, src1, and dst to have the same element type, got %s, %s and %s", dtype_name(e0),
+                dtype_name(s1.tile->dtype), dtype_name(dst.tile->dtype));
+        return;
+    }
+    const char *vr_rule = op_rule(ctx, op, "valid-rows");
+    const TileArg *srcs[2] = {&s0, &s1};
+    for (int i = 0; i < 2; i++) {
+        int64_t v = srcs[i]->tile->valid_rows, d = dst.tile->valid_rows;
+        if (dim_known(v) && dim_known(d) && v != d)
+            vreport(ctx, op, srcs[i]->loc, SEV_ERROR, vr_rule, "expects %s valid row to match dst valid row, got %lld and %lld",
+                    srcs[i]->name, (long long)v, (long long)d);
+    }
+    int64_t c0 = s0.tile->valid_cols, c1 = s1.tile->valid_cols;
+    if (dim_known(c0) && dim_known(c1) && c0 + c1 > dst.tile->cols)
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "cols"),
+                "expects src0.valid_col + src1.valid_col <= dst.cols, got %lld + %lld > %lld", (long long)c0, (long long)c1,
+                (long long)dst.tile->cols);
+    const TileArg *all[3] = {&s0, &s1, &dst};
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    for (int i = 0; i < 3; i++)
+        if (all[i]->tile->loc != LOC_VEC) {
+            vreport(ctx, op, all[i]->loc, SEV_ERROR, loc_rule, "expects %s to use loc=vec, got loc=%s", all[i]->name,
+                    tile_loc_name(all[i]->tile->loc));
+            return;
+        }
+    if (ctx->target == TARGET_A5)
+        for (int i = 0; i < 3; i++)
+            if (all[i]->tile->blayout != BL_ROW_MAJOR) {
+                vreport(ctx, op, all[i]->loc, SEV_ERROR, op_rule(ctx, op, "layout"),
+                        "expects src0, src1, and dst to use row-major layout, got blayout=%s for %s",
+                        blayout_name(all[i]->tile->blayout), all[i]->name);
+                return;
+            }
+    if (!(DTBIT(e0) & (MV_F | DTBIT(DT_I8) | DTBIT(DT_I16) | DTBIT(DT_I32))))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects element type to be i8, i16, i32, f16, f32, or bf16, got %s", dtype_name(e0));
+}
+
+/* ---- TRESHAPE ------------------------------------------------------------------------------- */
+
+void verify_treshape(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0);
+    if (op->n_results < 1 || !op->results[0]) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"),
+                "is an SSA view: write `%%v = pto.treshape %%src : Ts -> Td`");
+        return;
+    }
+    TileArg dst = tile_of_value("dst", op->results[0]);
+    if (!src.tile || !dst.tile) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"), "expects src/result to be !pto.tile_buf types");
+        return;
+    }
+    if (src.tile->loc != dst.tile->loc) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "loc"),
+                "expects src and dst to use the same loc, got %s and %s", tile_loc_name(src.tile->loc),
+                tile_loc_name(dst.tile->loc));
+        return;
+    }
+    int64_t sb, db;
+    if (tile_footprint_bytes(src.tile, &sb) && tile_footprint_bytes(dst.tile, &db) && sb != db) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "size"),
+                "expects src and dst to have the same total byte size, got %lld and %lld bytes", (long long)sb, (long long)db);
+        return;
+    }
+    if ((src.tile->slayout != SL_NONE_BOX) != (dst.tile->slayout != SL_NONE_BOX)) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "box"),
+                "cannot reshape between boxed and non-boxed tile layouts (slayout=%s -> %s)",
+                slayout_name(src.tile->slayout), slayout_name(dst.tile->slayout));
+        return;
+    }
+    DType se = src.tile->dtype, de = dst.tile->dtype;
+    if (se != de && dtype_is_float(se) != dtype_is_float(de))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects compatible element types (the same, both floating-point or both integer; pto-isa's TRESHAPE "
+                "static_assert), got %s -> %s", dtype_name(se), dtype_name(de));
+}
