@@ -1,5 +1,5 @@
 /* ops_move.c - lowering and execution of TEXTRACT, TINSERT, TCONCAT (vec -> vec) and TRESHAPE
- * (ir/ops_move.def), as the ISA's CPU simulator computes them (TExtract.hpp, TInsert.hpp,
+ * (ir/ops_move.def; TEXTRACT and TINSERT also between cube tiles), as the ISA's CPU simulator computes them (TExtract.hpp, TInsert.hpp,
  * TConcat.hpp, TReshape.hpp):
  *   TEXTRACT  dst(r, c) = src(r + indexRow, c + indexCol) over dst's valid region;
  *   TINSERT   dst(r + indexRow, c + indexCol) = src(r, c) over src's valid region;
@@ -23,6 +23,7 @@ typedef struct MovePlan {
     MoveRect exact;
     MoveRect strided;        /* disjoint tiles, one of them column-major */
     bool row_major;          /* both row-major: disjoint copies take one memcpy per row */
+    bool boxed;              /* a boxed (fractal) tile: element by element through the offsets */
     size_t es;               /* element size in bytes */
 } MovePlan;
 
@@ -83,10 +84,12 @@ static inline uint8_t *elem_ptr(const TileRef *t, const TileView *v, int64_t r, 
     return v->base + (size_t)(r * t->rs + c * t->cs) * dtype_size(t->dtype);
 }
 
-/* Shared lowering checks of the DPS moves: the DPS form, none_box vec tiles (the cube forms are
- * verified but not executed), equal element types. Returns false with *emitted set when an
- * "unsupported" instruction was emitted instead (the caller returns *emitted). */
-static bool move_tile(LowerCtx *ctx, const Op *op, const TileRef *t, bool *emitted) {
+/* Shared lowering checks of the DPS moves: the DPS form, none_box vec tiles unless `cube` (TEXTRACT
+ * and TINSERT also move between cube tiles, boxed ones included, where the verifier allows it),
+ * equal element types. Returns false with *emitted set when an "unsupported" instruction was
+ * emitted instead (the caller returns *emitted). */
+static bool move_tile(LowerCtx *ctx, const Op *op, const TileRef *t, bool cube, bool *emitted) {
+    if (cube) return true;
     if (t->loc != LOC_VEC) {
         *emitted = emit_unsupported(ctx, op,
                                     "tile %%%s is in loc=%s: pto-run executes only the vec -> vec form of this op (the "
@@ -144,6 +147,14 @@ static int32_t exec_textract(Interp *ip, const Instr *in, int32_t pc) {
     if (!s) return PC_ERROR;
     int64_t r0, c0;
     if (!move_offsets(ip, in, td->rows, td->cols, ts->rows, ts->cols, "dst", "src", &r0, &c0)) return PC_ERROR;
+    const MovePlan *p = in->extra;
+    if (p->boxed) { /* through the tiles' offsets, in the simulator's order (column by column) */
+        for (int64_t c = 0; c < d->vc; c++)
+            for (int64_t r = 0; r < d->vr; r++)
+                memmove(d->base + (size_t)tile_elem_offset(td, r, c) * p->es,
+                        s->base + (size_t)tile_elem_offset(ts, r + r0, c + c0) * p->es, p->es);
+        return pc + 1;
+    }
     move_run(in->extra, views_overlap(td, d, ts, s), d->base, td->rs, td->cs, elem_ptr(ts, s, r0, c0), ts->rs, ts->cs, d->vr,
              d->vc);
     return pc + 1;
@@ -155,6 +166,14 @@ static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
     if (!s) return PC_ERROR;
     int64_t r0, c0;
     if (!move_offsets(ip, in, s->vr, s->vc, td->rows, td->cols, "src", "dst", &r0, &c0)) return PC_ERROR;
+    const MovePlan *p = in->extra;
+    if (p->boxed) {
+        for (int64_t c = 0; c < s->vc; c++)
+            for (int64_t r = 0; r < s->vr; r++)
+                memmove(d->base + (size_t)tile_elem_offset(td, r + r0, c + c0) * p->es,
+                        s->base + (size_t)tile_elem_offset(ts, r, c) * p->es, p->es);
+        return pc + 1;
+    }
     move_run(in->extra, views_overlap(td, d, ts, s), elem_ptr(td, d, r0, c0), td->rs, td->cs, s->base, ts->rs, ts->cs, s->vr,
              s->vc);
     return pc + 1;
@@ -166,7 +185,7 @@ static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     if (op->ins.count < 3) return lower_error(ctx, op, (SrcLoc){0}, "expects src, indexRow and indexCol");
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !move_dst(ctx, op, &in.t[0])) return false;
     for (int i = 0; i < 2; i++)
-        if (!move_tile(ctx, op, &in.t[i], &emitted)) return emitted;
+        if (!move_tile(ctx, op, &in.t[i], true, &emitted)) return emitted;
     if (in.t[0].dtype != in.t[1].dtype)
         return emit_unsupported(ctx, op, "converts %s to %s: pto-run moves only between tiles of one element type",
                                 dtype_name(in.t[1].dtype), dtype_name(in.t[0].dtype));
@@ -177,6 +196,7 @@ static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     }
     MovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     move_plan(p, &in.t[0], &in.t[1]);
+    p->boxed = boxed(&in.t[0]) || boxed(&in.t[1]);
     in.extra = p;
     emit(ctx, &in);
     return true;
@@ -220,7 +240,7 @@ bool lower_tconcat(LowerCtx *ctx, const Op *op) {
         !move_dst(ctx, op, &in.t[0]))
         return false;
     for (int i = 0; i < 3; i++)
-        if (!move_tile(ctx, op, &in.t[i], &emitted)) return emitted;
+        if (!move_tile(ctx, op, &in.t[i], false, &emitted)) return emitted;
     if (!same_dtype(ctx, op, &in.t[1], &in.t[0], "src0") || !same_dtype(ctx, op, &in.t[2], &in.t[0], "src1")) return false;
     MovePlan *p = arena_alloc(ctx->ip->arena, 2 * sizeof *p); /* dst <- src0, dst <- src1 */
     move_plan(&p[0], &in.t[0], &in.t[1]);

@@ -2,8 +2,8 @@
  * checks, their order per target and their words follow PTOAS's verifiers (PTO.cpp TExtractOp,
  * TInsertOp, TConcatOp, TReshapeOp); PTOAS checks integer element types by width. TRESHAPE also
  * gets the simulator's element-kind rule (TReshape.hpp's static_assert), which PTOAS lacks.
- * pto-run executes the vec -> vec forms; the cube forms (mat, left, right, acc, scaling) are
- * verified here and refused at run time. Rule IDs are OP.suffix; docs/rules.md lists them. */
+ * pto-run executes every form these rules accept that keeps the element type (TEXTRACT mat ->
+ * left/right/scaling included); a converting cube form is refused at run time. Rule IDs are OP.suffix; docs/rules.md lists them. */
 #include "vctx.h"
 
 #define MV_F (DTBIT(DT_F16) | DTBIT(DT_F32) | DTBIT(DT_BF16))

@@ -176,17 +176,36 @@ Test(move, tconcat_rows_are_src0_then_src1_and_dst_past_the_sum_stays) {
     prog_unload(&p);
 }
 
-Test(move, cube_forms_verify_but_are_refused_at_run_time) {
+/* A5 vec -> mat TINSERT runs into the boxed (Nz) mat tile at its offset; a converting cube form
+ * (acc f32 -> mat f16) verifies but is refused at run time. */
+Test(move, cube_forms_run_or_are_refused_when_converting) {
     Prog p;
     prog_load(&p,
               "%c0 = arith.constant 0 : index\n"
-              "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf16>\n"
+              "%c16 = arith.constant 16 : index\n"
+              "%k = arith.constant 2.5 : f32\n"
+              "%s = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf32>\n"
+              "%d = pto.alloc_tile : !pto.tile_buf<mat, 32x64xf32, blayout=col_major, slayout=row_major>\n"
+              "pto.texpands ins(%k : f32) outs(%s : !pto.tile_buf<vec, 16x32xf32>)\n"
+              "pto.tinsert ins(%s, %c16, %c0 : !pto.tile_buf<vec, 16x32xf32>, index, index) "
+              "outs(%d : !pto.tile_buf<mat, 32x64xf32, blayout=col_major, slayout=row_major>)\n",
+              TARGET_A5);
+    cr_assert(prog_run(&p), "%s", prog_diags(&p));
+    DataArray d = prog_fetch(&p, "d"); /* logical row-major 32x64 */
+    cr_assert_eq(f32_at(&d, 16 * 64 + 0), 2.5f);
+    cr_assert_eq(f32_at(&d, 31 * 64 + 31), 2.5f);
+    cr_assert_eq(f32_at(&d, 15 * 64 + 0), 0.0f);
+    cr_assert_eq(f32_at(&d, 16 * 64 + 32), 0.0f);
+    data_array_free(&d);
+    prog_unload(&p);
+    prog_load(&p,
+              "%c0 = arith.constant 0 : index\n"
+              "%s = pto.alloc_tile : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>\n"
               "%d = pto.alloc_tile : !pto.tile_buf<mat, 32x64xf16, blayout=col_major, slayout=row_major>\n"
-              "pto.tinsert ins(%s, %c0, %c0 : !pto.tile_buf<vec, 16x32xf16>, index, index) "
-              "outs(%d : !pto.tile_buf<mat, 32x64xf16, blayout=col_major, slayout=row_major>)\n",
+              "pto.tinsert ins(%s, %c0, %c0 : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, "
+              "index, index) outs(%d : !pto.tile_buf<mat, 32x64xf16, blayout=col_major, slayout=row_major>)\n",
               TARGET_A5);
     cr_assert_not(prog_run(&p));
-    cr_assert(strstr(prog_diags(&p), "is in loc=mat: pto-run executes only the vec -> vec form of this op"), "%s",
-              prog_diags(&p));
+    cr_assert(strstr(prog_diags(&p), "converts f32 to f16"), "%s", prog_diags(&p));
     prog_unload(&p);
 }

@@ -52,4 +52,14 @@ def cases(T, case):
         out.append(case("tmov_mat_right_f32_32x48%s" % sfx, "tmov",
                         dict(m=T("f32", 32, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 48)),
                         ["m"], ["b"], "TMOV(b, m);", target, desc="TMOV mat (Nz) -> right (Zn)"))
+        # TEXTRACT mat (Nz) -> left / right at an offset: the ISA's 8/16 offsets on boxed tiles
+        out.append(case("textract_mat_left_f16_32x64_at_16_32%s" % sfx, "textract",
+                        dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
+                             a=left("f16", 16, 32, target=target)),
+                        ["m", ("s", 16, "index"), ("s", 32, "index")], ["a"], "TEXTRACT(a, m, 16, 32);", target,
+                        desc="TEXTRACT mat -> left: a(r, c) = m(r + 16, c + 32)"))
+        out.append(case("textract_mat_right_f32_64x48_at_8_16%s" % sfx, "textract",
+                        dict(m=T("f32", 64, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 32)),
+                        ["m", ("s", 8, "index"), ("s", 16, "index")], ["b"], "TEXTRACT(b, m, 8, 16);", target,
+                        desc="TEXTRACT mat -> right (Zn) at (8, 16)"))
     return out
