@@ -207,6 +207,31 @@ static void convert_run(const CvtPlan *p, uint8_t *d, int64_t ds, const uint8_t 
     }
 }
 
+/* TMOV's relu (reluPreMode = normal_relu): after the cast, a dst value below zero becomes zero;
+ * -0 and NaN stay (the simulator's TMov relu form, unlike TSTORE's). */
+static void relu_after(const TileRef *t, const TileView *v) {
+    size_t es = dtype_size(t->dtype);
+    for (int64_t r = 0; r < v->vr; r++)
+        for (int64_t c = 0; c < v->vc; c++) {
+            uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * es;
+            if (t->dtype == DT_F32) {
+                float x;
+                memcpy(&x, p, 4);
+                if (x < 0.0f) memset(p, 0, 4);
+            } else if (t->dtype == DT_F16 || t->dtype == DT_BF16) {
+                uint16_t h;
+                memcpy(&h, p, 2);
+                float x = t->dtype == DT_F16 ? fp_f16_to_f32(h) : fp_bf16_to_f32(h);
+                if (x < 0.0f) memset(p, 0, 2);
+            } else if (!dtype_is_unsigned(t->dtype)) {
+                int64_t x = 0;
+                memcpy(&x, p, es);
+                x = (int64_t)((uint64_t)x << (64 - 8 * es)) >> (64 - 8 * es); /* sign-extend */
+                if (x < 0) memset(p, 0, es);
+            }
+        }
+}
+
 static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *dt = &in->t[0], *st = &in->t[1];
     TileView *s = use_tile(ip, in, st);
@@ -231,11 +256,13 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
             for (int64_t c = 0; c < s->vc; c++)
                 convert_run(p, kd.p + (size_t)tile_elem_offset(dt, r, c) * des, 1,
                             ks.p + (size_t)tile_elem_offset(st, r, c) * ses, 1, 1, des, ses, 1);
+        if (in->b) relu_after(dt, d);
         return pc + 1;
     }
     for (int64_t r = 0; r < s->vr; r++)
         convert_run(p, kd.p + (size_t)(r * kd.rs) * des, kd.cs, ks.p + (size_t)(r * ks.rs) * ses, ks.cs, s->vc, des, ses,
                     chunk);
+    if (in->b) relu_after(dt, d);
     return pc + 1;
 }
 
@@ -245,6 +272,7 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !lower_dst(ctx, op, &in.t[0], &defines)) return false;
     in.a = boxed(&in.t[0]) || boxed(&in.t[1]);
+    in.b = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
     DType sd = in.t[1].dtype, dd = in.t[0].dtype;
     const CvtType *S = &cvt_types[sd], *D = &cvt_types[dd];
     if (!S->load || !D->store)

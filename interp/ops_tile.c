@@ -910,6 +910,49 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* How a TSTORE from acc stores (Instr.extra when it casts or applies relu): the simulator's
+ * TStoreAcc converts each element with a C++ cast to the GM type (f32 -> f16/bf16 to nearest
+ * even), after `(v > 0) ? v : 0` when reluPreMode = normal_relu (-0 and NaN become +0). */
+typedef struct AccStore {
+    DType from, to;          /* tile and GM element types */
+    bool relu;
+    bool atomic;             /* GM += value, in the GM type */
+} AccStore;
+
+static void acc_store_elem(const AccStore *a, uint8_t *ge, const uint8_t *te) {
+    uint8_t bits[4];
+    if (a->from == DT_I32) { /* i32 -> i32 */
+        int32_t v;
+        memcpy(&v, te, 4);
+        if (a->relu) v = v > 0 ? v : 0;
+        memcpy(bits, &v, 4);
+    } else {
+        float v;
+        memcpy(&v, te, 4);
+        if (a->relu) v = v > 0.0f ? v : 0.0f;
+        if (a->to == DT_F32) {
+            memcpy(bits, &v, 4);
+        } else {
+            uint16_t h = a->to == DT_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
+            memcpy(bits, &h, 2);
+        }
+    }
+    store_elem(ge, bits, dtype_size(a->to), a->atomic ? a->to : DT_NONE);
+}
+
+/* The valid region of an acc tile into the GM view (ND), element by element through AccStore. */
+static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
+                           const AccStore *a) {
+    size_t es = b->elem_size, tes = dtype_size(t->dtype);
+    uint8_t *gm = b->data + (size_t)v->offset * es;
+    for (int64_t r = 0; r < tv->vr; r++) {
+        int64_t g_r = axis_offset(v, m->row_dims, m->n_row, r);
+        for (int64_t c = 0; c < tv->vc; c++)
+            acc_store_elem(a, gm + (size_t)(g_r + c * v->strides[v->rank - 1]) * es,
+                           tv->base + (size_t)tile_elem_offset(t, r, c) * tes);
+    }
+}
+
 static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     Frame *f = ip->frame;
     const TileRef *t = &in->t[0];
@@ -921,7 +964,8 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b);
+    if (in->extra) acc_store_copy(&ip->gm[v->buffer], v, &m, t, tv, in->extra);
+    else gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b);
     return pc + 1;
 }
 
@@ -935,16 +979,30 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     const Type *vt = op->outs.items[0].value->type;
     if (!vt || (vt->kind != TY_PARTITION_VIEW && vt->kind != TY_TENSOR_VIEW))
         return lower_error(ctx, op, op->outs.items[0].loc, "expects a partition view destination");
-    if (dtype_size(vt->dtype) != dtype_size(src.dtype))
-        return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
-                           dtype_name(src.dtype), dtype_name(vt->dtype));
-    Instr in = instr_for(op, exec_tstore);
-    in.t[0] = src;
-    in.a = dst;
+    bool relu = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
     const Attr *atomic = attr_find(&op->attrs, "atomicType");
     int64_t mode = 0;
     if (atomic && !attr_value(atomic, AK_ATOMIC, &mode))
         return lower_error(ctx, op, atomic->loc, "expects atomicType %s", attr_kind_text(AK_ATOMIC));
+    Instr in = instr_for(op, exec_tstore);
+    if (src.loc == LOC_ACC && (relu || vt->dtype != src.dtype)) { /* the acc store's cast and relu */
+        bool ok = (src.dtype == DT_F32 && (vt->dtype == DT_F32 || vt->dtype == DT_F16 || vt->dtype == DT_BF16)) ||
+                  (src.dtype == DT_I32 && vt->dtype == DT_I32);
+        if (!ok)
+            return emit_unsupported(ctx, op, "stores acc %s into %s GM: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
+                                    "i32 (quantising stores are not supported yet)", dtype_name(src.dtype),
+                                    dtype_name(vt->dtype));
+        AccStore *a = arena_alloc(ctx->ip->arena, sizeof *a);
+        *a = (AccStore){src.dtype, vt->dtype, relu, mode == 1};
+        in.extra = a;
+    } else if (dtype_size(vt->dtype) != dtype_size(src.dtype)) {
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
+                           dtype_name(src.dtype), dtype_name(vt->dtype));
+    } else if (relu) {
+        return emit_unsupported(ctx, op, "reluPreMode applies to stores from acc tiles only");
+    }
+    in.t[0] = src;
+    in.a = dst;
     in.b = mode == 1 ? (int32_t)vt->dtype : (int32_t)DT_NONE; /* atomic_add: GM += tile in the GM type */
     emit(ctx, &in);
     return true;

@@ -16,6 +16,7 @@ static const char *const round_names[] = {"NONE", "RINT", "ROUND", "FLOOR", "CEI
 static const char *const sat_names[] = {"ON", "OFF", NULL};
 static const char *const mask_names[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111", NULL};
 static const char *const quant_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1", NULL};
+static const char *const relu_names[] = {"no_relu", "normal_relu", NULL};
 
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
@@ -27,6 +28,7 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_BOOL] = {NULL, "true or false"},
     [AK_INT] = {NULL, "an integer (7 : i32)"},
     [AK_QUANT_TYPE] = {quant_names, "one of INT8_SYM, INT8_ASYM (#pto<quant_type INT8_SYM>)"},
+    [AK_RELU_PRE_MODE] = {relu_names, "one of no_relu, normal_relu (#pto<relu_pre_mode normal_relu>)"},
 };
 
 /* The enum word of an attribute as written: the last word inside `<...>` of a raw attribute, a

@@ -377,6 +377,7 @@ typedef enum AttrValueKind {
     AK_BOOL,          /* true / false */
     AK_INT,           /* an integer literal (`7 : i32`) */
     AK_QUANT_TYPE,    /* INT8_SYM INT8_ASYM MXFP8 MXFP4_E2M1 (tquant) */
+    AK_RELU_PRE_MODE, /* no_relu normal_relu (tstore, tmov) */
     AK_KIND_COUNT
 } AttrValueKind;
 

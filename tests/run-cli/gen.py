@@ -17,3 +17,8 @@ np.array([1.5, -2.0, 0.25, 4, 5, 6], dtype=np.float32).tofile("data/src2x3.bin")
 np.arange(-8, 8, dtype=np.int16).tofile("data/i16_16.bin")
 (np.arange(-8, 8, dtype=np.int16) * np.int16(3)).tofile("data/i16_16_x3.bin")
 open("data/corrupt.npy", "wb").write(b"\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'\n")
+# acc_store.pto: each element is 16 chained products 1.0 * f16(-0.3), exact in f32, stored as f16
+# (exact too); the relu store into bf16 makes every (negative) element +0
+acc = np.float32(16) * np.float32(np.float16(-0.3))
+np.full(256, acc, dtype=np.float32).astype(np.float16).tofile("data/acc_store_f16.bin")
+np.zeros(256, dtype=np.uint16).tofile("data/acc_store_relu_bf16.bin")

@@ -198,3 +198,5 @@ invoke blocks.pto --blocks
 expect blocks_missing_value 2 "err~--blocks expects an integer from 1 to 65536"
 invoke blocks.pto --blocks 2 --trace
 expect blocks_trace 0 "out~-- block 1 of 2" "out~pto.addptr %p=gm:%arg0+64"
+invoke acc_store.pto --out "gc=$T/c.bin" --out "gd=$T/d.bin"
+expect acc_store_cast_relu 0 "same=c.bin:data/acc_store_f16.bin" "same=d.bin:data/acc_store_relu_bf16.bin"

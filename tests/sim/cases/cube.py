@@ -52,6 +52,13 @@ def cases(T, case):
         out.append(case("tmov_mat_right_f32_32x48%s" % sfx, "tmov",
                         dict(m=T("f32", 32, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 48)),
                         ["m"], ["b"], "TMOV(b, m);", target, desc="TMOV mat (Nz) -> right (Zn)"))
+        # TMOV acc -> vec: plain (f32 -> f16 to nearest even) and relu (after the cast: -0, NaN stay)
+        for dd, relu in (("f16", False), ("f32", True), ("f16", True)):
+            attrs = "{reluPreMode = #pto<relu_pre_mode normal_relu>}" if relu else ""
+            cpp = ("TMOV<decltype(v), decltype(c), ReluPreMode::NormalRelu>(v, c);" if relu else "TMOV(v, c);")
+            out.append(case("tmov_acc_vec_f32_%s%s_16x32%s" % (dd, "_relu" if relu else "", sfx), "tmov",
+                            dict(c=acc("f32", 16, 32, data="special"), v=T(dd, 16, 32)), ["c"], ["v"], cpp, target,
+                            attrs=attrs, desc="TMOV acc -> vec %s%s" % (dd, " with relu" if relu else "")))
         # TEXTRACT mat (Nz) -> left / right at an offset: the ISA's 8/16 offsets on boxed tiles
         out.append(case("textract_mat_left_f16_32x64_at_16_32%s" % sfx, "textract",
                         dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
