@@ -172,6 +172,11 @@ const KernelIsaTable *kernel_isa_table(KernelIsa isa);
 /* The kernels of element type `dt` in variant `isa`, or NULL when the type has none. */
 const KernelSet *kernel_set(DType dt, KernelIsa isa);
 
+/* A matmul row: row[j] = the fmaf chain over k < K of a_row[k] * b[k * N + j], from +0, k in order. */
+typedef void (*MatmulRowF)(const float *a_row, const float *b, int64_t K, int64_t N, float *row);
+/* The matmul row kernel for `isa` (vfmadd across columns where the CPU has FMA): bit-identical to fmaf. */
+MatmulRowF matmul_row_kernel(KernelIsa isa);
+
 /* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and
  * signless types, zero-extended for unsigned ones), floats as the exact double of their value. */
 typedef struct ScalarValue {

@@ -21,6 +21,7 @@ typedef struct MatmulPlan {
     bool integer;    /* i8 x i8 -> i32 */
     float *a, *b;    /* float staging: lhs M x K, rhs K x N, row-major */
     float *row;      /* one row of N accumulators */
+    MatmulRowF chain_f;  /* the f32 chain kernel for the interpreter's kernel variant */
     int32_t *ia, *ib, *irow;
 } MatmulPlan;
 
@@ -77,15 +78,6 @@ static inline uint8_t *elem_at(const TileRef *t, const TileView *v, int64_t r, i
     return v->base + (size_t)tile_elem_offset(t, r, c) * dtype_size(t->dtype);
 }
 
-/* row[j] = the chain over k of a[i][k] * b[k][j], j < N, each chain in k order from +0. */
-static void chain_row_f(const float *a_row, const float *b, int64_t K, int64_t N, float *row) {
-    for (int64_t j = 0; j < N; j++) row[j] = 0.0f;
-    for (int64_t k = 0; k < K; k++) {
-        const float x = a_row[k], *bk = b + k * N;
-        for (int64_t j = 0; j < N; j++) row[j] = fmaf(x, bk[j], row[j]);
-    }
-}
-
 static void chain_row_i(const int32_t *a_row, const int32_t *b, int64_t K, int64_t N, int32_t *row) {
     for (int64_t j = 0; j < N; j++) row[j] = 0;
     for (int64_t k = 0; k < K; k++) {
@@ -115,7 +107,7 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
     for (int64_t i = 0; i < M; i++) {
         if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
-        else chain_row_f(p->a + i * K, p->b, K, N, p->row);
+        else p->chain_f(p->a + i * K, p->b, K, N, p->row);
         for (int64_t j = 0; j < N; j++) {
             uint8_t *d = elem_at(dt, dv, i, j);
             if (p->integer) {
@@ -180,6 +172,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
     MatmulPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     p->form = form;
     p->integer = integer;
+    p->chain_f = matmul_row_kernel(ctx->ip->isa);
     size_t na = (size_t)a->rows * (size_t)a->cols, nb = (size_t)b->rows * (size_t)b->cols, nr = (size_t)b->cols;
     if (integer) {
         p->ia = arena_alloc_array(ctx->ip->arena, na, sizeof *p->ia);

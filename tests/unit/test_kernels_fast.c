@@ -543,3 +543,24 @@ Test(kernels_fast, tall_thin_shapes) {
         free(got);
     }
 }
+
+/* The FMA matmul row kernel (8 and 32 columns at a time) gives fmaf's bits on every column,
+ * remainders included: random operands, widths around the vector sizes, K up to 300. */
+Test(kernels_fast, matmul_row_fma_equals_fmaf_chain) {
+    MatmulRowF fast = matmul_row_kernel(kernel_isa_best()), portable = matmul_row_kernel(KISA_PORTABLE);
+    enum { KMAX = 300, NMAX = 77 };
+    static float a[KMAX], b[KMAX * NMAX], r1[NMAX], r2[NMAX];
+    uint32_t seed = 12345;
+    for (int i = 0; i < KMAX * NMAX; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = (float)((int32_t)seed >> 8) * 0x1p-20f;
+        if (i < KMAX) a[i] = (float)((int32_t)(seed * 7u) >> 8) * 0x1p-21f;
+    }
+    const int ns[] = {1, 7, 8, 9, 31, 32, 33, 64, 77}, ks[] = {1, 2, 17, 300};
+    for (size_t x = 0; x < sizeof ns / sizeof *ns; x++)
+        for (size_t y = 0; y < sizeof ks / sizeof *ks; y++) {
+            fast(a, b, ks[y], ns[x], r1);
+            portable(a, b, ks[y], ns[x], r2);
+            cr_assert(memcmp(r1, r2, (size_t)ns[x] * sizeof(float)) == 0, "N=%d K=%d differ", ns[x], ks[y]);
+        }
+}
