@@ -77,7 +77,7 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 # Kernel files: -O3 lets the compiler vectorise the element loops, -fno-trapping-math lets it
 # compute both arms of a select (no program reads the FP exception flags; FPFLAGS still forbid
 # contraction and reassociation, so results stay those of the sequential order).
-$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_matmul.o $(BUILD)/obj/interp/ops_convert.o $(BUILD)/obj/interp/ops_reduce.o $(BUILD)/obj/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_matmul.o $(BUILD)/obj/interp/ops_cube.o $(BUILD)/obj/interp/ops_convert.o $(BUILD)/obj/interp/ops_reduce.o $(BUILD)/obj/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)

@@ -19,7 +19,7 @@ typedef struct BenchOptions {
     const char *root;       /* repository root: samples/README.md is read from here (default ".") */
     int samples;            /* timed samples per figure (median reported) */
     double target_ms;       /* wall time of one timed sample of a seed-op case */
-    bool sections[6];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
+    bool sections[7];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
     const char *op_filter;  /* run only seed-op cases whose op name contains this (NULL: all) */
     bool verbose;           /* print diagnostics of generated programs */
     const char *write_front;    /* --write-front FILE */
@@ -31,7 +31,8 @@ typedef struct BenchOptions {
     const char *pto_isa;    /* --pto-isa DIR: a pto-isa checkout (else $PTO_ISA_SRC, else the mirror) */
 } BenchOptions;
 
-enum { BENCH_SEC_OPS, BENCH_SEC_FAMILIES, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_COUNT };
+enum { BENCH_SEC_OPS, BENCH_SEC_FAMILIES, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_MATMUL,
+       BENCH_SEC_COUNT };
 
 /* ---- timing and statistics ---------------------------------------------------------------------- */
 
@@ -67,7 +68,7 @@ typedef struct GoalResult {
 
 enum {
     GOAL_OPS_32BIT, GOAL_OPS_F16, GOAL_OPS_2048X8, GOAL_TROWPROD_64, GOAL_DISPATCH, GOAL_E2E, GOAL_FRONT_MBS,
-    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_COUNT
+    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_MATMUL_SIM, GOAL_COUNT
 };
 
 /* "PASS" or "MISS". */
@@ -77,6 +78,14 @@ static inline const char *goal_mark(bool met) { return met ? "PASS" : "MISS"; }
 
 bool bench_seed_ops(const BenchOptions *o, GoalResult *goals);
 /* The families section (bench_families.c). */
+/* system(cmd)'s exit status, -1 when it did not exit normally. */
+int bench_run_shell(const char *cmd);
+/* Finds (or exports) the pto-isa include tree; NULL, with the reason in note, when there is none. */
+const char *bench_find_pto_isa(const BenchOptions *o, char *note, size_t note_len);
+/* Writes BUILD/pto-isa-overlay (the headers g++ 12 rejects, made acceptable) into overlay. */
+bool bench_sim_overlay(const BenchOptions *o, const char *inc, char *overlay, size_t len);
+/* The matmul section (bench_matmul.c): tmatmul against the simulator at -O2 and -O3 -march=native. */
+bool bench_matmul(const BenchOptions *o, GoalResult *goals);
 bool bench_families(const BenchOptions *o, GoalResult *goals);
 bool bench_dispatch(const BenchOptions *o, GoalResult *goals);
 bool bench_end_to_end(const BenchOptions *o, GoalResult *goals);

@@ -370,7 +370,7 @@ static void gen_sim_program(Text *t, FamCase *cases, int n, int samples, double 
 }
 
 /* Runs a shell command; its exit status (-1 when it could not run). */
-static int run_shell(const char *cmd) {
+int bench_run_shell(const char *cmd) {
     int st = system(cmd);
     if (st == -1 || !WIFEXITED(st)) return -1;
     return WEXITSTATUS(st);
@@ -381,8 +381,8 @@ static bool is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Finds (or exports) the pto-isa include tree; writes the overlay for g++ < 13. NULL: none. */
-static const char *find_pto_isa(const BenchOptions *o, char *note, size_t note_len) {
+/* Finds (or exports) the pto-isa include tree. NULL: none (why in note). */
+const char *bench_find_pto_isa(const BenchOptions *o, char *note, size_t note_len) {
     static char inc[4096];
     const char *src = o->pto_isa ? o->pto_isa : getenv("PTO_ISA_SRC");
     if (src && *src) {
@@ -401,7 +401,7 @@ static const char *find_pto_isa(const BenchOptions *o, char *note, size_t note_l
     char cmd[8192];
     fmt(cmd, sizeof cmd, "mkdir -p '%s/pto-isa-src' && git --git-dir=%s archive HEAD include | tar -x -C '%s/pto-isa-src'",
              o->build, mirror, o->build);
-    if (run_shell(cmd) != 0 || !is_dir(inc)) {
+    if (bench_run_shell(cmd) != 0 || !is_dir(inc)) {
         snprintf(note, note_len, "exporting pto-isa from %s failed", mirror);
         return NULL;
     }
@@ -434,7 +434,7 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
             if (skip[i]) dl += (size_t)snprintf(defs + dl, dl < sizeof defs ? sizeof defs - dl : 0, " -DSKIP_%d", i);
         fmt(cmd, sizeof cmd, "g++ -std=c++20 %s -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1%s -I'%s' -I'%s' '%s' -o '%s' 2>'%s'", sim_flags[f], defs,
                  overlay, inc, cpp, bin, err);
-        if (run_shell(cmd) == 0) {
+        if (bench_run_shell(cmd) == 0) {
             out->ok = true;
             break;
         }
@@ -472,6 +472,20 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
         }
     }
     free(skip);
+}
+
+bool bench_sim_overlay(const BenchOptions *o, const char *inc, char *overlay, size_t len) {
+    char cmd[16384];
+    fmt(overlay, len, "%s/pto-isa-overlay", o->build);
+    /* g++ before 13 rejects static_assert(false, ...) in a template that is never instantiated
+     * (C++23 P2593 allows it); the overlay holds copies of those headers with the assertion
+     * made true, found before the tree (#include "pto/..." searches -I in order). */
+    fmt(cmd, sizeof cmd,
+        "rm -rf '%s' && mkdir -p '%s' && cd '%s' && grep -rl 'static_assert(false' pto | while read f; do "
+        "mkdir -p \"%s/$(dirname \"$f\")\" && sed 's/static_assert(false,/static_assert(true,/' \"$f\" > "
+        "\"%s/$f\"; done",
+        overlay, overlay, inc, overlay, overlay);
+    return bench_run_shell(cmd) == 0;
 }
 
 /* ---- the section ------------------------------------------------------------------------------------- */
@@ -565,23 +579,15 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
     bool have_sim = false;
     if (o->no_sim) fmt(note, sizeof note, "--no-sim given");
     else {
-        const char *inc = find_pto_isa(o, note, sizeof note);
+        const char *inc = bench_find_pto_isa(o, note, sizeof note);
         if (inc) {
-            char overlay[4096], cmd[16384];
-            fmt(overlay, sizeof overlay, "%s/pto-isa-overlay", o->build);
-            /* g++ before 13 rejects static_assert(false, ...) in a template that is never instantiated
-             * (C++23 P2593 allows it); the overlay holds copies of those headers with the assertion
-             * made true, found before the tree (#include "pto/..." searches -I in order). */
-            fmt(cmd, sizeof cmd,
-                     "rm -rf '%s' && mkdir -p '%s' && cd '%s' && grep -rl 'static_assert(false' pto | while read f; do "
-                     "mkdir -p \"%s/$(dirname \"$f\")\" && sed 's/static_assert(false,/static_assert(true,/' \"$f\" > "
-                     "\"%s/$f\"; done",
-                     overlay, overlay, inc, overlay, overlay);
+            char overlay[4096];
+            bool have_overlay = bench_sim_overlay(o, inc, overlay, sizeof overlay);
             Text cpp = {0};
             gen_sim_program(&cpp, cases, n, o->samples, o->target_ms);
             char path[4096];
             fmt(path, sizeof path, "%s/pto-bench-sim.cpp", o->build);
-            if (run_shell(cmd) != 0) fmt(note, sizeof note, "could not write the header overlay %s", overlay);
+            if (!have_overlay) fmt(note, sizeof note, "could not write the header overlay %s", overlay);
             else if (bench_write_file(path, cpp.s, cpp.len)) {
                 for (int f = 0; f < 2; f++) {
                     run_sim(o, inc, overlay, cases, n, f, &sim[f]);

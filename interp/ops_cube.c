@@ -23,7 +23,19 @@ typedef struct MatmulPlan {
     float *row;      /* one row of N accumulators */
     MatmulRowF chain_f;  /* the f32 chain kernel for the interpreter's kernel variant */
     int32_t *ia, *ib, *irow;
+    /* every layout's element offset is row_off[r] + col_off[c] (tile_elem_offset split in two),
+     * tabulated once per operand: t[0..3] = dst, lhs, rhs, acc_in/bias */
+    int64_t *row_off[4], *col_off[4];
 } MatmulPlan;
+
+/* Tabulates tile t's offsets as row and column parts: offset(r, c) = offset(r, 0) + offset(0, c),
+ * which holds for ND, DN and every boxed layout (the box index and the in-box index both split). */
+static void split_offsets(Arena *a, const TileRef *t, int64_t **rows, int64_t **cols) {
+    *rows = arena_alloc_array(a, (size_t)t->rows, sizeof **rows);
+    *cols = arena_alloc_array(a, (size_t)t->cols, sizeof **cols);
+    for (int64_t r = 0; r < t->rows; r++) (*rows)[r] = tile_elem_offset(t, r, 0);
+    for (int64_t c = 0; c < t->cols; c++) (*cols)[c] = tile_elem_offset(t, 0, c);
+}
 
 /* The form of a row (its ELEM column), resolved per opcode from the table. */
 static const int8_t matmul_form[OP_COUNT] = {
@@ -39,39 +51,31 @@ static const int8_t matmul_form[OP_COUNT] = {
 #undef MM_FORM_bias
 };
 
-/* One element of tile t at (r, c), widened to float (f32, f16, bf16). */
-static inline float load_f(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
-    const uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * dtype_size(t->dtype);
-    if (t->dtype == DT_F32) {
-        float x;
-        memcpy(&x, p, 4);
-        return x;
-    }
-    uint16_t h;
-    memcpy(&h, p, 2);
-    return t->dtype == DT_F16 ? fp_f16_to_f32(h) : fp_bf16_to_f32(h);
-}
-
-/* Gathers the M x N (rows x cols) top-left block of a float-like tile into dense row-major floats. */
-static void gather_f(const TileRef *t, const TileView *v, int64_t rows, int64_t cols, float *out) {
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++) out[r * cols + c] = load_f(t, v, r, c);
-}
-
-/* The same for an integer tile (i8 operands, i32 accumulators), as int32. */
-static void gather_i(const TileRef *t, const TileView *v, int64_t rows, int64_t cols, int32_t *out) {
-    size_t es = dtype_size(t->dtype);
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t c = 0; c < cols; c++) {
-            const uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * es;
-            if (es == 1) {
-                out[r * cols + c] = (int8_t)p[0];
-            } else {
-                int32_t x;
-                memcpy(&x, p, 4);
-                out[r * cols + c] = x;
-            }
+/* Gathers the rows x cols top-left block of a float-like tile (f32, f16, bf16) into dense
+ * row-major floats, through the tabulated offsets. */
+static void gather_f(const TileRef *t, const TileView *v, const int64_t *ro, const int64_t *co, int64_t rows, int64_t cols,
+                     float *out) {
+    for (int64_t r = 0; r < rows; r++) {
+        float *o = out + r * cols;
+        if (t->dtype == DT_F32) {
+            const float *p = (const float *)v->base + ro[r];
+            for (int64_t c = 0; c < cols; c++) o[c] = p[co[c]];
+        } else {
+            const uint16_t *p = (const uint16_t *)v->base + ro[r];
+            if (t->dtype == DT_F16)
+                for (int64_t c = 0; c < cols; c++) o[c] = fp_f16_to_f32(p[co[c]]);
+            else
+                for (int64_t c = 0; c < cols; c++) o[c] = fp_bf16_to_f32(p[co[c]]);
         }
+    }
+}
+
+/* The same for an i8 tile, as int32. */
+static void gather_i(const TileView *v, const int64_t *ro, const int64_t *co, int64_t rows, int64_t cols, int32_t *out) {
+    for (int64_t r = 0; r < rows; r++) {
+        const int8_t *p = (const int8_t *)v->base + ro[r];
+        for (int64_t c = 0; c < cols; c++) out[r * cols + c] = p[co[c]];
+    }
 }
 
 static inline uint8_t *elem_at(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
@@ -98,35 +102,36 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "an %lldx%lld by %lldx%lld product does not fit: rhs has %d rows, dst is %dx%d",
                         (long long)M, (long long)K, (long long)K, (long long)N, bt->rows, dt->rows, dt->cols);
     if (p->integer) {
-        gather_i(at, av, M, K, p->ia);
-        gather_i(bt, bv, K, N, p->ib);
+        gather_i(av, p->row_off[1], p->col_off[1], M, K, p->ia);
+        gather_i(bv, p->row_off[2], p->col_off[2], K, N, p->ib);
     } else {
-        gather_f(at, av, M, K, p->a);
-        gather_f(bt, bv, K, N, p->b);
+        gather_f(at, av, p->row_off[1], p->col_off[1], M, K, p->a);
+        gather_f(bt, bv, p->row_off[2], p->col_off[2], K, N, p->b);
     }
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
     for (int64_t i = 0; i < M; i++) {
         if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
         else p->chain_f(p->a + i * K, p->b, K, N, p->row);
-        for (int64_t j = 0; j < N; j++) {
-            uint8_t *d = elem_at(dt, dv, i, j);
+        /* dst and acc_in are 4-byte (f32 or i32) tiles */
+        uint32_t *d = (uint32_t *)dv->base + p->row_off[0][i];
+        const int64_t *dc = p->col_off[0];
+        if (p->form == MM_ACC) {
+            const uint32_t *x = (const uint32_t *)xv->base + p->row_off[3][i];
+            const int64_t *xc = p->col_off[3];
             if (p->integer) {
-                int32_t r = p->irow[j];
-                if (p->form == MM_ACC) {
-                    int32_t c;
-                    memcpy(&c, elem_at(xt, xv, i, j), 4);
-                    r = (int32_t)((uint32_t)c + (uint32_t)r);
-                }
-                memcpy(d, &r, 4);
+                for (int64_t j = 0; j < N; j++) d[dc[j]] = x[xc[j]] + (uint32_t)p->irow[j];
             } else {
-                float r = p->row[j];
-                if (p->form == MM_ACC) {
-                    float c;
-                    memcpy(&c, elem_at(xt, xv, i, j), 4);
-                    r = c + r;
+                for (int64_t j = 0; j < N; j++) {
+                    float c, r;
+                    memcpy(&c, &x[xc[j]], 4);
+                    r = c + p->row[j];
+                    memcpy(&d[dc[j]], &r, 4);
                 }
-                memcpy(d, &r, 4);
             }
+        } else if (p->integer) {
+            for (int64_t j = 0; j < N; j++) d[dc[j]] = (uint32_t)p->irow[j];
+        } else {
+            for (int64_t j = 0; j < N; j++) memcpy(&d[dc[j]], &p->row[j], 4);
         }
     }
     if (p->form == MM_BIAS) /* bias(0, c) over dst's whole valid region, after the product */
@@ -183,6 +188,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
         p->b = arena_alloc_array(ctx->ip->arena, nb, sizeof *p->b);
         p->row = arena_alloc_array(ctx->ip->arena, nr, sizeof *p->row);
     }
+    for (int i = 0; i < (form == MM_PLAIN ? 3 : 4); i++) split_offsets(ctx->ip->arena, &in.t[i], &p->row_off[i], &p->col_off[i]);
     in.extra = p;
     emit(ctx, &in);
     return true;
