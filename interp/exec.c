@@ -80,6 +80,11 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
     ip->max_steps = opts->max_steps ? opts->max_steps : INTERP_DEFAULT_MAX_STEPS;
     ip->max_memory = opts->max_memory > 0 ? opts->max_memory : INTERP_DEFAULT_MAX_MEMORY;
     SrcLoc top = {1, 1, 0, 0};
+    if (opts->check_sync && !(ip->sync = sync_checker_new(opts->target, opts->check_sync == 2))) {
+        create_error(ip, top, "out of host memory for the synchronisation checker");
+        interp_destroy(ip);
+        return NULL;
+    }
     ip->entry = module_entry(m, opts->entry);
     if (!ip->entry) {
         if (opts->entry) create_error(ip, top, "no function named @%s to run (--entry)", opts->entry);
@@ -146,6 +151,7 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
 
 void interp_destroy(Interp *ip) {
     if (!ip) return;
+    sync_checker_free(ip->sync);
     for (int l = 0; l < LOC_COUNT; l++) free(ip->buf[l]);
     for (int i = 0; i < ip->n_gm; i++) free(ip->gm[i].data);
     Frame *f = ip->all_frames;
@@ -369,6 +375,26 @@ static bool run_loop(Interp *ip, int32_t pc) {
     return pc == PC_HALT;
 }
 
+/* run_loop with the synchronisation checker: a second loop, so the plain one has no extra branch. */
+static bool run_loop_checked(Interp *ip, int32_t pc) {
+    const Instr *code = ip->code;
+    const uint64_t max = ip->max_steps;
+    const bool trace = ip->opts.trace;
+    while (pc >= 0) {
+        const Instr *in = &code[pc];
+        if (++ip->steps > max) {
+            ip->steps--;
+            rt_error(ip, in, "exceeds the limit of %llu executed steps (--max-steps)", (unsigned long long)max);
+            return false;
+        }
+        const Frame *before = ip->frame;
+        sync_checker_step(ip, ip->sync, in);
+        pc = in->exec(ip, in, pc);
+        if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
+    }
+    return pc == PC_HALT;
+}
+
 static bool run_block(Interp *ip);
 
 bool interp_run(Interp *ip) {
@@ -395,12 +421,16 @@ bool interp_run(Interp *ip) {
                 if (ip->buf[l]) memset(ip->buf[l], 0, (size_t)ip->buf_size[l]);
             if (ip->entry_frame) frame_release(ip, ip->entry_frame);
             ip->entry_frame = NULL;
+            if (ip->sync) sync_checker_new_block(ip->sync);
         }
         if (ip->opts.trace && ip->block_num > 1)
             fprintf(ip->out, "-- block %lld of %lld\n", (long long)ip->block_idx, (long long)ip->block_num);
-        if (!run_block(ip)) return false;
+        if (!run_block(ip)) {
+            if (ip->sync) sync_checker_finish(ip, ip->sync); /* what it saw before the error */
+            return false;
+        }
     }
-    return true;
+    return ip->sync ? sync_checker_finish(ip, ip->sync) : true;
 }
 
 /* Runs the entry function once (one block). */
@@ -452,7 +482,7 @@ static bool run_block(Interp *ip) {
             break;
         }
     }
-    return run_loop(ip, fc->entry_pc);
+    return ip->sync ? run_loop_checked(ip, fc->entry_pc) : run_loop(ip, fc->entry_pc);
 }
 
 uint64_t interp_steps(const Interp *ip) { return ip->steps; }

@@ -98,6 +98,7 @@ typedef struct InterpOptions {
     bool trace;              /* print each executed op to `out` */
     FILE *out;               /* trace and pto.tprint output; NULL = stdout */
     int64_t blocks;          /* run the entry once per block index 0 .. blocks - 1 (0 = 1) */
+    int check_sync;          /* pto-run --check-sync: 0 off, 1 auto, 2 strict (check_sync.c) */
 } InterpOptions;
 
 typedef struct Interp Interp;

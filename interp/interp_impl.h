@@ -201,6 +201,20 @@ typedef struct Frame {
     struct Frame *next_all; /* every frame ever allocated, for interp_destroy */
 } Frame;
 
+/* The happens-before checker of pto-run --check-sync (check_sync.c). */
+typedef struct SyncChecker SyncChecker;
+/* A checker for `target`; `strict`: races are errors in kernels without sync ops too (NULL when
+ * the host is out of memory). */
+SyncChecker *sync_checker_new(Target target, bool strict);
+/* Frees the checker (NULL is allowed). */
+void sync_checker_free(SyncChecker *s);
+/* Resets the pipes, flags and local-memory shadows for the next block (GM shadows stay). */
+void sync_checker_new_block(SyncChecker *s);
+/* Accounts for one instruction about to execute: its pipe, its memory accesses, its sync effect. */
+void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in);
+/* Reports the races found and the flags left set; false when there was a race. */
+bool sync_checker_finish(Interp *ip, SyncChecker *s);
+
 struct Interp {
     const Module *module;
     const SourceFile *file;
@@ -239,6 +253,7 @@ struct Interp {
     bool ran;
     int64_t block_idx;      /* the block (core) being run: 0 .. block_num - 1 (pto-run --blocks) */
     int64_t block_num;
+    SyncChecker *sync;      /* --check-sync, or NULL */
 };
 
 /* ------------------------------------------------------------------------------------------ */

@@ -47,6 +47,14 @@ static const char usage_text[] =
     "                      (pto.get_block_idx / get_block_num), each with fresh zero-filled\n"
     "                      on-chip memories over the same GM buffers (default 1, at most 65536);\n"
     "                      --max-steps counts the steps of all blocks together\n"
+    "  --check-sync[=auto|strict]\n"
+    "                      check synchronisation on the executed path: accesses of one memory\n"
+    "                      by instructions on pipes (MTE2, V, M, MTE1, MTE3, FIX) that no\n"
+    "                      set_flag/wait_flag or barrier orders are errors (SYNC.raw, SYNC.war,\n"
+    "                      SYNC.waw) with both lines and a fix-it; also a wait with no set, a\n"
+    "                      second set before its wait, flags left set. auto (the default): a\n"
+    "                      kernel with no sync op at all gets one note listing what it needs\n"
+    "                      (PTOAS inserts it); strict: errors there too\n"
     "  -Werror             treat verifier warnings as errors\n"
     "  --help              show this help\n"
     "  --version           show the version\n"
@@ -76,6 +84,7 @@ typedef struct Options {
     bool werror;
     uint64_t max_steps;
     int64_t blocks;
+    int check_sync;         /* 0 off, 1 auto, 2 strict */
 } Options;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -172,6 +181,15 @@ static int parse_args(int argc, char **argv, Options *o) {
             o->trace = true;
             continue;
         }
+        if (!strcmp(a, "--check-sync") || !strcmp(a, "--check-sync=auto")) {
+            o->check_sync = 1;
+            continue;
+        }
+        if (!strcmp(a, "--check-sync=strict")) {
+            o->check_sync = 2;
+            continue;
+        }
+        if (!strncmp(a, "--check-sync=", 13)) return usage_error("--check-sync takes auto or strict, got '%s'", a + 13);
         if (!strcmp(a, "-Werror")) {
             o->werror = true;
             continue;
@@ -351,6 +369,7 @@ static int run(Options *opts) {
                            .entry = o.entry,
                            .max_steps = o.max_steps,
                            .blocks = o.blocks,
+                           .check_sync = o.check_sync,
                            .trace = o.trace,
                            .out = stdout};
     Interp *ip = interp_create(m, &iopts, &diags);
@@ -423,6 +442,8 @@ static int run(Options *opts) {
     if (status == EXIT_OK && !interp_run(ip)) {
         print_diags(&diags);
         status = EXIT_FAIL;
+    } else if (status == EXIT_OK && diags.count) { /* --check-sync's notes and warnings after a good run */
+        print_diags(&diags);
     }
     /* results, only after a successful run */
     for (int i = 0; i < o.n_prints && status == EXIT_OK; i++) {

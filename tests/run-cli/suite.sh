@@ -200,3 +200,7 @@ invoke blocks.pto --blocks 2 --trace
 expect blocks_trace 0 "out~-- block 1 of 2" "out~pto.addptr %p=gm:%arg0+64"
 invoke acc_store.pto --out "gc=$T/c.bin" --out "gd=$T/d.bin"
 expect acc_store_cast_relu 0 "same=c.bin:data/acc_store_f16.bin" "same=d.bin:data/acc_store_relu_bf16.bin"
+invoke bare.pto --check-sync=sometimes
+expect check_sync_bad_mode 2 "err~--check-sync takes auto or strict, got 'sometimes'"
+invoke --help
+expect help_check_sync 0 "out~--check-sync[=auto|strict]"

@@ -1,0 +1,43 @@
+#!/bin/sh
+# pto-run --check-sync scenarios: sh tests/sync/suite.sh BUILD_DIR
+# Each NAME.pto says how to run it and what must come out, in comment lines:
+#   // RUN: ARGS            pto-run arguments after the file (default: --check-sync)
+#   // EXIT: N              the exit status (default 0)
+#   // EXPECT: TEXT         a line of pto-run's output contains TEXT (one line per // EXPECT)
+#   // COUNT: RULE N        exactly N diagnostics carry [RULE] (e.g. SYNC.raw 1; default: a rule
+#                           not mentioned must not appear at all, for every SYNC.* rule)
+# Prints "PASS sync/NAME" or "FAIL sync/NAME" with the output.
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-build}" 2>/dev/null && pwd) || build="$root/${1:-build}"
+run="$build/pto-run"
+for f in "$here"/*.pto; do
+    name=$(basename "$f" .pto)
+    args=$(sed -n 's|^// RUN: ||p' "$f" | head -1)
+    [ -n "$args" ] || args="--check-sync"
+    want=$(sed -n 's|^// EXIT: ||p' "$f" | head -1)
+    [ -n "$want" ] || want=0
+    # shellcheck disable=SC2086 # args are split on purpose
+    out=$(cd "$here" && "$run" "$f" $args 2>&1)
+    status=$?
+    ok=1
+    [ "$status" -eq "$want" ] || ok=0
+    while IFS= read -r text; do
+        [ -n "$text" ] || continue
+        printf '%s\n' "$out" | grep -qF -- "$text" || { ok=0; echo "    missing: $text"; }
+    done <<EOT
+$(sed -n 's|^// EXPECT: ||p' "$f")
+EOT
+    for rule in SYNC.raw SYNC.war SYNC.waw SYNC.double-set SYNC.wait-unset SYNC.left-set SYNC.auto; do
+        n=$(sed -n "s|^// COUNT: $rule ||p" "$f" | head -1)
+        [ -n "$n" ] || n=0
+        got=$(printf '%s\n' "$out" | grep -cF "[$rule]")
+        [ "$got" -eq "$n" ] || { ok=0; echo "    [$rule]: $got, expected $n"; }
+    done
+    if [ "$ok" -eq 1 ]; then
+        echo "PASS sync/$name"
+    else
+        echo "FAIL sync/$name (exit $status, expected $want)"
+        printf '%s\n' "$out" | head -n 12 | sed 's/^/    /'
+    fi
+done
