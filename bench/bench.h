@@ -78,6 +78,8 @@ static inline const char *goal_mark(bool met) { return met ? "PASS" : "MISS"; }
 
 bool bench_seed_ops(const BenchOptions *o, GoalResult *goals);
 /* The families section (bench_families.c). */
+/* snprintf through a va_list (paths bounded by their buffers; truncation only shortens a note). */
+void bench_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 /* system(cmd)'s exit status, -1 when it did not exit normally. */
 int bench_run_shell(const char *cmd);
 /* Finds (or exports) the pto-isa include tree; NULL, with the reason in note, when there is none. */

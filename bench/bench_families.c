@@ -115,8 +115,7 @@ typedef struct FamCase {
 } FamCase;
 
 /* snprintf for paths and commands, truncating silently (buffers are sized for real paths). */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...) {
+void bench_fmt(char *buf, size_t len, const char *f, ...) {
     va_list ap;
     va_start(ap, f);
     vsnprintf(buf, len, f, ap);
@@ -386,12 +385,12 @@ const char *bench_find_pto_isa(const BenchOptions *o, char *note, size_t note_le
     static char inc[4096];
     const char *src = o->pto_isa ? o->pto_isa : getenv("PTO_ISA_SRC");
     if (src && *src) {
-        fmt(inc, sizeof inc, "%s/include", src);
+        bench_fmt(inc, sizeof inc, "%s/include", src);
         if (is_dir(inc)) return inc;
         snprintf(note, note_len, "no include/ under %s", src);
         return NULL;
     }
-    fmt(inc, sizeof inc, "%s/pto-isa-src/include", o->build);
+    bench_fmt(inc, sizeof inc, "%s/pto-isa-src/include", o->build);
     if (is_dir(inc)) return inc;
     const char *mirror = "/work/.mirror/hw-native-sys+pto-isa/repo";
     if (!is_dir(mirror)) {
@@ -399,7 +398,7 @@ const char *bench_find_pto_isa(const BenchOptions *o, char *note, size_t note_le
         return NULL;
     }
     char cmd[8192];
-    fmt(cmd, sizeof cmd, "mkdir -p '%s/pto-isa-src' && git --git-dir=%s archive HEAD include | tar -x -C '%s/pto-isa-src'",
+    bench_fmt(cmd, sizeof cmd, "mkdir -p '%s/pto-isa-src' && git --git-dir=%s archive HEAD include | tar -x -C '%s/pto-isa-src'",
              o->build, mirror, o->build);
     if (bench_run_shell(cmd) != 0 || !is_dir(inc)) {
         snprintf(note, note_len, "exporting pto-isa from %s failed", mirror);
@@ -421,9 +420,9 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
                     SimRun *out) {
     memset(out, 0, sizeof *out);
     char cpp[4096], bin[4096], err[4096], defs[8192] = "", cmd[16384];
-    fmt(cpp, sizeof cpp, "%s/pto-bench-sim.cpp", o->build);
-    fmt(bin, sizeof bin, "%s/pto-bench-sim-%d", o->build, f);
-    fmt(err, sizeof err, "%s/pto-bench-sim-%d.err", o->build, f);
+    bench_fmt(cpp, sizeof cpp, "%s/pto-bench-sim.cpp", o->build);
+    bench_fmt(bin, sizeof bin, "%s/pto-bench-sim-%d", o->build, f);
+    bench_fmt(err, sizeof err, "%s/pto-bench-sim-%d.err", o->build, f);
     bool *skip = calloc((size_t)n, sizeof *skip);
     if (!skip) abort();
     int64_t t0 = bench_now_ns();
@@ -432,7 +431,7 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
         defs[0] = '\0';
         for (int i = 0; i < n; i++)
             if (skip[i]) dl += (size_t)snprintf(defs + dl, dl < sizeof defs ? sizeof defs - dl : 0, " -DSKIP_%d", i);
-        fmt(cmd, sizeof cmd, "g++ -std=c++20 %s -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1%s -I'%s' -I'%s' '%s' -o '%s' 2>'%s'", sim_flags[f], defs,
+        bench_fmt(cmd, sizeof cmd, "g++ -std=c++20 %s -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1%s -I'%s' -I'%s' '%s' -o '%s' 2>'%s'", sim_flags[f], defs,
                  overlay, inc, cpp, bin, err);
         if (bench_run_shell(cmd) == 0) {
             out->ok = true;
@@ -451,14 +450,14 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
         }
         if (e) fclose(e);
         if (!found) {
-            fmt(out->note, sizeof out->note, "g++ %s failed (see %s)", sim_flags[f], err);
+            bench_fmt(out->note, sizeof out->note, "g++ %s failed (see %s)", sim_flags[f], err);
             break;
         }
     }
     out->compile_s = (double)(bench_now_ns() - t0) / 1e9;
     for (int i = 0; i < n; i++) out->skipped += skip[i], cases[i].sim_rejected[f] = skip[i];
     if (out->ok) {
-        fmt(cmd, sizeof cmd, "'%s'", bin);
+        bench_fmt(cmd, sizeof cmd, "'%s'", bin);
         FILE *p = popen(cmd, "r");
         char line[256];
         while (p && fgets(line, sizeof line, p)) {
@@ -468,7 +467,7 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
         }
         if (!p || pclose(p) != 0) {
             out->ok = false;
-            fmt(out->note, sizeof out->note, "the simulator binary %s failed", bin);
+            bench_fmt(out->note, sizeof out->note, "the simulator binary %s failed", bin);
         }
     }
     free(skip);
@@ -476,11 +475,11 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
 
 bool bench_sim_overlay(const BenchOptions *o, const char *inc, char *overlay, size_t len) {
     char cmd[16384];
-    fmt(overlay, len, "%s/pto-isa-overlay", o->build);
+    bench_fmt(overlay, len, "%s/pto-isa-overlay", o->build);
     /* g++ before 13 rejects static_assert(false, ...) in a template that is never instantiated
      * (C++23 P2593 allows it); the overlay holds copies of those headers with the assertion
      * made true, found before the tree (#include "pto/..." searches -I in order). */
-    fmt(cmd, sizeof cmd,
+    bench_fmt(cmd, sizeof cmd,
         "rm -rf '%s' && mkdir -p '%s' && cd '%s' && grep -rl 'static_assert(false' pto | while read f; do "
         "mkdir -p \"%s/$(dirname \"$f\")\" && sed 's/static_assert(false,/static_assert(true,/' \"$f\" > "
         "\"%s/$f\"; done",
@@ -550,7 +549,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                 int64_t foot = (int64_t)n_tiles(r) * s.rows * c->pc * es;
                 if (foot > buffer_capacity_bytes(tg, LOC_VEC)) {
                     c->state = CS_SKIPPED;
-                    fmt(c->why, sizeof c->why, "%d tiles of %lld KiB exceed the %s UB", n_tiles(r),
+                    bench_fmt(c->why, sizeof c->why, "%d tiles of %lld KiB exceed the %s UB", n_tiles(r),
                              (long long)(s.rows * c->pc * es / 1024), tg == TARGET_A5 ? "a5" : "a2a3");
                 }
             }
@@ -577,7 +576,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
     SimRun sim[2];
     memset(sim, 0, sizeof sim);
     bool have_sim = false;
-    if (o->no_sim) fmt(note, sizeof note, "--no-sim given");
+    if (o->no_sim) bench_fmt(note, sizeof note, "--no-sim given");
     else {
         const char *inc = bench_find_pto_isa(o, note, sizeof note);
         if (inc) {
@@ -586,14 +585,14 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
             Text cpp = {0};
             gen_sim_program(&cpp, cases, n, o->samples, o->target_ms);
             char path[4096];
-            fmt(path, sizeof path, "%s/pto-bench-sim.cpp", o->build);
-            if (!have_overlay) fmt(note, sizeof note, "could not write the header overlay %s", overlay);
+            bench_fmt(path, sizeof path, "%s/pto-bench-sim.cpp", o->build);
+            if (!have_overlay) bench_fmt(note, sizeof note, "could not write the header overlay %s", overlay);
             else if (bench_write_file(path, cpp.s, cpp.len)) {
                 for (int f = 0; f < 2; f++) {
                     run_sim(o, inc, overlay, cases, n, f, &sim[f]);
                     have_sim |= sim[f].ok;
                 }
-                fmt(note, sizeof note, "pto-isa headers: %s; generated harness: %s", inc, path);
+                bench_fmt(note, sizeof note, "pto-isa headers: %s; generated harness: %s", inc, path);
             }
             text_free(&cpp);
         }
@@ -611,7 +610,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
     for (int i = 0; i < n; i++) {
         FamCase *c = &cases[i];
         char shape[24], bstr[16];
-        fmt(shape, sizeof shape, "%dx%d", c->s.rows, c->s.cols);
+        bench_fmt(shape, sizeof shape, "%dx%d", c->s.rows, c->s.cols);
         const char *tg = c->target == TARGET_A5 ? "a5" : "a2a3";
         if (c->state == CS_SKIPPED) {
             printf("%-9s %-16s %-5s %-4s %-7s  skipped: %s\n", c->row->info->asm_name, c->row->family, dtype_name(c->dt), tg,
@@ -634,12 +633,12 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                 double per_elem = (big->ours_ns - c->ours_ns) / (4096.0 - 256.0);
                 double fx = c->ours_ns - 256.0 * per_elem;
                 if (fx < 0) fx = 0; /* noise: the element work dominates (libm-bound ops) */
-                fmt(fixed, sizeof fixed, "%.1f", fx);
+                bench_fmt(fixed, sizeof fixed, "%.1f", fx);
                 bool met = fx <= 10.0;
                 g_fix_cases++, g_fix_met += met;
                 if (fx > fix_worst || g_fix_cases == 1) {
                     fix_worst = fx;
-                    fmt(fix_worst_case, sizeof fix_worst_case, "%s %s", c->row->info->asm_name, dtype_name(c->dt));
+                    bench_fmt(fix_worst_case, sizeof fix_worst_case, "%s %s", c->row->info->asm_name, dtype_name(c->dt));
                 }
                 gl += (size_t)snprintf(goal + gl, sizeof goal - gl, "fix<=10 %s ", goal_mark(met));
             }
@@ -650,7 +649,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
             if (!met && libm_bound(c)) g_mem_libm++;
             if (ratio < mem_worst && !libm_bound(c) && !idiv_bound(c)) {
                 mem_worst = ratio;
-                fmt(mem_worst_case, sizeof mem_worst_case, "%s %s %.2fx", c->row->info->asm_name, dtype_name(c->dt),
+                bench_fmt(mem_worst_case, sizeof mem_worst_case, "%s %s %.2fx", c->row->info->asm_name, dtype_name(c->dt),
                          ratio);
             }
             if (!met)
@@ -672,7 +671,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
             g_sim_cases++, g_sim_met += met;
             if (g_sim_cases == 1 || x < sim_worst) {
                 sim_worst = x;
-                fmt(sim_worst_case, sizeof sim_worst_case, "%s %s %s", c->row->info->asm_name, dtype_name(c->dt), shape);
+                bench_fmt(sim_worst_case, sizeof sim_worst_case, "%s %s %s", c->row->info->asm_name, dtype_name(c->dt), shape);
             }
             if (!met)
                 text_printf(&misses, "  MISS >=1x sim -O2: %s %s %s %.2fx\n", c->row->info->asm_name, dtype_name(c->dt),
@@ -708,7 +707,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
         GoalResult *g = &goals[GOAL_FAM_MEMCPY];
         g->measured = true;
         g->met = g_mem_met == g_mem_cases;
-        fmt(g->figure, sizeof g->figure, "%d of %d met; misses: %d libm call per element, %d integer division per "
+        bench_fmt(g->figure, sizeof g->figure, "%d of %d met; misses: %d libm call per element, %d integer division per "
             "element (both as the simulator); worst other %s", g_mem_met, g_mem_cases, g_mem_libm, g_mem_idiv,
             mem_worst_case[0] ? mem_worst_case : "-");
     }
@@ -716,14 +715,14 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
         GoalResult *g = &goals[GOAL_FAM_SIM];
         g->measured = true;
         g->met = g_sim_met == g_sim_cases;
-        fmt(g->figure, sizeof g->figure, "%d of %d met; worst %.2fx (%s)", g_sim_met, g_sim_cases, sim_worst,
+        bench_fmt(g->figure, sizeof g->figure, "%d of %d met; worst %.2fx (%s)", g_sim_met, g_sim_cases, sim_worst,
                  sim_worst_case);
     }
     if (g_fix_cases) {
         GoalResult *g = &goals[GOAL_FAM_FIXED];
         g->measured = true;
         g->met = g_fix_met == g_fix_cases;
-        fmt(g->figure, sizeof g->figure, "%d of %d met; worst %.1f ns (%s)", g_fix_met, g_fix_cases, fix_worst,
+        bench_fmt(g->figure, sizeof g->figure, "%d of %d met; worst %.1f ns (%s)", g_fix_met, g_fix_cases, fix_worst,
                  fix_worst_case);
     }
     free(cases);

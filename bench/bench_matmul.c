@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include "bench.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,15 +22,6 @@ typedef struct MmCase {
 } MmCase;
 
 static const char *const mm_flags[2] = {"-O2", "-O3 -march=native"};
-
-/* snprintf through a va_list: paths are bounded by their buffers, truncation only shortens a note. */
-static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *buf, size_t len, const char *f, ...) {
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, len, f, ap);
-    va_end(ap);
-}
 
 static int rup(int v, int q) { return (v + q - 1) / q * q; }
 
@@ -110,23 +100,23 @@ static bool mm_sim(const BenchOptions *o, MmCase *cs, int n, char *note, size_t 
     char overlay[4096], cpp[4096], bin[4096], cmd[16384];
     if (!inc) return false;
     if (!bench_sim_overlay(o, inc, overlay, sizeof overlay)) {
-        fmt(note, note_len, "could not write the header overlay %s", overlay);
+        bench_fmt(note, note_len, "could not write the header overlay %s", overlay);
         return false;
     }
     Text t = {0};
     mm_sim_program(&t, cs, n, o->samples, o->target_ms);
-    fmt(cpp, sizeof cpp, "%s/pto-bench-matmul.cpp", o->build);
+    bench_fmt(cpp, sizeof cpp, "%s/pto-bench-matmul.cpp", o->build);
     bool ok = bench_write_file(cpp, t.s, t.len);
     text_free(&t);
     for (int f = 0; ok && f < 2; f++) {
-        fmt(bin, sizeof bin, "%s/pto-bench-matmul-%d", o->build, f);
-        fmt(cmd, sizeof cmd, "g++ -std=c++20 %s -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1 -I'%s' -I'%s' '%s' -o '%s' 2>'%s.err'",
+        bench_fmt(bin, sizeof bin, "%s/pto-bench-matmul-%d", o->build, f);
+        bench_fmt(cmd, sizeof cmd, "g++ -std=c++20 %s -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1 -I'%s' -I'%s' '%s' -o '%s' 2>'%s.err'",
                  mm_flags[f], overlay, inc, cpp, bin, bin);
         if (bench_run_shell(cmd) != 0) {
-            fmt(note, note_len, "g++ %s failed (see %s.err)", mm_flags[f], bin);
+            bench_fmt(note, note_len, "g++ %s failed (see %s.err)", mm_flags[f], bin);
             return false;
         }
-        fmt(cmd, sizeof cmd, "'%s'", bin);
+        bench_fmt(cmd, sizeof cmd, "'%s'", bin);
         FILE *p = popen(cmd, "r");
         char line[256];
         while (p && fgets(line, sizeof line, p)) {
@@ -135,11 +125,11 @@ static bool mm_sim(const BenchOptions *o, MmCase *cs, int n, char *note, size_t 
             if (sscanf(line, "R %d %lf", &id, &ns) == 2 && id >= 0 && id < n) cs[id].sim_ns[f] = ns;
         }
         if (!p || pclose(p) != 0) {
-            fmt(note, note_len, "the simulator binary %s failed", bin);
+            bench_fmt(note, note_len, "the simulator binary %s failed", bin);
             return false;
         }
     }
-    fmt(note, note_len, "pto-isa headers: %s; generated harness: %s", inc, cpp);
+    bench_fmt(note, note_len, "pto-isa headers: %s; generated harness: %s", inc, cpp);
     return ok;
 }
 

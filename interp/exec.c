@@ -357,7 +357,9 @@ void trace_instr(Interp *ip, const Instr *in, const Frame *f) {
 
 /* ---- running ----------------------------------------------------------------------------------- */
 
-static bool run_loop(Interp *ip, int32_t pc) {
+/* The execution loop; `checked` (a constant in each caller, so each gets its own copy) adds the
+ * synchronisation checker's step, which keeps the plain loop free of it (--check-sync). */
+static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int32_t pc, bool checked) {
     const Instr *code = ip->code;
     const uint64_t max = ip->max_steps;
     const bool trace = ip->opts.trace;
@@ -369,31 +371,15 @@ static bool run_loop(Interp *ip, int32_t pc) {
             return false;
         }
         const Frame *before = ip->frame; /* call and return switch frames: trace the op's own */
+        if (checked) sync_checker_step(ip, ip->sync, in);
         pc = in->exec(ip, in, pc);
         if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
     }
     return pc == PC_HALT;
 }
 
-/* run_loop with the synchronisation checker: a second loop, so the plain one has no extra branch. */
-static bool run_loop_checked(Interp *ip, int32_t pc) {
-    const Instr *code = ip->code;
-    const uint64_t max = ip->max_steps;
-    const bool trace = ip->opts.trace;
-    while (pc >= 0) {
-        const Instr *in = &code[pc];
-        if (++ip->steps > max) {
-            ip->steps--;
-            rt_error(ip, in, "exceeds the limit of %llu executed steps (--max-steps)", (unsigned long long)max);
-            return false;
-        }
-        const Frame *before = ip->frame;
-        sync_checker_step(ip, ip->sync, in);
-        pc = in->exec(ip, in, pc);
-        if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
-    }
-    return pc == PC_HALT;
-}
+static bool run_loop(Interp *ip, int32_t pc) { return run_loop_impl(ip, pc, false); }
+static bool run_loop_checked(Interp *ip, int32_t pc) { return run_loop_impl(ip, pc, true); }
 
 static bool run_block(Interp *ip);
 
