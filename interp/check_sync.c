@@ -266,7 +266,7 @@ static int pipe_of(const SyncChecker *s, const Op *op, const Frame *f) {
     }
     if (gm_in) return P_MTE2;
     if (gm_out) return src_loc == LOC_ACC ? P_FIX : P_MTE3;
-    if (cube && dst_loc == LOC_ACC) return P_M;
+    if ((op_info(op->code)->flags & OPF_CUBE) || (cube && dst_loc == LOC_ACC)) return P_M;
     if (src_loc == LOC_MAT && (dst_loc == LOC_LEFT || dst_loc == LOC_RIGHT || dst_loc == LOC_BIAS || dst_loc == LOC_SCALING))
         return P_MTE1;
     if (src_loc == LOC_ACC) return P_FIX;

@@ -420,7 +420,8 @@ enum {
     OPF_SYNC_SET   = 1u << 19, /* raises an event flag (set_flag, record_event) */
     OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
-    OPF_GEMV       = 1u << 22  /* a matrix-vector product: lhs has one valid row (tgemv) */
+    OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
+    OPF_CUBE       = 1u << 23  /* runs on the cube unit (PIPE_M): the matmul rows */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
