@@ -16,7 +16,7 @@
  *
  * The pipe of an instruction follows from its row and its operands' memories (research
  * sync-check.md 1.3): a GM source (tload) is MTE2; a GM destination is MTE3, or FIX from an acc
- * tile; left/right/acc operands make the cube (M), a mat source into left/right/bias/scaling is
+ * tile; the cube rows (OPF_CUBE) are M, a mat source into left/right/bias/scaling is
  * MTE1, an acc source (tmov, tinsert) FIX, a vec source into mat FIX on A2/A3 and MTE3 on A5; every
  * other tile instruction is V. Scalar and control instructions touch no tile memory. */
 #include "interp_impl.h"
@@ -25,24 +25,15 @@
 #include <string.h>
 
 enum { P_S, P_V, P_M, P_MTE1, P_MTE2, P_MTE3, P_FIX, N_PIPES };
-static const char *const pipe_text[N_PIPES] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX"};
-/* the pipe enum of PTOAS (PIPE_S=0 V=1 M=2 MTE1=3 MTE2=4 MTE3=5 ALL=6 ... FIX=10) -> ours; -1: none */
-static int pipe_of_name(const char *w) {
-    static const char *const names[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX"};
-    for (int i = 0; i < N_PIPES; i++)
-        if (!strcmp(w, names[i])) return i;
-    return strcmp(w, "PIPE_ALL") == 0 ? N_PIPES : -1;
-}
-/* sync op types (record_event/wait_event) -> pipe, PTOAS PTOSyncUtils.cpp */
-static int pipe_of_op_type(const char *w) {
-    static const struct { const char *n; int p; } t[] = {{"TLOAD", P_MTE2},    {"TSTORE_VEC", P_MTE3}, {"TSTORE_ACC", P_FIX},
-                                                        {"TMOV_M2L", P_MTE1}, {"TMOV_M2B", P_MTE1},   {"TMOV_M2S", P_FIX},
-                                                        {"TMOV_M2V", P_V},    {"TMOV_V2M", P_FIX},    {"TMATMUL", P_M},
-                                                        {"TVEC", P_V},        {"TVECWAIT_EVENT", P_V}};
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (!strcmp(w, t[i].n)) return t[i].p;
-    return -1;
-}
+/* the checker's pipes as PTOAS's pipe enum (ir/sync.c), and back (-1: not modelled; N_PIPES: ALL) */
+static const int8_t sync_of[N_PIPES] = {SYNC_PIPE_S, SYNC_PIPE_V, SYNC_PIPE_M, SYNC_PIPE_MTE1, SYNC_PIPE_MTE2,
+                                        SYNC_PIPE_MTE3, SYNC_PIPE_FIX};
+static const int8_t pipe_of_sync[SYNC_PIPE_COUNT] = {
+    [SYNC_PIPE_S] = P_S,       [SYNC_PIPE_V] = P_V,       [SYNC_PIPE_M] = P_M,       [SYNC_PIPE_MTE1] = P_MTE1,
+    [SYNC_PIPE_MTE2] = P_MTE2, [SYNC_PIPE_MTE3] = P_MTE3, [SYNC_PIPE_ALL] = N_PIPES, [SYNC_PIPE_MTE4] = -1,
+    [SYNC_PIPE_MTE5] = -1,     [SYNC_PIPE_V2] = -1,       [SYNC_PIPE_FIX] = P_FIX,   [SYNC_PIPE_L1A] = -1,
+    [SYNC_PIPE_L1B] = -1};
+static const char *pipe_text(int p) { return sync_pipe_name(sync_of[p]); }
 
 /* Whether a pipe completes its own instructions in order, per target (sync-check.md 1.2). */
 static bool self_ordered(Target target, int p) {
@@ -64,7 +55,7 @@ typedef struct Shadow {
 typedef struct MemRegion {
     const uint8_t *base;
     int64_t bytes;
-    const char *name;       /* "UB", "L1", ..., "GM %arg0", "auto" */
+    bool gm;                /* a GM buffer (kept across blocks) */
     Shadow **pages;
     int64_t n_pages;
 } MemRegion;
@@ -73,8 +64,9 @@ typedef struct Report {
     const Op *first, *second;
     int kind;               /* 0 RAW, 1 WAR, 2 WAW */
     int p1, p2;
-    const char *mem;
-    int64_t lo, hi;         /* bytes of the first occurrence, in `mem` */
+    const Value *value;     /* the tile or the GM buffer's argument raced on */
+    const char *mem;        /* its memory: "UB", "L1", ..., or "GM" */
+    int64_t lo, hi;         /* bytes of the first occurrence, from the tile's or buffer's start */
     int64_t count;          /* executions of the second site that raced */
     uint64_t last_step;
     struct Report *next;
@@ -126,7 +118,7 @@ void sync_checker_new_block(SyncChecker *s) {
     memset(s->done, 0, sizeof s->done);
     memset(s->flag, 0, sizeof s->flag);
     for (int i = 0; i < s->n_regions; i++)
-        if (strncmp(s->regions[i].name, "GM", 2) != 0)
+        if (!s->regions[i].gm)
             for (int64_t p = 0; p < s->regions[i].n_pages; p++) free(s->regions[i].pages[p]), s->regions[i].pages[p] = NULL;
 }
 
@@ -136,19 +128,18 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
         if (p >= s->regions[i].base && p < s->regions[i].base + s->regions[i].bytes) return &s->regions[i];
     const uint8_t *base = NULL;
     int64_t bytes = 0;
-    const char *name = NULL;
+    bool gm = false;
     for (int l = 0; l < LOC_COUNT && !base; l++)
         if (ip->buf[l] && p >= ip->buf[l] && p < ip->buf[l] + ip->buf_size[l])
-            base = ip->buf[l], bytes = ip->buf_size[l], name = buffer_name((TileLoc)l);
+            base = ip->buf[l], bytes = ip->buf_size[l];
     for (int g = 0; g < ip->n_gm && !base; g++) {
         const GmBuffer *b = &ip->gm[g];
         if (b->data && p >= b->data && p < b->data + (size_t)b->count * b->elem_size)
-            base = b->data, bytes = b->count * (int64_t)b->elem_size,
-            name = arena_printf(ip->arena, "GM %%%s", b->arg ? b->arg->name : "?");
+            base = b->data, bytes = b->count * (int64_t)b->elem_size, gm = true;
     }
     for (Frame *f = ip->all_frames; f && !base; f = f->next_all)
         if (f->auto_mem && p >= f->auto_mem && p < f->auto_mem + f->fn->auto_bytes)
-            base = f->auto_mem, bytes = f->fn->auto_bytes, name = "automatic tile storage";
+            base = f->auto_mem, bytes = f->fn->auto_bytes;
     if (!base) return NULL;
     if (s->n_regions == s->cap_regions) {
         int cap = s->cap_regions ? 2 * s->cap_regions : 16;
@@ -157,7 +148,7 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
         s->regions = g, s->cap_regions = cap;
     }
     MemRegion *r = &s->regions[s->n_regions++];
-    r->base = base, r->bytes = bytes, r->name = name;
+    r->base = base, r->bytes = bytes, r->gm = gm;
     r->n_pages = (bytes / SHADOW_BLOCK + PAGE_BLOCKS) / PAGE_BLOCKS;
     r->pages = calloc((size_t)r->n_pages, sizeof *r->pages);
     if (!r->pages) r->n_pages = 0;
@@ -177,8 +168,8 @@ static bool ordered(const SyncChecker *s, int q, uint32_t t, int p) {
     return t <= s->vc[p][q];
 }
 
-static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *second, int p2, const char *mem,
-                   int64_t lo, int64_t hi) {
+static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *second, int p2, const Value *value,
+                   const char *mem, int64_t lo, int64_t hi) {
     for (Report *x = s->reports; x; x = x->next)
         if (x->first == first && x->second == second && x->kind == kind) {
             if (x->last_step != s->step) x->count++, x->last_step = s->step;
@@ -186,15 +177,15 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *
         }
     Report *x = calloc(1, sizeof *x);
     if (!x) return;
-    *x = (Report){first, second, kind, p1, p2, mem, lo, hi, 1, s->step, s->reports};
+    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, s->reports};
     s->reports = x;
     s->n_reports++;
 }
 
-/* An access of bytes [p, p + n) by `op` on pipe `pipe`; `what` names them in reports, whose byte
- * offsets count from `origin`. */
+/* An access of bytes [p, p + n) by `op` on pipe `pipe`, within `value` (a tile, or a GM buffer's
+ * argument) in memory `mem`, whose bytes count from `origin` in reports. */
 static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
-                   const char *what, const uint8_t *origin) {
+                   const Value *value, const char *mem, const uint8_t *origin) {
     if (n <= 0) return;
     MemRegion *r = region_of(ip, s, p);
     if (!r) return;
@@ -205,12 +196,12 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
         if (!sh) return;
         bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now; /* this very execution */
         if (sh->wsite && !self && !ordered(s, sh->wpipe, sh->wtime, pipe))
-            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, what, p - origin, p - origin + n);
+            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, value, mem, p - origin, p - origin + n);
         if (write) {
             for (int q = 0; q < N_PIPES; q++)
                 if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now) &&
                     !ordered(s, q, sh->rtime[q], pipe))
-                    report(s, 1, sh->rsite[q], q, op, pipe, what, p - origin, p - origin + n);
+                    report(s, 1, sh->rsite[q], q, op, pipe, value, mem, p - origin, p - origin + n);
             sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe;
             memset(sh->rtime, 0, sizeof sh->rtime);
         } else {
@@ -223,7 +214,6 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
 static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, const GmView *v, bool write) {
     if (v->buffer < 0 || v->buffer >= ip->n_gm || !ip->gm[v->buffer].data || v->rank < 1) return;
     const GmBuffer *b = &ip->gm[v->buffer];
-    const char *what = arena_printf(ip->arena, "GM %%%s", b->arg ? b->arg->name : "?");
     int r = v->rank;
     for (int i = 0; i < r; i++)
         if (v->shape[i] <= 0) return;
@@ -233,11 +223,12 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
         int64_t off = v->offset;
         for (int i = 0; i < r - 1; i++) off += idx[i] * v->strides[i];
         if (ls == 1)
-            access(ip, s, op, pipe, b->data + (size_t)off * b->elem_size, last * (int64_t)b->elem_size, write, what, b->data);
+            access(ip, s, op, pipe, b->data + (size_t)off * b->elem_size, last * (int64_t)b->elem_size, write, b->arg, "GM",
+                   b->data);
         else
             for (int64_t c = 0; c < last; c++)
-                access(ip, s, op, pipe, b->data + (size_t)(off + c * ls) * b->elem_size, (int64_t)b->elem_size, write, what,
-                       b->data);
+                access(ip, s, op, pipe, b->data + (size_t)(off + c * ls) * b->elem_size, (int64_t)b->elem_size, write, b->arg,
+                       "GM", b->data);
         int i = r - 2;
         while (i >= 0 && ++idx[i] == v->shape[i]) idx[i--] = 0;
         if (i < 0) break;
@@ -245,18 +236,15 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
 }
 
 /* The pipe of a tile instruction, from its operands' memories (see the file comment). */
-static int pipe_of(const SyncChecker *s, const Op *op, const Frame *f) {
-    (void)f;
-    bool gm_in = false, gm_out = false, cube = false;
+static int pipe_of(const SyncChecker *s, const Op *op) {
+    if (op_info(op->code)->flags & OPF_CUBE) return P_M;
+    bool gm_in = false, gm_out = false;
     int src_loc = -1, dst_loc = -1;
     for (int i = 0; i < op->ins.count; i++) {
         const Value *v = op->ins.items[i].kind == OPD_VALUE ? op->ins.items[i].value : NULL;
         if (!v || !v->type) continue;
         if (v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW) gm_in = true;
-        if (v->type->kind == TY_TILE) {
-            if (src_loc < 0) src_loc = v->type->tile.loc;
-            cube |= v->type->tile.loc == LOC_LEFT || v->type->tile.loc == LOC_RIGHT;
-        }
+        if (v->type->kind == TY_TILE && src_loc < 0) src_loc = v->type->tile.loc;
     }
     for (int i = 0; i < op->outs.count; i++) {
         const Value *v = op->outs.items[i].kind == OPD_VALUE ? op->outs.items[i].value : NULL;
@@ -266,19 +254,11 @@ static int pipe_of(const SyncChecker *s, const Op *op, const Frame *f) {
     }
     if (gm_in) return P_MTE2;
     if (gm_out) return src_loc == LOC_ACC ? P_FIX : P_MTE3;
-    if ((op_info(op->code)->flags & OPF_CUBE) || (cube && dst_loc == LOC_ACC)) return P_M;
     if (src_loc == LOC_MAT && (dst_loc == LOC_LEFT || dst_loc == LOC_RIGHT || dst_loc == LOC_BIAS || dst_loc == LOC_SCALING))
         return P_MTE1;
     if (src_loc == LOC_ACC) return P_FIX;
     if (src_loc == LOC_VEC && dst_loc == LOC_MAT) return s->target == TARGET_A5 ? P_MTE3 : P_FIX;
     return P_V;
-}
-
-static const char *arg_word(Interp *ip, const Attr *a) {
-    const char *t = a->text ? a->text : a->key ? a->key : "";
-    const char *lt = strchr(t, '<');
-    if (lt) t = lt + 1;
-    return arena_strndup(ip->arena, t, strcspn(t, "> \t"));
 }
 
 static void join(uint32_t *into, const uint32_t *from) {
@@ -297,10 +277,11 @@ static void join_into(SyncChecker *s, int q, const uint32_t *from) {
 static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
-    const char *args = info->elem;
+    const char *w;
+    size_t n;
     if (info->flags & OPF_SYNC_BARRIER) {
-        if (op->attr_args.count < 1) return;
-        int p = pipe_of_name(arg_word(ip, &op->attr_args.items[0]));
+        if (op->attr_args.count < 1 || !attr_enum_word(&op->attr_args.items[0], &w, &n)) return;
+        int sp = sync_pipe_named(w, n), p = sp >= 0 ? pipe_of_sync[sp] : -1;
         if (p == N_PIPES) { /* PIPE_ALL: every pipe after every pipe */
             uint32_t all[N_PIPES] = {0};
             for (int q = 0; q < N_PIPES; q++) join(all, s->vc[q]);
@@ -310,25 +291,18 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
         }
         return;
     }
-    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || (int)strlen(args) < 2 || op->attr_args.count < 2) return;
-    const char *w0 = arg_word(ip, &op->attr_args.items[0]), *w1 = arg_word(ip, &op->attr_args.items[1]);
-    int src = args[0] == 'O' ? pipe_of_op_type(w0) : pipe_of_name(w0);
-    int dst = args[1] == 'O' ? pipe_of_op_type(w1) : pipe_of_name(w1);
-    int64_t id = -1;
-    if (args[2] == 'E' && op->attr_args.count >= 3) {
-        const char *e = arg_word(ip, &op->attr_args.items[2]);
-        if (!strncmp(e, "EVENT_ID", 8)) id = atoi(e + 8);
-    } else if (op->ins.count >= 1) {
-        id = read_int(ip->frame, &in->sc[0]);
-    }
-    if (src < 0 || dst < 0 || src >= N_PIPES || dst >= N_PIPES || id < 0 || id > 7) return; /* verified elsewhere */
+    int ssrc, sdst, event;
+    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_args(op, &ssrc, &sdst, &event)) return;
+    int64_t id = event >= 0 ? event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
+    int src = pipe_of_sync[ssrc], dst = pipe_of_sync[sdst];
+    if (src < 0 || dst < 0 || src >= N_PIPES || dst >= N_PIPES || id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
     FlagState *fl = &s->flag[src][dst][id];
     if (info->flags & OPF_SYNC_SET) {
         if (fl->set && ++s->n_errors)
             diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.double-set",
                         "sets flag (%s -> %s, EVENT_ID%lld) again while the set at line %d is still pending: a flag is "
                         "one bit, the hardware forbids a second set before a wait",
-                        pipe_text[src], pipe_text[dst], (long long)id, fl->site ? fl->site->loc.line : 0);
+                        pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0);
         fl->set = true;
         fl->site = op;
         memcpy(fl->clock, s->vc[src], sizeof fl->clock); /* fires after all earlier src-pipe work */
@@ -338,7 +312,7 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
         s->n_errors++;
         diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.wait-unset",
                     "waits for flag (%s -> %s, EVENT_ID%lld), which no set_flag raised on this path: %s",
-                    pipe_text[src], pipe_text[dst], (long long)id,
+                    pipe_text(src), pipe_text(dst), (long long)id,
                     dst == P_S ? "the scalar pipe stalls and the kernel hangs" : "the waiting pipe stalls forever");
         return;
     }
@@ -361,9 +335,8 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     if (info->cls != CLS_TILE && info->cls != CLS_TILE_MEM) return;
     Frame *f = ip->frame;
     s->step++;
-    int pipe = pipe_of(s, op, f);
+    int pipe = pipe_of(s, op);
     s->vc[pipe][pipe]++;
-    if (self_ordered(s->target, pipe)) s->barrier[pipe] = 0; /* unused: same-pipe order is the clock's */
     for (int pass = 0; pass < 2; pass++) { /* reads, then writes */
         const OperandList *l = pass == 0 ? &op->ins : &op->outs;
         for (int i = 0; i < l->count; i++) {
@@ -374,9 +347,9 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
                 const TileView *tv = &f->vals[v->id].tile;
                 int64_t bytes;
                 if (!tv->base || !tile_footprint_bytes(&v->type->tile, &bytes)) continue;
-                const char *what = arena_printf(ip->arena, "tile %%%s (%s)", v->name, buffer_name(v->type->tile.loc));
-                if (pass == 1 && (info->flags & OPF_DST_READ)) access(ip, s, op, pipe, tv->base, bytes, false, what, tv->base);
-                access(ip, s, op, pipe, tv->base, bytes, write, what, tv->base);
+                const char *mem = buffer_name(v->type->tile.loc);
+                if (pass == 1 && (info->flags & OPF_DST_READ)) access(ip, s, op, pipe, tv->base, bytes, false, v, mem, tv->base);
+                access(ip, s, op, pipe, tv->base, bytes, write, v, mem, tv->base);
             } else if (v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW) {
                 access_view(ip, s, op, pipe, &f->vals[v->id].view, write);
             }
@@ -397,8 +370,8 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         const char *list = "";
         int shown = 0;
         for (Report *r = s->reports; r && shown < 12; r = r->next, shown++)
-            list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown ? ", " : "", pipe_text[r->p1],
-                                pipe_text[r->p2], r->first->loc.line, r->second->loc.line);
+            list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown ? ", " : "", pipe_text(r->p1),
+                                pipe_text(r->p2), r->first->loc.line, r->second->loc.line);
         diag_report(ip->diags, ip->file, SEV_NOTE, ip->entry->loc, "SYNC.auto",
                     "@%s executes no set_flag, wait_flag or barrier, so it relies on PTOAS's automatic synchronisation; "
                     "a correct kernel orders these %lld pairs of accesses: %s%s (--check-sync=strict reports each)",
@@ -408,18 +381,19 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     for (Report *r = s->reports; r; r = r->next) {
         bool carried = r->first->loc.line == r->second->loc.line;
         const char *fix = r->p1 == r->p2
-                              ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text[r->p1],
+                              ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
                               : arena_printf(ip->arena,
                                              "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID0>]` after line %d and "
                                              "`pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]` before line %d (any free event id)",
-                                             pipe_text[r->p1], pipe_text[r->p2], r->first->loc.line, pipe_text[r->p1],
-                                             pipe_text[r->p2], r->second->loc.line);
+                                             pipe_text(r->p1), pipe_text(r->p2), r->first->loc.line, pipe_text(r->p1),
+                                             pipe_text(r->p2), r->second->loc.line);
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
-                    "%s race on %s, bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s are not ordered%s; fix: %s",
-                    kind_text[r->kind], r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name,
-                    pipe_text[r->p1], r->first->loc.line, carried ? ", an earlier loop iteration" : "",
-                    op_info(r->second->code)->name, pipe_text[r->p2],
+                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s are not ordered%s; fix: %s",
+                    kind_text[r->kind], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?", r->mem,
+                    (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name,
+                    pipe_text(r->p1), r->first->loc.line, carried ? ", an earlier loop iteration" : "",
+                    op_info(r->second->code)->name, pipe_text(r->p2),
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
     }
     for (int a = 0; a < N_PIPES; a++)
@@ -428,6 +402,6 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                 if (s->flag[a][b][e].set)
                     diag_report(ip->diags, ip->file, SEV_WARNING, s->flag[a][b][e].site->loc, "SYNC.left-set",
                                 "flag (%s -> %s, EVENT_ID%d) is still set when the kernel ends: no wait consumed it",
-                                pipe_text[a], pipe_text[b], e);
+                                pipe_text(a), pipe_text(b), e);
     return s->n_reports == 0 && s->n_errors == 0;
 }

@@ -370,6 +370,17 @@ static inline int64_t tile_elem_offset(const TileRef *t, int64_t r, int64_t c) {
     return outer + (t->box_col ? ic * t->box_r + ir : ir * t->box_c + ic);
 }
 
+/* A tile's element offsets split in two, offset(r, c) = rows[r] + cols[c] (tile_elem_offset): it
+ * holds for ND, DN and every boxed layout, so a boxed tile is walked with additions only. */
+typedef struct TileOffsets {
+    int64_t *rows, *cols;   /* t->rows and t->cols entries */
+} TileOffsets;
+/* Tabulates t's offsets in arena memory (at lowering). */
+void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out);
+/* n elements of es bytes: d[dcols[j]] = s[scols[j]] (element offsets from d and s; a NULL table
+ * means contiguous: j). */
+void copy_elems(uint8_t *d, const int64_t *dcols, const uint8_t *s, const int64_t *scols, int64_t n, size_t es);
+
 static inline KTile ktile(const TileRef *t, const TileView *v) {
     KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */
     return k;

@@ -31,6 +31,10 @@ typedef struct CvtPlan {
     bool saturate;
     double lo, hi;           /* saturation bounds, in the source domain */
     int64_t ilo, ihi;        /* the same for integer -> integer */
+    bool staged;             /* a boxed tile or relu: rows go through a staging buffer (below) */
+    bool relu;               /* TMOV reluPreMode = normal_relu */
+    DType dst_dtype;
+    TileOffsets doff, soff;  /* staged: the tiles' offset tables */
 } CvtPlan;
 
 /* ---- x86's truncating conversions, which the simulator's casts compile to (C leaves an out-of-
@@ -207,28 +211,40 @@ static void convert_run(const CvtPlan *p, uint8_t *d, int64_t ds, const uint8_t 
     }
 }
 
-/* TMOV's relu (reluPreMode = normal_relu): after the cast, a dst value below zero becomes zero;
- * -0 and NaN stay (the simulator's TMov relu form, unlike TSTORE's). */
-static void relu_after(const TileRef *t, const TileView *v) {
-    size_t es = dtype_size(t->dtype);
-    for (int64_t r = 0; r < v->vr; r++)
-        for (int64_t c = 0; c < v->vc; c++) {
-            uint8_t *p = v->base + (size_t)tile_elem_offset(t, r, c) * es;
-            if (t->dtype == DT_F32) {
-                float x;
-                memcpy(&x, p, 4);
-                if (x < 0.0f) memset(p, 0, 4);
-            } else if (t->dtype == DT_F16 || t->dtype == DT_BF16) {
-                uint16_t h;
-                memcpy(&h, p, 2);
-                float x = t->dtype == DT_F16 ? fp_f16_to_f32(h) : fp_bf16_to_f32(h);
-                if (x < 0.0f) memset(p, 0, 2);
-            } else if (!dtype_is_unsigned(t->dtype)) {
-                int64_t x = 0;
-                memcpy(&x, p, es);
-                x = (int64_t)((uint64_t)x << (64 - 8 * es)) >> (64 - 8 * es); /* sign-extend */
-                if (x < 0) memset(p, 0, es);
-            }
+/* TMOV's relu (reluPreMode = normal_relu) on n converted values: a value below zero becomes zero
+ * after the cast; -0 and NaN stay (the simulator's TMov relu form, unlike TSTORE's). */
+#define RELU_RUN(T, NEG)                                                                                   \
+    do {                                                                                                   \
+        T *v = (T *)buf;                                                                                   \
+        for (int64_t i = 0; i < n; i++)                                                                    \
+            if (NEG) v[i] = 0;                                                                             \
+    } while (0)
+static void relu_run(uint8_t *buf, int64_t n, DType dt) {
+    switch (dt) {
+    case DT_F32: RELU_RUN(float, v[i] < 0.0f); break;
+    case DT_F16: RELU_RUN(uint16_t, fp_f16_to_f32(v[i]) < 0.0f); break;
+    case DT_BF16: RELU_RUN(uint16_t, fp_bf16_to_f32(v[i]) < 0.0f); break;
+    case DT_I8: RELU_RUN(int8_t, v[i] < 0); break;
+    case DT_I16: RELU_RUN(int16_t, v[i] < 0); break;
+    case DT_I32: RELU_RUN(int32_t, v[i] < 0); break;
+    case DT_I64: RELU_RUN(int64_t, v[i] < 0); break;
+    default: break; /* unsigned: nothing is below zero */
+    }
+}
+#undef RELU_RUN
+
+/* The staged path: each row of the valid region a chunk at a time, gathered through the source's
+ * offset table, converted (and relu'd) contiguously, scattered through the destination's. */
+static void convert_staged(const CvtPlan *p, uint8_t *d, const uint8_t *s, int64_t rows, int64_t cols, size_t des,
+                           size_t ses) {
+    uint64_t sbuf[CVT_CHUNK], dbuf[CVT_CHUNK];
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c0 = 0; c0 < cols; c0 += CVT_CHUNK) {
+            int64_t m = cols - c0 < CVT_CHUNK ? cols - c0 : CVT_CHUNK;
+            copy_elems((uint8_t *)sbuf, NULL, s + (size_t)p->soff.rows[r] * ses, p->soff.cols + c0, m, ses);
+            convert_run(p, (uint8_t *)dbuf, 1, (const uint8_t *)sbuf, 1, m, des, ses, CVT_CHUNK);
+            if (p->relu) relu_run((uint8_t *)dbuf, m, p->dst_dtype);
+            copy_elems(d + (size_t)p->doff.rows[r] * des, p->doff.cols + c0, (const uint8_t *)dbuf, NULL, m, des);
         }
 }
 
@@ -251,18 +267,13 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
               d1 = d0 + (uintptr_t)dt->footprint;
     bool same = kd.p == ks.p && des == ses && kd.rs == ks.rs && kd.cs == ks.cs;
     int64_t chunk = (d1 <= s0 || s1 <= d0 || same) ? CVT_CHUNK : 1;
-    if (in->a) { /* a boxed (fractal) tile: element by element through the tiles' offsets */
-        for (int64_t r = 0; r < s->vr; r++)
-            for (int64_t c = 0; c < s->vc; c++)
-                convert_run(p, kd.p + (size_t)tile_elem_offset(dt, r, c) * des, 1,
-                            ks.p + (size_t)tile_elem_offset(st, r, c) * ses, 1, 1, des, ses, 1);
-        if (in->b) relu_after(dt, d);
+    if (p->staged) {
+        convert_staged(p, kd.p, ks.p, s->vr, s->vc, des, ses);
         return pc + 1;
     }
     for (int64_t r = 0; r < s->vr; r++)
         convert_run(p, kd.p + (size_t)(r * kd.rs) * des, kd.cs, ks.p + (size_t)(r * ks.rs) * ses, ks.cs, s->vc, des, ses,
                     chunk);
-    if (in->b) relu_after(dt, d);
     return pc + 1;
 }
 
@@ -271,8 +282,7 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     bool defines;
     if (op->ins.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a src operand");
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !lower_dst(ctx, op, &in.t[0], &defines)) return false;
-    in.a = boxed(&in.t[0]) || boxed(&in.t[1]);
-    in.b = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
+
     DType sd = in.t[1].dtype, dd = in.t[0].dtype;
     const CvtType *S = &cvt_types[sd], *D = &cvt_types[dd];
     if (!S->load || !D->store)
@@ -294,6 +304,13 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
         p->store = D->store;
         p->back = S->back;
         if (S->load_int || !D->store_int) p->mode = RM_NONE; /* rounding applies float-like -> integer only */
+    }
+    p->relu = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
+    p->staged = p->relu || boxed(&in.t[0]) || boxed(&in.t[1]);
+    p->dst_dtype = dd;
+    if (p->staged) {
+        tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
+        tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);
     }
     in.extra = p;
     in.defines_dst = defines;

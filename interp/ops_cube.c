@@ -23,19 +23,9 @@ typedef struct MatmulPlan {
     float *row;      /* one row of N accumulators */
     MatmulRowF chain_f;  /* the f32 chain kernel for the interpreter's kernel variant */
     int32_t *ia, *ib, *irow;
-    /* every layout's element offset is row_off[r] + col_off[c] (tile_elem_offset split in two),
-     * tabulated once per operand: t[0..3] = dst, lhs, rhs, acc_in/bias */
-    int64_t *row_off[4], *col_off[4];
+    TileOffsets off[4];  /* per operand, tabulated once: t[0..3] = dst, lhs, rhs, acc_in/bias */
 } MatmulPlan;
 
-/* Tabulates tile t's offsets as row and column parts: offset(r, c) = offset(r, 0) + offset(0, c),
- * which holds for ND, DN and every boxed layout (the box index and the in-box index both split). */
-static void split_offsets(Arena *a, const TileRef *t, int64_t **rows, int64_t **cols) {
-    *rows = arena_alloc_array(a, (size_t)t->rows, sizeof **rows);
-    *cols = arena_alloc_array(a, (size_t)t->cols, sizeof **cols);
-    for (int64_t r = 0; r < t->rows; r++) (*rows)[r] = tile_elem_offset(t, r, 0);
-    for (int64_t c = 0; c < t->cols; c++) (*cols)[c] = tile_elem_offset(t, 0, c);
-}
 
 /* The form of a row (its ELEM column), resolved per opcode from the table. */
 static const int8_t matmul_form[OP_COUNT] = {
@@ -78,9 +68,6 @@ static void gather_i(const TileView *v, const int64_t *ro, const int64_t *co, in
     }
 }
 
-static inline uint8_t *elem_at(const TileRef *t, const TileView *v, int64_t r, int64_t c) {
-    return v->base + (size_t)tile_elem_offset(t, r, c) * dtype_size(t->dtype);
-}
 
 static void chain_row_i(const int32_t *a_row, const int32_t *b, int64_t K, int64_t N, int32_t *row) {
     for (int64_t j = 0; j < N; j++) row[j] = 0;
@@ -102,22 +89,22 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "an %lldx%lld by %lldx%lld product does not fit: rhs has %d rows, dst is %dx%d",
                         (long long)M, (long long)K, (long long)K, (long long)N, bt->rows, dt->rows, dt->cols);
     if (p->integer) {
-        gather_i(av, p->row_off[1], p->col_off[1], M, K, p->ia);
-        gather_i(bv, p->row_off[2], p->col_off[2], K, N, p->ib);
+        gather_i(av, p->off[1].rows, p->off[1].cols, M, K, p->ia);
+        gather_i(bv, p->off[2].rows, p->off[2].cols, K, N, p->ib);
     } else {
-        gather_f(at, av, p->row_off[1], p->col_off[1], M, K, p->a);
-        gather_f(bt, bv, p->row_off[2], p->col_off[2], K, N, p->b);
+        gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
+        gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
     }
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
     for (int64_t i = 0; i < M; i++) {
         if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
         else p->chain_f(p->a + i * K, p->b, K, N, p->row);
         /* dst and acc_in are 4-byte (f32 or i32) tiles */
-        uint32_t *d = (uint32_t *)dv->base + p->row_off[0][i];
-        const int64_t *dc = p->col_off[0];
+        uint32_t *d = (uint32_t *)dv->base + p->off[0].rows[i];
+        const int64_t *dc = p->off[0].cols;
         if (p->form == MM_ACC) {
-            const uint32_t *x = (const uint32_t *)xv->base + p->row_off[3][i];
-            const int64_t *xc = p->col_off[3];
+            const uint32_t *x = (const uint32_t *)xv->base + p->off[3].rows[i];
+            const int64_t *xc = p->off[3].cols;
             if (p->integer) {
                 for (int64_t j = 0; j < N; j++) d[dc[j]] = x[xc[j]] + (uint32_t)p->irow[j];
             } else {
@@ -134,25 +121,24 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
             for (int64_t j = 0; j < N; j++) memcpy(&d[dc[j]], &p->row[j], 4);
         }
     }
-    if (p->form == MM_BIAS) /* bias(0, c) over dst's whole valid region, after the product */
-        for (int64_t r = 0; r < dv->vr; r++)
-            for (int64_t c = 0; c < dv->vc; c++) {
-                uint8_t *d = elem_at(dt, dv, r, c);
-                const uint8_t *s = elem_at(xt, xv, 0, c);
-                if (p->integer) {
-                    int32_t x, y;
-                    memcpy(&x, d, 4);
-                    memcpy(&y, s, 4);
-                    x = (int32_t)((uint32_t)x + (uint32_t)y);
-                    memcpy(d, &x, 4);
-                } else {
+    if (p->form == MM_BIAS) { /* bias(0, c) over dst's whole valid region, after the product */
+        const uint32_t *bias = (const uint32_t *)xv->base + p->off[3].rows[0];
+        for (int64_t r = 0; r < dv->vr; r++) {
+            uint32_t *d = (uint32_t *)dv->base + p->off[0].rows[r];
+            const int64_t *dc = p->off[0].cols, *bc = p->off[3].cols;
+            if (p->integer) {
+                for (int64_t c = 0; c < dv->vc; c++) d[dc[c]] += bias[bc[c]];
+            } else {
+                for (int64_t c = 0; c < dv->vc; c++) {
                     float x, y;
-                    memcpy(&x, d, 4);
-                    memcpy(&y, s, 4);
+                    memcpy(&x, &d[dc[c]], 4);
+                    memcpy(&y, &bias[bc[c]], 4);
                     x = x + y;
-                    memcpy(d, &x, 4);
+                    memcpy(&d[dc[c]], &x, 4);
                 }
             }
+        }
+    }
     return pc + 1;
 }
 
@@ -188,7 +174,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
         p->b = arena_alloc_array(ctx->ip->arena, nb, sizeof *p->b);
         p->row = arena_alloc_array(ctx->ip->arena, nr, sizeof *p->row);
     }
-    for (int i = 0; i < (form == MM_PLAIN ? 3 : 4); i++) split_offsets(ctx->ip->arena, &in.t[i], &p->row_off[i], &p->col_off[i]);
+    for (int i = 0; i < (form == MM_PLAIN ? 3 : 4); i++) tile_offsets(ctx->ip->arena, &in.t[i], &p->off[i]);
     in.extra = p;
     emit(ctx, &in);
     return true;

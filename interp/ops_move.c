@@ -23,9 +23,25 @@ typedef struct MovePlan {
     MoveRect exact;
     MoveRect strided;        /* disjoint tiles, one of them column-major */
     bool row_major;          /* both row-major: disjoint copies take one memcpy per row */
-    bool boxed;              /* a boxed (fractal) tile: element by element through the offsets */
+    bool boxed;              /* a boxed (fractal) tile: through the offset tables (move_boxed) */
+    TileOffsets doff, soff;  /* boxed: the destination's and the source's */
     size_t es;               /* element size in bytes */
 } MovePlan;
+
+/* rows x cols elements between tiles walked through their offset tables: d(dr0 + r, dc0 + c) =
+ * s(sr0 + r, sc0 + c); a row at a time, or, when the tiles' bytes overlap, element by element in
+ * the simulator's column-by-column order. */
+static void move_boxed(const MovePlan *p, bool overlap, uint8_t *d, int64_t dr0, int64_t dc0, const uint8_t *s, int64_t sr0,
+                       int64_t sc0, int64_t rows, int64_t cols) {
+    const int64_t *dr = p->doff.rows + dr0, *dc = p->doff.cols + dc0, *sr = p->soff.rows + sr0, *sc = p->soff.cols + sc0;
+    size_t es = p->es;
+    if (!overlap) {
+        for (int64_t r = 0; r < rows; r++) copy_elems(d + (size_t)dr[r] * es, dc, s + (size_t)sr[r] * es, sc, cols, es);
+        return;
+    }
+    for (int64_t c = 0; c < cols; c++)
+        for (int64_t r = 0; r < rows; r++) memmove(d + (size_t)(dr[r] + dc[c]) * es, s + (size_t)(sr[r] + sc[c]) * es, es);
+}
 
 #define MOVE_KERNELS(N)                                                                                              \
     static void rect_exact_##N(uint8_t *d, int64_t drs, int64_t dcs, const uint8_t *s, int64_t srs, int64_t scs,    \
@@ -148,11 +164,8 @@ static int32_t exec_textract(Interp *ip, const Instr *in, int32_t pc) {
     int64_t r0, c0;
     if (!move_offsets(ip, in, td->rows, td->cols, ts->rows, ts->cols, "dst", "src", &r0, &c0)) return PC_ERROR;
     const MovePlan *p = in->extra;
-    if (p->boxed) { /* through the tiles' offsets, in the simulator's order (column by column) */
-        for (int64_t c = 0; c < d->vc; c++)
-            for (int64_t r = 0; r < d->vr; r++)
-                memmove(d->base + (size_t)tile_elem_offset(td, r, c) * p->es,
-                        s->base + (size_t)tile_elem_offset(ts, r + r0, c + c0) * p->es, p->es);
+    if (p->boxed) {
+        move_boxed(p, views_overlap(td, d, ts, s), d->base, 0, 0, s->base, r0, c0, d->vr, d->vc);
         return pc + 1;
     }
     move_run(in->extra, views_overlap(td, d, ts, s), d->base, td->rs, td->cs, elem_ptr(ts, s, r0, c0), ts->rs, ts->cs, d->vr,
@@ -168,10 +181,7 @@ static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
     if (!move_offsets(ip, in, s->vr, s->vc, td->rows, td->cols, "src", "dst", &r0, &c0)) return PC_ERROR;
     const MovePlan *p = in->extra;
     if (p->boxed) {
-        for (int64_t c = 0; c < s->vc; c++)
-            for (int64_t r = 0; r < s->vr; r++)
-                memmove(d->base + (size_t)tile_elem_offset(td, r + r0, c + c0) * p->es,
-                        s->base + (size_t)tile_elem_offset(ts, r, c) * p->es, p->es);
+        move_boxed(p, views_overlap(td, d, ts, s), d->base, r0, c0, s->base, 0, 0, s->vr, s->vc);
         return pc + 1;
     }
     move_run(in->extra, views_overlap(td, d, ts, s), elem_ptr(td, d, r0, c0), td->rs, td->cs, s->base, ts->rs, ts->cs, s->vr,
@@ -197,6 +207,10 @@ static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     MovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     move_plan(p, &in.t[0], &in.t[1]);
     p->boxed = boxed(&in.t[0]) || boxed(&in.t[1]);
+    if (p->boxed) {
+        tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
+        tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);
+    }
     in.extra = p;
     emit(ctx, &in);
     return true;

@@ -85,6 +85,40 @@ bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines) {
 
 bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
 
+void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out) {
+    out->rows = arena_alloc_array(a, (size_t)t->rows, sizeof *out->rows);
+    out->cols = arena_alloc_array(a, (size_t)t->cols, sizeof *out->cols);
+    for (int64_t r = 0; r < t->rows; r++) out->rows[r] = tile_elem_offset(t, r, 0);
+    for (int64_t c = 0; c < t->cols; c++) out->cols[c] = tile_elem_offset(t, 0, c);
+}
+
+/* One element type's copy loop: the table lookups are the only work per element. */
+#define COPY_ELEMS(T)                                                                                      \
+    do {                                                                                                   \
+        T *dt = (T *)d;                                                                                    \
+        const T *st = (const T *)s;                                                                        \
+        if (!dcols)                                                                                        \
+            for (int64_t j = 0; j < n; j++) dt[j] = st[scols[j]];                                          \
+        else if (!scols)                                                                                   \
+            for (int64_t j = 0; j < n; j++) dt[dcols[j]] = st[j];                                          \
+        else                                                                                               \
+            for (int64_t j = 0; j < n; j++) dt[dcols[j]] = st[scols[j]];                                   \
+    } while (0)
+
+void copy_elems(uint8_t *d, const int64_t *dcols, const uint8_t *s, const int64_t *scols, int64_t n, size_t es) {
+    if (!dcols && !scols) {
+        memcpy(d, s, (size_t)n * es);
+        return;
+    }
+    switch (es) {
+    case 1: COPY_ELEMS(uint8_t); break;
+    case 2: COPY_ELEMS(uint16_t); break;
+    case 4: COPY_ELEMS(uint32_t); break;
+    default: COPY_ELEMS(uint64_t); break;
+    }
+}
+#undef COPY_ELEMS
+
 /* Resolves ins[i] as a tile into *out; false when it cannot, with *emitted set when a boxed layout
  * got an "unsupported" instruction instead (the caller then returns *emitted). */
 bool lower_tile_in(LowerCtx *ctx, const Op *op, int i, TileRef *out, bool *emitted) {
@@ -798,17 +832,18 @@ static inline void store_elem(uint8_t *ge, const uint8_t *te, size_t es, DType a
 /* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region.
  * `atomic` (tstore only): DT_NONE to overwrite, else the element type in which GM += tile. */
 static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
-                         bool to_tile, bool nd, DType atomic) {
+                         bool to_tile, bool nd, DType atomic, const TileOffsets *off) {
     size_t es = b->elem_size;
     int64_t R = tv->vr, C = tv->vc;
     if (R == 0 || C == 0) return;
     uint8_t *gm = b->data + (size_t)v->offset * es;
-    if (t->box_r * t->box_c > 1) { /* a boxed (fractal) tile: element by element, through its offsets */
+    if (off) { /* a boxed (fractal) tile: element by element, through its offset tables */
         for (int64_t r = 0; r < R; r++) {
             int64_t g_r = nd ? axis_offset(v, m->row_dims, m->n_row, r) : r * v->strides[m->row_dims[0]];
+            uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
             for (int64_t c = 0; c < C; c++) {
                 int64_t g_c = nd ? c * v->strides[v->rank - 1] : axis_offset(v, m->col_dims, m->n_col, c);
-                uint8_t *ge = gm + (size_t)(g_r + g_c) * es, *te = tv->base + (size_t)tile_elem_offset(t, r, c) * es;
+                uint8_t *ge = gm + (size_t)(g_r + g_c) * es, *te = trow + (size_t)off->cols[c] * es;
                 if (to_tile) memcpy(te, ge, es);
                 else store_elem(ge, te, es, atomic);
             }
@@ -853,7 +888,7 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
 /* Whether a tile meets GM as ND (rows along the view's leading dimensions, columns along the last):
  * a row-major tile; a boxed tile whose boxes are row-major (Nz, Zz: loaded from ND; Zn from DN). */
 static bool gm_nd(const TileRef *t) {
-    return t->box_r * t->box_c > 1 ? !t->box_col : t->blayout == BL_ROW_MAJOR;
+    return boxed(t) ? !t->box_col : t->blayout == BL_ROW_MAJOR;
 }
 
 /* Fills a whole tile footprint with its pad value (TLOAD with pad = zero / max / min). */
@@ -886,7 +921,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
     if (t->pad >= 1 && t->pad <= 3) fill_pad(ip, t, tv);
-    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, gm_nd(t), DT_NONE);
+    gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, gm_nd(t), DT_NONE, in->extra);
     return pc + 1;
 }
 
@@ -903,6 +938,11 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
                            dtype_name(vt->dtype), dtype_name(dst.dtype));
     Instr in = instr_for(op, exec_tload);
+    if (boxed(&dst)) { /* Instr.extra: the tile's offset tables */
+        TileOffsets *off = arena_alloc(ctx->ip->arena, sizeof *off);
+        tile_offsets(ctx->ip->arena, &dst, off);
+        in.extra = off;
+    }
     in.t[0] = dst;
     in.a = src;
     in.defines_dst = defines;
@@ -910,46 +950,52 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
-/* How a TSTORE from acc stores (Instr.extra when it casts or applies relu): the simulator's
- * TStoreAcc converts each element with a C++ cast to the GM type (f32 -> f16/bf16 to nearest
- * even), after `(v > 0) ? v : 0` when reluPreMode = normal_relu (-0 and NaN become +0). */
-typedef struct AccStore {
-    DType from, to;          /* tile and GM element types */
+/* What lowering decided for a TSTORE (Instr.extra; NULL for a plain none_box store): the tile's
+ * offset tables (boxed tiles), and for a store from acc that casts or applies relu the simulator's
+ * TStoreAcc: `(v > 0) ? v : 0` first when reluPreMode = normal_relu (-0 and NaN become +0), then a
+ * C++ cast to the GM type (f32 -> f16/bf16 to nearest even). */
+typedef struct StorePlan {
+    TileOffsets off;
+    bool boxed;
+    bool cast;
+    DType from, to;          /* cast: tile and GM element types */
     bool relu;
-    bool atomic;             /* GM += value, in the GM type */
-} AccStore;
+    uint8_t *row, *out;      /* cast: one row of acc values, and the same in the GM type */
+} StorePlan;
 
-static void acc_store_elem(const AccStore *a, uint8_t *ge, const uint8_t *te) {
-    uint8_t bits[4];
-    if (a->from == DT_I32) { /* i32 -> i32 */
-        int32_t v;
-        memcpy(&v, te, 4);
-        if (a->relu) v = v > 0 ? v : 0;
-        memcpy(bits, &v, 4);
-    } else {
-        float v;
-        memcpy(&v, te, 4);
-        if (a->relu) v = v > 0.0f ? v : 0.0f;
-        if (a->to == DT_F32) {
-            memcpy(bits, &v, 4);
-        } else {
-            uint16_t h = a->to == DT_F16 ? f32_to_f16_bits(v) : f32_to_bf16_bits(v);
-            memcpy(bits, &h, 2);
-        }
+/* One row of n acc values (4 bytes each) into the GM type: relu, then the cast. */
+static void acc_row_cast(const StorePlan *p, int64_t n) {
+    if (p->from == DT_I32) { /* i32 -> i32 */
+        int32_t *v = (int32_t *)p->row;
+        if (p->relu)
+            for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0 ? v[i] : 0;
+        memcpy(p->out, v, (size_t)n * 4);
+        return;
     }
-    store_elem(ge, bits, dtype_size(a->to), a->atomic ? a->to : DT_NONE);
+    float *v = (float *)p->row;
+    if (p->relu)
+        for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0.0f ? v[i] : 0.0f;
+    uint16_t *h = (uint16_t *)p->out;
+    if (p->to == DT_F32) memcpy(p->out, v, (size_t)n * 4);
+    else if (p->to == DT_F16)
+        for (int64_t i = 0; i < n; i++) h[i] = f32_to_f16_bits(v[i]);
+    else
+        for (int64_t i = 0; i < n; i++) h[i] = f32_to_bf16_bits(v[i]);
 }
 
-/* The valid region of an acc tile into the GM view (ND), element by element through AccStore. */
-static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
-                           const AccStore *a) {
-    size_t es = b->elem_size, tes = dtype_size(t->dtype);
+/* The valid region of an acc tile into the GM view (ND), a row at a time through StorePlan. */
+static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileView *tv, const StorePlan *p,
+                           DType atomic) {
+    size_t es = b->elem_size;
+    int64_t cs = v->strides[v->rank - 1];
     uint8_t *gm = b->data + (size_t)v->offset * es;
     for (int64_t r = 0; r < tv->vr; r++) {
-        int64_t g_r = axis_offset(v, m->row_dims, m->n_row, r);
-        for (int64_t c = 0; c < tv->vc; c++)
-            acc_store_elem(a, gm + (size_t)(g_r + c * v->strides[v->rank - 1]) * es,
-                           tv->base + (size_t)tile_elem_offset(t, r, c) * tes);
+        copy_elems(p->row, NULL, tv->base + (size_t)p->off.rows[r] * 4, p->off.cols, tv->vc, 4);
+        acc_row_cast(p, tv->vc);
+        uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+        if (cs == 1 && atomic == DT_NONE) memcpy(g, p->out, (size_t)tv->vc * es);
+        else
+            for (int64_t c = 0; c < tv->vc; c++) store_elem(g + (size_t)(c * cs) * es, p->out + (size_t)c * es, es, atomic);
     }
 }
 
@@ -964,8 +1010,9 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
-    if (in->extra) acc_store_copy(&ip->gm[v->buffer], v, &m, t, tv, in->extra);
-    else gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b);
+    const StorePlan *p = in->extra;
+    if (p && p->cast) acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, (DType)in->b);
+    else gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b, p && p->boxed ? &p->off : NULL);
     return pc + 1;
 }
 
@@ -985,21 +1032,31 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     if (atomic && !attr_value(atomic, AK_ATOMIC, &mode))
         return lower_error(ctx, op, atomic->loc, "expects atomicType %s", attr_kind_text(AK_ATOMIC));
     Instr in = instr_for(op, exec_tstore);
-    if (src.loc == LOC_ACC && (relu || vt->dtype != src.dtype)) { /* the acc store's cast and relu */
+    bool cast = src.loc == LOC_ACC && (relu || vt->dtype != src.dtype); /* the acc store's cast and relu */
+    if (cast) {
         bool ok = (src.dtype == DT_F32 && (vt->dtype == DT_F32 || vt->dtype == DT_F16 || vt->dtype == DT_BF16)) ||
                   (src.dtype == DT_I32 && vt->dtype == DT_I32);
         if (!ok)
             return emit_unsupported(ctx, op, "stores acc %s into %s GM: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
                                     "i32 (quantising stores are not supported yet)", dtype_name(src.dtype),
                                     dtype_name(vt->dtype));
-        AccStore *a = arena_alloc(ctx->ip->arena, sizeof *a);
-        *a = (AccStore){src.dtype, vt->dtype, relu, mode == 1};
-        in.extra = a;
     } else if (dtype_size(vt->dtype) != dtype_size(src.dtype)) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
                            dtype_name(src.dtype), dtype_name(vt->dtype));
     } else if (relu) {
         return emit_unsupported(ctx, op, "reluPreMode applies to stores from acc tiles only");
+    }
+    if (cast || boxed(&src)) {
+        StorePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+        tile_offsets(ctx->ip->arena, &src, &p->off);
+        p->boxed = boxed(&src);
+        p->cast = cast;
+        p->from = src.dtype, p->to = vt->dtype, p->relu = relu;
+        if (cast) {
+            p->row = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);
+            p->out = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);
+        }
+        in.extra = p;
     }
     in.t[0] = src;
     in.a = dst;

@@ -31,9 +31,7 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_RELU_PRE_MODE] = {relu_names, "one of no_relu, normal_relu (#pto<relu_pre_mode normal_relu>)"},
 };
 
-/* The enum word of an attribute as written: the last word inside `<...>` of a raw attribute, a
- * string's contents, or a bare word. */
-static bool attr_word(const Attr *a, const char **word, size_t *len) {
+bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
     const char *t = a->text;
     if (!t) return false;
     if (a->kind == ATTR_STRING) {
@@ -72,7 +70,7 @@ bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
     }
     const char *w;
     size_t len;
-    if (!attr_word(a, &w, &len)) return false;
+    if (!attr_enum_word(a, &w, &len)) return false;
     for (int64_t i = 0; kinds[kind].names[i]; i++)
         if (strlen(kinds[kind].names[i]) == len && strncmp(kinds[kind].names[i], w, len) == 0) {
             *value = i;

@@ -468,6 +468,23 @@ const AttrSpec *op_attr_spec(const OpInfo *info, const char *key);
 /* Checks an attribute's value against its kind; on success *value is the enum index (AK_BOOL:
  * 0/1, AK_INT: the integer). False when the value is not one the kind takes. */
 bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value);
+/* The enum word of an attribute as written (no copy): the last word inside `<...>` of a raw
+ * attribute (`#pto.pipe<PIPE_V>`, `<PIPE_V>`), a string's contents, or a bare word. */
+bool attr_enum_word(const Attr *a, const char **word, size_t *len);
+
+/* Synchronisation arguments (ir/sync.c): pipes in PTOAS's enum order (PTOAttrs.td), so that
+ * SYNC_PIPE_ALL is 6 and SYNC_PIPE_FIX 10, then the two virtual MTE2 pipes. */
+enum {
+    SYNC_PIPE_S, SYNC_PIPE_V, SYNC_PIPE_M, SYNC_PIPE_MTE1, SYNC_PIPE_MTE2, SYNC_PIPE_MTE3, SYNC_PIPE_ALL, SYNC_PIPE_MTE4,
+    SYNC_PIPE_MTE5, SYNC_PIPE_V2, SYNC_PIPE_FIX, SYNC_PIPE_L1A, SYNC_PIPE_L1B, SYNC_PIPE_COUNT, SYNC_EVENT_IDS = 8
+};
+/* "PIPE_V" for SYNC_PIPE_V; "?" out of range. */
+const char *sync_pipe_name(int pipe);
+/* The pipe named by an argument word (PIPE_V), the pipe a sync op type stands for (TLOAD: MTE2,
+ * PTOAS PTOSyncUtils.cpp), an EVENT_IDn's n; -1 when the word names none. */
+int sync_pipe_named(const char *word, size_t len);
+int sync_op_type_pipe(const char *word, size_t len);
+int sync_event_named(const char *word, size_t len);
 /* "lt", "RINT", ...: spelling `index` of an enum kind, or NULL. */
 const char *attr_enum_name(AttrValueKind kind, int64_t index);
 /* What a kind takes, for messages: "one of eq, ne, lt, le, gt, ge". */
@@ -594,5 +611,10 @@ bool module_check_printable(const Module *m, PrintForm form, DiagList *diags);
 char *module_to_string(Arena *arena, const Module *m, PrintForm form);
 /* Writes the module as text in `form` to `out`; false on a write error. */
 bool module_print(FILE *out, const Module *m, PrintForm form);
+
+/* A set/wait op's flag from its bracket arguments (the row's ELEM column says their kinds: P pipe,
+ * O op type, E event): source and destination pipes, and the event id, or -1 when the op takes it
+ * as an operand (the _dyn forms). False when an argument is missing or names nothing. */
+bool sync_flag_args(const Op *op, int *src, int *dst, int *event);
 
 #endif

@@ -550,20 +550,6 @@ void verify_return(VerifyCtx *ctx, const Op *op) {
 /* synchronisation                                                                             */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const pipe_names[] = {"PIPE_S",    "PIPE_V",    "PIPE_M",  "PIPE_MTE1",
-                                         "PIPE_MTE2", "PIPE_MTE3", "PIPE_ALL", "PIPE_MTE4",
-                                         "PIPE_MTE5", "PIPE_V2",   "PIPE_FIX", "VIRTUAL_PIPE_MTE2_L1A",
-                                         "VIRTUAL_PIPE_MTE2_L1B"};
-static const char *const sync_op_types[] = {"TLOAD",    "TSTORE_ACC", "TSTORE_VEC", "TMOV_M2L",
-                                            "TMOV_M2S", "TMOV_M2B",   "TMOV_M2V",   "TMOV_V2M",
-                                            "TMATMUL",  "TVEC",       "TVECWAIT_EVENT"};
-
-static bool name_in(const char *w, const char *const *names, size_t n) {
-    for (size_t k = 0; k < n; k++)
-        if (!strcmp(w, names[k])) return true;
-    return false;
-}
-
 /* Splits an attribute argument into its prefix and bare enumerator: `<PIPE_V>` -> ("", PIPE_V),
  * `#pto.pipe<PIPE_V>` -> ("#pto.pipe", PIPE_V), `PIPE_V` -> ("", PIPE_V). */
 static const char *attr_word(VerifyCtx *ctx, const Attr *a, const char **prefix) {
@@ -597,76 +583,42 @@ static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kin
                 a->text ? a->text : "");
         return;
     }
-    if (kind == 'P' && !name_in(w, pipe_names, sizeof pipe_names / sizeof *pipe_names))
+    if (kind == 'P' && sync_pipe_named(w, strlen(w)) < 0)
         vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "pipe"),
                 "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, "
                 "VIRTUAL_PIPE_MTE2_L1A/B, got %s",
                 w);
-    else if (kind == 'E' && !(strncmp(w, "EVENT_ID", 8) == 0 && w[8] >= '0' && w[8] <= '7' && w[9] == '\0'))
+    else if (kind == 'E' && sync_event_named(w, strlen(w)) < 0)
         vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
                 "expects an event among EVENT_ID0..EVENT_ID7, got %s", w);
-    else if (kind == 'O' && !name_in(w, sync_op_types, sizeof sync_op_types / sizeof *sync_op_types))
+    else if (kind == 'O' && sync_op_type_pipe(w, strlen(w)) < 0)
         vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "op-type"),
                 "expects a sync op type among TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMOV_M2V, "
                 "TMOV_V2M, TMATMUL, TVEC, TVECWAIT_EVENT, got %s",
                 w);
 }
 
-/* Synchronisation ops: the number and kinds of their bracketed arguments (PTOAS's assembly
- * formats), known pipe, event and sync-op-type names (PTOAttrs.td), the _dyn forms' index event id. */
-/* ---- pipes of sync arguments, legal pairs, and the straight-line flag protocol ------------------- */
-
-enum { PIPE_IDX_S = 0, PIPE_IDX_V = 1, PIPE_IDX_M = 2, PIPE_IDX_MTE1 = 3, PIPE_IDX_MTE2 = 4, PIPE_IDX_MTE3 = 5,
-       PIPE_IDX_ALL = 6, PIPE_IDX_FIX = 10, N_PIPE_IDX = 13, N_EVENT_IDS = 8 };
-
-/* The pipe a sync op type stands for (PTOAS PTOSyncUtils.cpp), in the order of sync_op_types. */
-static const int8_t op_type_pipe[] = {PIPE_IDX_MTE2, PIPE_IDX_FIX,  PIPE_IDX_MTE3, PIPE_IDX_MTE1,
-                                      PIPE_IDX_FIX,  PIPE_IDX_MTE1, PIPE_IDX_V,    PIPE_IDX_FIX,
-                                      PIPE_IDX_M,    PIPE_IDX_V,    PIPE_IDX_V};
+/* ---- legal pipe pairs, and the straight-line flag protocol -------------------------------------- */
 
 /* The hardware event pairs (AscendC HardEvent): bit d of pipe_pairs[s] when s -> d exists. */
-#define PB(p) (1u << PIPE_IDX_##p)
-static const uint16_t pipe_pairs[N_PIPE_IDX] = {
-    [PIPE_IDX_S] = PB(V) | PB(MTE2) | PB(MTE3),
-    [PIPE_IDX_V] = PB(V) | PB(MTE2) | PB(MTE3) | PB(M) | PB(MTE1) | PB(S),
-    [PIPE_IDX_M] = PB(MTE1) | PB(V) | PB(MTE2) | PB(FIX) | PB(S),
-    [PIPE_IDX_MTE1] = PB(MTE2) | PB(M) | PB(MTE3) | PB(V),
-    [PIPE_IDX_MTE2] = PB(MTE1) | PB(V) | PB(M) | PB(MTE3) | PB(S) | PB(FIX),
-    [PIPE_IDX_MTE3] = PB(V) | PB(MTE1) | PB(MTE2) | PB(S),
-    [PIPE_IDX_FIX] = PB(M) | PB(MTE2) | PB(S) | PB(MTE3),
+#define PB(p) (1u << SYNC_PIPE_##p)
+static const uint16_t pipe_pairs[SYNC_PIPE_COUNT] = {
+    [SYNC_PIPE_S] = PB(V) | PB(MTE2) | PB(MTE3),
+    [SYNC_PIPE_V] = PB(V) | PB(MTE2) | PB(MTE3) | PB(M) | PB(MTE1) | PB(S),
+    [SYNC_PIPE_M] = PB(MTE1) | PB(V) | PB(MTE2) | PB(FIX) | PB(S),
+    [SYNC_PIPE_MTE1] = PB(MTE2) | PB(M) | PB(MTE3) | PB(V),
+    [SYNC_PIPE_MTE2] = PB(MTE1) | PB(V) | PB(M) | PB(MTE3) | PB(S) | PB(FIX),
+    [SYNC_PIPE_MTE3] = PB(V) | PB(MTE1) | PB(MTE2) | PB(S),
+    [SYNC_PIPE_FIX] = PB(M) | PB(MTE2) | PB(S) | PB(MTE3),
 };
 #undef PB
 
-/* The pipe index of a pipe (kind P) or sync-op-type (kind O) argument, or -1. */
-static int sync_arg_pipe(VerifyCtx *ctx, const Attr *a, char kind) {
-    const char *prefix, *w = attr_word(ctx, a, &prefix);
-    const char *const *names = kind == 'P' ? pipe_names : sync_op_types;
-    size_t n = kind == 'P' ? sizeof pipe_names / sizeof *pipe_names : sizeof sync_op_types / sizeof *sync_op_types;
-    for (size_t k = 0; k < n; k++)
-        if (!strcmp(w, names[k])) return kind == 'P' ? (int)k : op_type_pipe[k];
-    return -1;
-}
-
-/* An EVENT_IDn argument's n, or -1. */
-static int sync_arg_event(VerifyCtx *ctx, const Attr *a) {
-    const char *prefix, *w = attr_word(ctx, a, &prefix);
-    return strncmp(w, "EVENT_ID", 8) == 0 && w[8] >= '0' && w[8] <= '7' && w[9] == '\0' ? w[8] - '0' : -1;
-}
-
-/* A set/wait op's flag: source and destination pipes and the event id (-1 when dynamic). False
- * when its arguments are not all valid (verify_sync reports those). */
-static bool sync_flag_of(VerifyCtx *ctx, const Op *op, int *src, int *dst, int *event) {
-    const char *args = op_info(op->code)->elem;
-    if ((int)strlen(args) != op->attr_args.count || op->attr_args.count < 2) return false;
-    *src = sync_arg_pipe(ctx, &op->attr_args.items[0], args[0]);
-    *dst = sync_arg_pipe(ctx, &op->attr_args.items[1], args[1]);
-    if (*src < 0 || *dst < 0) return false;
-    if (args[2] == 'E') {
-        *event = sync_arg_event(ctx, &op->attr_args.items[2]);
-        return *event >= 0;
-    }
+/* A set/wait op's flag (sync_flag_args), a _dyn form's constant event id included (-1: dynamic). */
+static bool sync_flag_of(const Op *op, int *src, int *dst, int *event) {
+    if (!sync_flag_args(op, src, dst, event)) return false;
     int64_t e;
-    *event = op->ins.count == 1 && const_int_of(&op->ins.items[0], &e) && e >= 0 && e < N_EVENT_IDS ? (int)e : -1;
+    if (*event < 0 && op->ins.count == 1 && const_int_of(&op->ins.items[0], &e) && e >= 0 && e < SYNC_EVENT_IDS)
+        *event = (int)e;
     return true;
 }
 
@@ -674,21 +626,22 @@ static bool sync_flag_of(VerifyCtx *ctx, const Op *op, int *src, int *dst, int *
  * suspicious; a barrier on PIPE_S is a hardware error (AscendC PipeBarrier). */
 static void check_sync_pipes(VerifyCtx *ctx, const Op *op) {
     const OpInfo *info = op_info(op->code);
-    if ((info->flags & OPF_SYNC_BARRIER) && op->attr_args.count == 1 &&
-        sync_arg_pipe(ctx, &op->attr_args.items[0], 'P') == PIPE_IDX_S)
+    const char *w;
+    size_t n;
+    if ((info->flags & OPF_SYNC_BARRIER) && op->attr_args.count == 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) &&
+        sync_pipe_named(w, n) == SYNC_PIPE_S)
         vreport(ctx, op, op->attr_args.items[0].loc, SEV_ERROR, rule_id(ctx->arena, info->name, "pipe-s"),
                 "a barrier on PIPE_S is a hardware error: the scalar pipe is always in order");
     int src, dst, event;
-    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(ctx, op, &src, &dst, &event)) return;
-    if (src == PIPE_IDX_ALL || dst == PIPE_IDX_ALL)
-        vreport(ctx, op, op->attr_args.items[src == PIPE_IDX_ALL ? 0 : 1].loc, SEV_ERROR,
+    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(op, &src, &dst, &event)) return;
+    bool judged_src = src <= SYNC_PIPE_MTE3 || src == SYNC_PIPE_FIX, judged_dst = dst <= SYNC_PIPE_MTE3 || dst == SYNC_PIPE_FIX;
+    if (src == SYNC_PIPE_ALL || dst == SYNC_PIPE_ALL)
+        vreport(ctx, op, op->attr_args.items[src == SYNC_PIPE_ALL ? 0 : 1].loc, SEV_ERROR,
                 rule_id(ctx->arena, info->name, "pipe-all"), "PIPE_ALL cannot be a flag's pipe; use pto.barrier <PIPE_ALL>");
-    else if (src < N_PIPE_IDX && dst < N_PIPE_IDX && pipe_pairs[src] | pipe_pairs[dst] &&
-             (src <= PIPE_IDX_MTE3 || src == PIPE_IDX_FIX) && (dst <= PIPE_IDX_MTE3 || dst == PIPE_IDX_FIX) &&
-             !(pipe_pairs[src] & (1u << dst)))
+    else if (judged_src && judged_dst && !(pipe_pairs[src] & (1u << dst))) /* virtual, MTE4/5 and V2 are not judged */
         vreport(ctx, op, op->loc, SEV_WARNING, rule_id(ctx->arena, info->name, "pipe-pair"),
-                "the hardware has no event from %s to %s (AscendC HardEvent); this flag orders nothing it can", pipe_names[src],
-                pipe_names[dst]);
+                "the hardware has no event from %s to %s (AscendC HardEvent); this flag orders nothing it can",
+                sync_pipe_name(src), sync_pipe_name(dst));
 }
 
 void verify_sync(VerifyCtx *ctx, const Op *op) {
@@ -738,7 +691,7 @@ void verify_section(VerifyCtx *ctx, const Op *op) {
 /* ---- the straight-line flag protocol (issue #14, item 1) ------------------------------------------ */
 
 enum { FLAG_UNKNOWN = 0, FLAG_CLEAR, FLAG_SET };
-#define N_FLAG_KEYS (N_PIPE_IDX * N_PIPE_IDX * N_EVENT_IDS)
+#define N_FLAG_KEYS (SYNC_PIPE_COUNT * SYNC_PIPE_COUNT * SYNC_EVENT_IDS)
 
 typedef struct FlagWalk {
     VerifyCtx *ctx;
@@ -747,7 +700,7 @@ typedef struct FlagWalk {
 } FlagWalk;
 
 static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
-    return arena_printf(ctx->arena, "(%s -> %s, EVENT_ID%d)", pipe_names[src], pipe_names[dst], event);
+    return arena_printf(ctx->arena, "(%s -> %s, EVENT_ID%d)", sync_pipe_name(src), sync_pipe_name(dst), event);
 }
 
 static void flag_reset(FlagWalk *w, uint8_t state) {
@@ -769,12 +722,12 @@ static void flag_walk_block(FlagWalk *w, const Block *b, uint8_t start) {
             continue;
         }
         int src, dst, event;
-        if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(ctx, op, &src, &dst, &event) ||
-            src == PIPE_IDX_ALL || dst == PIPE_IDX_ALL)
+        if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_of(op, &src, &dst, &event) ||
+            src == SYNC_PIPE_ALL || dst == SYNC_PIPE_ALL)
             continue;
-        int base = (src * N_PIPE_IDX + dst) * N_EVENT_IDS;
+        int base = (src * SYNC_PIPE_COUNT + dst) * SYNC_EVENT_IDS;
         if (event < 0) { /* a dynamic id: any of the pair's flags may be the one */
-            memset(&w->state[base], FLAG_UNKNOWN, N_EVENT_IDS);
+            memset(&w->state[base], FLAG_UNKNOWN, SYNC_EVENT_IDS);
             continue;
         }
         int k = base + event;
@@ -803,7 +756,7 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
     if (!f->is_entry) return;
     for (int k = 0; k < N_FLAG_KEYS; k++)
         if (w->state[k] == FLAG_SET && w->last[k]) {
-            int event = k % N_EVENT_IDS, dst = k / N_EVENT_IDS % N_PIPE_IDX, src = k / N_EVENT_IDS / N_PIPE_IDX;
+            int event = k % SYNC_EVENT_IDS, dst = k / SYNC_EVENT_IDS % SYNC_PIPE_COUNT, src = k / SYNC_EVENT_IDS / SYNC_PIPE_COUNT;
             vreport(ctx, w->last[k], w->last[k]->loc, SEV_WARNING,
                     rule_id(ctx->arena, op_info(w->last[k]->code)->name, "left-set"),
                     "flag %s is still set when the kernel ends: no wait consumes it, and on the board it stays "
