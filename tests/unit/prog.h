@@ -65,6 +65,18 @@ static DataArray prog_fetch(Prog *p, const char *name) {
     return a;
 }
 
+/* Gives tile `name` its input: rows x cols elements of `dt` from `data` (row-major, its valid region). */
+static inline void prog_bind_tile(Prog *p, const char *name, DType dt, int64_t rows, int64_t cols, const void *data) {
+    InterpBinding b;
+    char err[256];
+    cr_assert(interp_lookup(p->ip, name, &b, err, sizeof err), "%s", err);
+    DataArray a;
+    cr_assert(data_array_alloc(&a, dt, rows, cols, err, sizeof err), "%s", err);
+    memcpy(a.data, data, (size_t)(rows * cols) * dtype_size(dt));
+    cr_assert(interp_bind_tile(p->ip, &b, &a, err, sizeof err), "%s", err);
+    data_array_free(&a);
+}
+
 /* Frees everything the program holds. */
 static void prog_unload(Prog *p) {
     interp_destroy(p->ip);

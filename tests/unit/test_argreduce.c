@@ -7,17 +7,6 @@
 
 #include <math.h>
 
-static void bind(Prog *p, const char *name, DType dt, int64_t rows, int64_t cols, const void *data) {
-    InterpBinding b;
-    char err[256];
-    cr_assert(interp_lookup(p->ip, name, &b, err, sizeof err), "%s", err);
-    DataArray a;
-    cr_assert(data_array_alloc(&a, dt, rows, cols, err, sizeof err), "%s", err);
-    memcpy(a.data, data, (size_t)(rows * cols) * dtype_size(dt));
-    cr_assert(interp_bind_tile(p->ip, &b, &a, err, sizeof err), "%s", err);
-    data_array_free(&a);
-}
-
 /* Runs `op` on src (its type `st`, valid rows x cols of `data`) into dst (`dt`) and checks the n indexes. */
 static void check(const char *op, const char *st, const char *dt, Target target, DType sdt, int64_t rows,
                   int64_t cols, const void *data, const uint32_t *want, int n) {
@@ -28,7 +17,7 @@ static void check(const char *op, const char *st, const char *dt, Target target,
              st, st, dt, op, st, st, dt);
     Prog p;
     prog_load(&p, text, target);
-    bind(&p, "src", sdt, rows, cols, data);
+    prog_bind_tile(&p, "src", sdt, rows, cols, data);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     cr_assert_eq(d.count, n, "%s: %lld indexes", op, (long long)d.count);

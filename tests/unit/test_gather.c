@@ -6,18 +6,6 @@
 
 #include <math.h>
 
-/* Fills tile `name`'s valid region (rows x cols, row-major) with `n` elements of `dt`. */
-static void bind(Prog *p, const char *name, DType dt, int64_t rows, int64_t cols, const void *data) {
-    InterpBinding b;
-    char err[256];
-    cr_assert(interp_lookup(p->ip, name, &b, err, sizeof err), "%s", err);
-    DataArray a;
-    cr_assert(data_array_alloc(&a, dt, rows, cols, err, sizeof err), "%s", err);
-    memcpy(a.data, data, (size_t)(rows * cols) * dtype_size(dt));
-    cr_assert(interp_bind_tile(p->ip, &b, &a, err, sizeof err), "%s", err);
-    data_array_free(&a);
-}
-
 static float f32_at(const DataArray *a, int64_t i) { return ((const float *)a->data)[i]; }
 
 #define F28 "!pto.tile_buf<vec, 2x8xf32>"
@@ -39,8 +27,8 @@ Test(gather, index_form_reads_src_physically_and_zeroes_out_of_range) {
     float src[16];
     for (int i = 0; i < 16; i++) src[i] = 100.0f + (float)i;
     int32_t idx[16] = {0, 15, 3, 12, -1, 16, 1000, 7, 8, 9, 10, 11, 1, 2, 3, 2147483647};
-    bind(&p, "full", DT_F32, 2, 8, src);
-    bind(&p, "idx", DT_I32, 2, 8, idx);
+    prog_bind_tile(&p, "full", DT_F32, 2, 8, src);
+    prog_bind_tile(&p, "idx", DT_I32, 2, 8, idx);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     for (int i = 0; i < 16; i++) {
@@ -64,8 +52,8 @@ Test(gather, index_form_writes_only_dst_valid_rows) {
     for (int i = 0; i < 16; i++) src[i] = (float)i;
     int32_t idx[16];
     for (int i = 0; i < 16; i++) idx[i] = 15 - i;
-    bind(&p, "src", DT_F32, 2, 8, src);
-    bind(&p, "idx", DT_I32, 2, 8, idx);
+    prog_bind_tile(&p, "src", DT_F32, 2, 8, src);
+    prog_bind_tile(&p, "idx", DT_I32, 2, 8, idx);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     cr_assert_eq(d.count, 8);
@@ -93,7 +81,7 @@ Test(gather, mask_form_packs_selected_columns_of_valid_rows_from_dst_start) {
         prog_load(&p, text, k % 2 ? TARGET_A5 : TARGET_A2A3);
         float src[18];
         for (int i = 0; i < 18; i++) src[i] = (float)((i / 6) * 10 + i % 6);
-        bind(&p, "src", DT_F32, 3, 6, src);
+        prog_bind_tile(&p, "src", DT_F32, 3, 6, src);
         cr_assert(prog_run(&p), "%s: %s", patterns[k], prog_diags(&p));
         DataArray d = prog_fetch(&p, "dst");
         int n = 0;
@@ -156,8 +144,8 @@ Test(gather, tgatherb_copies_32_byte_blocks_and_skips_blocks_past_src) {
     for (int i = 0; i < 32; i++) src[i] = (float)i;
     /* row 0: bytes 32 and 4 (unaligned); row 1: byte 96, and 100 (ends past 128: skipped) */
     int32_t off[16] = {32, 4, 0, 0, 0, 0, 0, 0, 96, 100, 0, 0, 0, 0, 0, 0};
-    bind(&p, "src", DT_F32, 4, 8, src);
-    bind(&p, "off", DT_I32, 2, 8, off);
+    prog_bind_tile(&p, "src", DT_F32, 4, 8, src);
+    prog_bind_tile(&p, "off", DT_I32, 2, 8, off);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     for (int i = 0; i < 8; i++) {
@@ -184,8 +172,8 @@ Test(gather, tscatter_writes_flat_offsets_and_keeps_the_rest) {
     float src[16];
     for (int i = 0; i < 16; i++) src[i] = (float)(i + 1);
     int32_t idx[8] = {31, 0, 8, 9, 17, 17, 4, 30};
-    bind(&p, "src", DT_F32, 2, 8, src);
-    bind(&p, "idx", DT_I32, 1, 8, idx);
+    prog_bind_tile(&p, "src", DT_F32, 2, 8, src);
+    prog_bind_tile(&p, "idx", DT_I32, 1, 8, idx);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     float want[32];
@@ -207,7 +195,7 @@ Test(gather, tscatter_out_of_range_index_is_a_run_time_error_with_its_position) 
               TARGET_A5);
     int16_t idx[32] = {0};
     idx[16 + 5] = -1; /* static_cast<unsigned>(-1): far outside */
-    bind(&p, "idx", DT_I16, 2, 16, idx);
+    prog_bind_tile(&p, "idx", DT_I16, 2, 16, idx);
     cr_assert_not(prog_run(&p));
     cr_assert(strstr(prog_diags(&p), "index -1 at indexes (1, 5) is outside dst's 32 elements (2x16)"), "%s", prog_diags(&p));
     prog_unload(&p);
@@ -231,8 +219,8 @@ Test(gather, tquant_sym_rounds_ties_to_even_and_clamps) {
         src[32 + c] = (float)(2 * c + 1);
     }
     float fp[2] = {1.0f, 0.5f}; /* row 2 uses row min(2, 1) = 1 */
-    bind(&p, "src", DT_F32, 3, 16, src);
-    bind(&p, "fp", DT_F32, 2, 1, fp);
+    prog_bind_tile(&p, "src", DT_F32, 3, 16, src);
+    prog_bind_tile(&p, "fp", DT_F32, 2, 1, fp);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     const int8_t *o = d.data;
@@ -259,9 +247,9 @@ Test(gather, tquant_asym_adds_the_zero_point_then_rounds_and_clamps) {
               TARGET_A5);
     float src[16] = {0.5f, 1.5f, -1.0f, 200.0f, 127.5f, 0.0f, -0.75f, 2.5f, 1, 2, 3, 4, 5, 6, 7, 8};
     float fp[2] = {1.0f, 100.0f}, off[2] = {0.0f, 128.5f};
-    bind(&p, "src", DT_F32, 2, 8, src);
-    bind(&p, "fp", DT_F32, 2, 1, fp);
-    bind(&p, "off", DT_F32, 2, 1, off);
+    prog_bind_tile(&p, "src", DT_F32, 2, 8, src);
+    prog_bind_tile(&p, "fp", DT_F32, 2, 1, fp);
+    prog_bind_tile(&p, "off", DT_F32, 2, 1, off);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     const uint8_t *o = d.data;
@@ -286,9 +274,9 @@ Test(gather, tdequant_takes_the_parameter_at_min_of_col_and_last_valid_col) {
     int8_t src[64];
     for (int i = 0; i < 64; i++) src[i] = (int8_t)(i % 32 - 4 - 100 * (i / 32));
     float sc[4] = {0.5f, 2.0f, 0.1f, 3.0f}, off[4] = {1.0f, -1.0f, 0.5f, 0.0f};
-    bind(&p, "src", DT_I8, 2, 32, src);
-    bind(&p, "sc", DT_F32, 2, 2, sc);
-    bind(&p, "off", DT_F32, 2, 2, off);
+    prog_bind_tile(&p, "src", DT_I8, 2, 32, src);
+    prog_bind_tile(&p, "sc", DT_F32, 2, 2, sc);
+    prog_bind_tile(&p, "off", DT_F32, 2, 2, off);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "dst");
     for (int r = 0; r < 2; r++)
@@ -344,7 +332,7 @@ Test(gather, isa_shapes_case1_float_p0101_and_p1111) {
             seed = seed * 1103515245u + 12345u;
             src[i] = (float)(1 + (seed >> 16) % 99);
         }
-        bind(&p, "src", DT_F32, 4, 64, src);
+        prog_bind_tile(&p, "src", DT_F32, 4, 64, src);
         cr_assert(prog_run(&p), "%s", prog_diags(&p));
         DataArray d = prog_fetch(&p, "dst");
         int n = 0;

@@ -4,17 +4,6 @@
  * simulator's element order), and the cube forms pto-run refuses. */
 #include "prog.h"
 
-static void bind(Prog *p, const char *name, DType dt, int64_t rows, int64_t cols, const void *data) {
-    InterpBinding b;
-    char err[256];
-    cr_assert(interp_lookup(p->ip, name, &b, err, sizeof err), "%s", err);
-    DataArray a;
-    cr_assert(data_array_alloc(&a, dt, rows, cols, err, sizeof err), "%s", err);
-    memcpy(a.data, data, (size_t)(rows * cols) * dtype_size(dt));
-    cr_assert(interp_bind_tile(p->ip, &b, &a, err, sizeof err), "%s", err);
-    data_array_free(&a);
-}
-
 static float f32_at(const DataArray *a, int64_t i) { return ((const float *)a->data)[i]; }
 
 #define S "!pto.tile_buf<vec, 16x16xf32>"
@@ -35,7 +24,7 @@ Test(move, textract_dynamic_offset_past_src_is_a_run_time_error) {
               TARGET_A5);
     float src[256];
     for (int i = 0; i < 256; i++) src[i] = (float)i;
-    bind(&p, "src", DT_F32, 16, 16, src);
+    prog_bind_tile(&p, "src", DT_F32, 16, 16, src);
     cr_assert_not(prog_run(&p));
     cr_assert(strstr(prog_diags(&p), "expects indexCol + dst.cols <= src.cols, got 12 + 8 > 16 [TEXTRACT.bounds]"), "%s",
               prog_diags(&p));
@@ -62,7 +51,7 @@ Test(move, tinsert_writes_only_the_window_and_checks_dynamic_offsets) {
               "outs(%dst : !pto.tile_buf<vec, 4x8xi32>)\n",
               TARGET_A5);
     int32_t src[6] = {10, 11, 12, 20, 21, 22};
-    bind(&p, "src", DT_I32, 2, 3, src);
+    prog_bind_tile(&p, "src", DT_I32, 2, 3, src);
     cr_assert_not(prog_run(&p));
     cr_assert(strstr(prog_diags(&p), "expects indexCol + src.cols <= dst.cols, got 6 + 3 > 8 [TINSERT.bounds]"), "%s",
               prog_diags(&p));
@@ -102,7 +91,7 @@ Test(move, treshape_aliases_and_an_overlapping_textract_keeps_the_simulator_orde
     cr_assert_eq(want[6], 18.0f);
     for (int r = 0; r < 7; r++)
         for (int c = 0; c < 8; c++) want[r * 32 + c] = -2.0f;
-    bind(&p, "src", DT_F32, 16, 16, src);
+    prog_bind_tile(&p, "src", DT_F32, 16, 16, src);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "src");
     for (int i = 0; i < 256; i++) cr_assert_eq(f32_at(&d, i), want[i], "element %d: %g vs %g", i, f32_at(&d, i), want[i]);
@@ -162,8 +151,8 @@ Test(move, tconcat_rows_are_src0_then_src1_and_dst_past_the_sum_stays) {
               "outs(%d : !pto.tile_buf<vec, 2x32xi16>)\n",
               TARGET_A5);
     int16_t a[6] = {1, 2, 3, 4, 5, 6}, b[10] = {11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
-    bind(&p, "a", DT_I16, 2, 3, a);
-    bind(&p, "b", DT_I16, 2, 5, b);
+    prog_bind_tile(&p, "a", DT_I16, 2, 3, a);
+    prog_bind_tile(&p, "b", DT_I16, 2, 5, b);
     cr_assert(prog_run(&p), "%s", prog_diags(&p));
     DataArray d = prog_fetch(&p, "d");
     const int16_t *v = d.data;
