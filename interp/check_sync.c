@@ -126,21 +126,10 @@ void sync_checker_new_block(SyncChecker *s) {
 static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
     for (int i = 0; i < s->n_regions; i++)
         if (p >= s->regions[i].base && p < s->regions[i].base + s->regions[i].bytes) return &s->regions[i];
-    const uint8_t *base = NULL;
-    int64_t bytes = 0;
-    bool gm = false;
-    for (int l = 0; l < LOC_COUNT && !base; l++)
-        if (ip->buf[l] && p >= ip->buf[l] && p < ip->buf[l] + ip->buf_size[l])
-            base = ip->buf[l], bytes = ip->buf_size[l];
-    for (int g = 0; g < ip->n_gm && !base; g++) {
-        const GmBuffer *b = &ip->gm[g];
-        if (b->data && p >= b->data && p < b->data + (size_t)b->count * b->elem_size)
-            base = b->data, bytes = b->count * (int64_t)b->elem_size, gm = true;
-    }
-    for (Frame *f = ip->all_frames; f && !base; f = f->next_all)
-        if (f->auto_mem && p >= f->auto_mem && p < f->auto_mem + f->fn->auto_bytes)
-            base = f->auto_mem, bytes = f->fn->auto_bytes;
-    if (!base) return NULL;
+    const uint8_t *base;
+    int64_t bytes;
+    bool gm;
+    if (!interp_memory_of(ip, p, &base, &bytes, &gm)) return NULL;
     if (s->n_regions == s->cap_regions) {
         int cap = s->cap_regions ? 2 * s->cap_regions : 16;
         MemRegion *g = realloc(s->regions, (size_t)cap * sizeof *g);
@@ -342,6 +331,7 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
         for (int i = 0; i < l->count; i++) {
             const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
             if (!v || !v->type || (int64_t)v->id >= f->fn->n_slots) continue;
+            if (pass == 0 && i < OPSPEC_MAX && (info->ins[i].flags & SPEC_NAMED)) continue; /* not accessed */
             bool write = pass == 1 || (i < OPSPEC_MAX && (info->ins[i].flags & SPEC_TMP));
             if (v->type->kind == TY_TILE) {
                 const TileView *tv = &f->vals[v->id].tile;
@@ -358,6 +348,39 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
 }
 
 static const char *const kind_text[3] = {"read-after-write", "write-after-read", "write-after-write"};
+
+/* The lowest event id that no set_flag/wait_flag of the program uses between pipes p1 and p2 (a
+ * static scan of every lowered instruction, taken or not), or -1 when all are taken. */
+static int free_event_id(const Interp *ip, int p1, int p2) {
+    bool used[SYNC_EVENT_IDS] = {false};
+    for (int32_t i = 0; i < ip->n_code; i++) {
+        const Op *op = ip->code[i].op;
+        int ssrc, sdst, event;
+        if (!op || (unsigned)op->code >= OP_COUNT || !(op_info(op->code)->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) ||
+            !sync_flag_args(op, &ssrc, &sdst, &event))
+            continue;
+        if (pipe_of_sync[ssrc] == p1 && pipe_of_sync[sdst] == p2 && event >= 0 && event < SYNC_EVENT_IDS) used[event] = true;
+    }
+    for (int e = 0; e < SYNC_EVENT_IDS; e++)
+        if (!used[e]) return e;
+    return -1;
+}
+
+/* The fix-it of a race between two pipes: the set/wait pair, on an event id the program leaves free
+ * between them. */
+static const char *sync_pair_fix(Interp *ip, const Report *r) {
+    int id = free_event_id(ip, r->p1, r->p2);
+    if (id < 0)
+        return arena_printf(ip->arena,
+                            "order line %d after line %d with a set_flag/wait_flag pair (%s -> %s); every event id of that "
+                            "pair is in use, so reuse one after its wait",
+                            r->second->loc.line, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2));
+    return arena_printf(ip->arena,
+                        "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID%d>]` after line %d and `pto.wait_flag[<%s>, <%s>, "
+                        "<EVENT_ID%d>]` before line %d (EVENT_ID%d is free between these pipes)",
+                        pipe_text(r->p1), pipe_text(r->p2), id, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2), id,
+                        r->second->loc.line, id);
+}
 
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
  * an error. A kernel that executed no sync op at all relies on PTOAS's automatic synchronisation:
@@ -383,11 +406,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         const char *fix = r->p1 == r->p2
                               ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
-                              : arena_printf(ip->arena,
-                                             "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID0>]` after line %d and "
-                                             "`pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]` before line %d (any free event id)",
-                                             pipe_text(r->p1), pipe_text(r->p2), r->first->loc.line, pipe_text(r->p1),
-                                             pipe_text(r->p2), r->second->loc.line);
+                              : sync_pair_fix(ip, r);
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
                     "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s are not ordered%s; fix: %s",
                     kind_text[r->kind], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?", r->mem,

@@ -99,6 +99,7 @@ typedef struct InterpOptions {
     FILE *out;               /* trace and pto.tprint output; NULL = stdout */
     int64_t blocks;          /* run the entry once per block index 0 .. blocks - 1 (0 = 1) */
     int check_sync;          /* pto-run --check-sync: 0 off, 1 auto, 2 strict (check_sync.c) */
+    bool check_init;         /* pto-run --check-init: reads of unwritten on-chip bytes (check_init.c) */
 } InterpOptions;
 
 typedef struct Interp Interp;

@@ -215,6 +215,29 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in);
 /* Reports the races found and the flags left set; false when there was a race. */
 bool sync_checker_finish(Interp *ip, SyncChecker *s);
 
+/* The memory holding p: an on-chip buffer, a GM buffer (*gm) or a frame's automatic tile storage;
+ * false when p is in none of them. */
+bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm);
+
+/* The uninitialised-read checker of pto-run --check-init (check_init.c). */
+typedef struct InitChecker InitChecker;
+/* A checker with every on-chip byte unwritten (NULL when the host is out of memory). */
+InitChecker *init_checker_new(void);
+/* Frees the checker (NULL is allowed). */
+void init_checker_free(InitChecker *c);
+/* Marks every on-chip byte unwritten again (the next block's fresh core). */
+void init_checker_new_block(InitChecker *c);
+/* Marks [p, p + n) unwritten (a frame's automatic tile storage when the frame is entered). */
+void init_checker_forget(Interp *ip, InitChecker *c, const uint8_t *p, int64_t n);
+/* Checks the valid regions an instruction about to execute reads. */
+void init_checker_before(Interp *ip, InitChecker *c, const Instr *in);
+/* Marks what an instruction that just executed wrote. */
+void init_checker_after(Interp *ip, InitChecker *c, const Instr *in);
+/* Marks a tile's valid region written (a tile filled from --in). */
+void init_checker_mark_valid(Interp *ip, InitChecker *c, const TileRef *t, const TileView *tv);
+/* Reports the unwritten reads found; false when there was one. */
+bool init_checker_finish(Interp *ip, InitChecker *c);
+
 struct Interp {
     const Module *module;
     const SourceFile *file;
@@ -254,6 +277,7 @@ struct Interp {
     int64_t block_idx;      /* the block (core) being run: 0 .. block_num - 1 (pto-run --blocks) */
     int64_t block_num;
     SyncChecker *sync;      /* --check-sync, or NULL */
+    InitChecker *init;      /* --check-init, or NULL */
 };
 
 /* ------------------------------------------------------------------------------------------ */

@@ -55,6 +55,10 @@ static const char usage_text[] =
     "                      second set before its wait, flags left set. auto (the default): a\n"
     "                      kernel with no sync op at all gets one note listing what it needs\n"
     "                      (PTOAS inserts it); strict: errors there too\n"
+    "  --check-init        report reads of on-chip bytes no instruction wrote (INIT.read), and\n"
+    "                      reads of the bytes a tload with no pad value leaves outside its\n"
+    "                      valid region (INIT.pad: zeros here and in the simulator, stale data\n"
+    "                      on the hardware)\n"
     "  -Werror             treat verifier warnings as errors\n"
     "  --help              show this help\n"
     "  --version           show the version\n"
@@ -85,6 +89,7 @@ typedef struct Options {
     uint64_t max_steps;
     int64_t blocks;
     int check_sync;         /* 0 off, 1 auto, 2 strict */
+    bool check_init;        /* --check-init */
 } Options;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -187,6 +192,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         }
         if (!strcmp(a, "--check-sync=strict")) {
             o->check_sync = 2;
+            continue;
+        }
+        if (!strcmp(a, "--check-init")) {
+            o->check_init = true;
             continue;
         }
         if (!strncmp(a, "--check-sync=", 13)) return usage_error("--check-sync takes auto or strict, got '%s'", a + 13);
@@ -370,6 +379,7 @@ static int run(Options *opts) {
                            .max_steps = o.max_steps,
                            .blocks = o.blocks,
                            .check_sync = o.check_sync,
+                           .check_init = o.check_init,
                            .trace = o.trace,
                            .out = stdout};
     Interp *ip = interp_create(m, &iopts, &diags);
