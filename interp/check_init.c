@@ -92,27 +92,9 @@ void init_checker_forget(Interp *ip, InitChecker *c, const uint8_t *p, int64_t n
     if (st) memset(st, ST_UNSET, (size_t)(n < avail ? n : avail));
 }
 
-/* Calls fn(c, first byte, byte count, row, col) for each contiguous run of t's rows x cols region
- * at base: one run per row (or column, col-major), one element at a time in boxed layouts. */
-typedef bool (*RunFn)(Interp *ip, InitChecker *c, void *ctx, const uint8_t *p, int64_t n, int r, int col);
-static void for_each_run(Interp *ip, InitChecker *c, void *ctx, const TileRef *t, const uint8_t *base, int rows,
-                         int cols, RunFn fn) {
-    int64_t es = (int64_t)dtype_size(t->dtype);
-    if (rows <= 0 || cols <= 0) return;
-    if (t->box_r == 1 && t->box_c == 1 && t->cs == 1) {
-        for (int r = 0; r < rows; r++)
-            if (!fn(ip, c, ctx, base + r * t->rs * es, cols * es, r, 0)) return;
-    } else if (t->box_r == 1 && t->box_c == 1 && t->rs == 1) {
-        for (int k = 0; k < cols; k++)
-            if (!fn(ip, c, ctx, base + k * t->cs * es, rows * es, 0, k)) return;
-    } else {
-        for (int r = 0; r < rows; r++)
-            for (int k = 0; k < cols; k++)
-                if (!fn(ip, c, ctx, base + tile_elem_offset(t, r, k) * es, es, r, k)) return;
-    }
-}
-
 typedef struct ReadCtx {
+    Interp *ip;
+    InitChecker *c;
     const Instr *in;
     const Value *value;
     const uint8_t *origin;
@@ -133,30 +115,36 @@ static void report(InitChecker *c, const ReadCtx *x, const Op *pad_site, int64_t
 }
 
 /* Checks one run of a read; stops the tile's walk at its first unwritten byte (one report). */
-static bool check_run(Interp *ip, InitChecker *c, void *vctx, const uint8_t *p, int64_t n, int row, int col) {
+static bool check_run(void *vctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
     const ReadCtx *x = vctx;
+    InitChecker *c = x->c;
     int64_t avail;
-    const uint8_t *st = state_of(ip, c, p, &avail);
+    const uint8_t *st = state_of(x->ip, c, p, &avail);
     if (!st) return true;
     if (n > avail) n = avail;
     for (int64_t i = 0; i < n; i++)
         if (st[i] != ST_SET) {
             int64_t es = (int64_t)dtype_size(x->t->dtype), lo = p + i - x->origin;
             int64_t e = i / es; /* element within the run */
-            bool by_col = x->t->box_r == 1 && x->t->box_c == 1 && x->t->rs == 1 && x->t->cs != 1;
-            int r = by_col ? row + (int)e : row, k = by_col ? col : col + (int)e;
+            int r = down ? row + (int)e : row, k = down ? col : col + (int)e;
             report(c, x, st[i] >= ST_PAD0 ? c->pad_sites[st[i] - ST_PAD0] : NULL, lo, lo + es, r, k);
             return false;
         }
     return true;
 }
 
-static bool mark_run(Interp *ip, InitChecker *c, void *vctx, const uint8_t *p, int64_t n, int row, int col) {
-    (void)row, (void)col;
-    uint8_t value = *(const uint8_t *)vctx;
+typedef struct MarkCtx {
+    Interp *ip;
+    InitChecker *c;
+    uint8_t state;
+} MarkCtx;
+
+static bool mark_run(void *vctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
+    (void)row, (void)col, (void)down;
+    const MarkCtx *m = vctx;
     int64_t avail;
-    uint8_t *st = state_of(ip, c, p, &avail);
-    if (st) memset(st, value, (size_t)(n < avail ? n : avail));
+    uint8_t *st = state_of(m->ip, m->c, p, &avail);
+    if (st) memset(st, m->state, (size_t)(n < avail ? n : avail));
     return true;
 }
 
@@ -191,8 +179,8 @@ void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
             if (!tv) continue;
             TileRef t;
             tile_ref_fill(&v->type->tile, ip->opts.target, &t);
-            ReadCtx x = {in, v, tv->base, &t};
-            for_each_run(ip, c, &x, &t, tv->base, tv->vr, tv->vc, check_run);
+            ReadCtx x = {ip, c, in, v, tv->base, &t};
+            tile_byte_runs(&t, tv->base, tv->vr, tv->vc, check_run, &x);
         }
     }
 }
@@ -210,25 +198,25 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             if (!tv) continue;
             TileRef t;
             tile_ref_fill(&v->type->tile, ip->opts.target, &t);
-            uint8_t set = ST_SET;
+            MarkCtx set = {ip, c, ST_SET};
             if (pass == 1 && (info->flags & OPF_PAD_FILL)) { /* the footprint first, then the valid region */
-                uint8_t fill = ST_SET;
+                MarkCtx fill = {ip, c, ST_SET};
                 if (t.pad == 0) {
                     int k = 0;
                     while (k < c->n_pad_sites && c->pad_sites[k] != op) k++;
                     if (k == c->n_pad_sites && k < MAX_PAD_SITES) c->pad_sites[c->n_pad_sites++] = op;
-                    fill = (uint8_t)(ST_PAD0 + (k < MAX_PAD_SITES ? k : MAX_PAD_SITES - 1));
+                    fill.state = (uint8_t)(ST_PAD0 + (k < MAX_PAD_SITES ? k : MAX_PAD_SITES - 1));
                 }
-                for_each_run(ip, c, &fill, &t, tv->base, t.rows, t.cols, mark_run);
+                tile_byte_runs(&t, tv->base, t.rows, t.cols, mark_run, &fill);
             }
-            for_each_run(ip, c, &set, &t, tv->base, pass == 0 ? t.rows : tv->vr, pass == 0 ? t.cols : tv->vc, mark_run);
+            tile_byte_runs(&t, tv->base, pass == 0 ? t.rows : tv->vr, pass == 0 ? t.cols : tv->vc, mark_run, &set);
         }
     }
 }
 
 void init_checker_mark_valid(Interp *ip, InitChecker *c, const TileRef *t, const TileView *tv) {
-    uint8_t set = ST_SET;
-    if (tv->base) for_each_run(ip, c, &set, t, tv->base, tv->vr, tv->vc, mark_run);
+    MarkCtx set = {ip, c, ST_SET};
+    if (tv->base) tile_byte_runs(t, tv->base, tv->vr, tv->vc, mark_run, &set);
 }
 
 bool init_checker_finish(Interp *ip, InitChecker *c) {

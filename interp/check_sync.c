@@ -92,6 +92,8 @@ struct SyncChecker {
     Report *reports;
     int64_t n_reports;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
+    const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
+    int cur_pipe;           /* its pipe */
 };
 
 SyncChecker *sync_checker_new(Target target, bool strict) {
@@ -161,7 +163,12 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *
                    const char *mem, int64_t lo, int64_t hi) {
     for (Report *x = s->reports; x; x = x->next)
         if (x->first == first && x->second == second && x->kind == kind) {
-            if (x->last_step != s->step) x->count++, x->last_step = s->step;
+            if (x->last_step != s->step) {
+                x->count++, x->last_step = s->step;
+            } else if (x->count == 1 && x->value == value) { /* more runs of the first occurrence */
+                if (lo < x->lo) x->lo = lo;
+                if (hi > x->hi) x->hi = hi;
+            }
             return;
         }
     Report *x = calloc(1, sizeof *x);
@@ -312,8 +319,46 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
         join_into(s, dst, fl->clock);
 }
 
+typedef struct TileAccess {
+    Interp *ip;
+    SyncChecker *s;
+    const Op *op;
+    const Value *value;
+    const char *mem;
+    const uint8_t *origin;
+    bool write;
+} TileAccess;
+
+static bool access_run(void *ctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
+    (void)row, (void)col, (void)down;
+    const TileAccess *x = ctx;
+    access(x->ip, x->s, x->op, x->s->cur_pipe, p, n, x->write, x->value, x->mem, x->origin);
+    return true;
+}
+
+/* An access of a tile operand: its valid region, or its whole footprint (`whole`). */
+static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole) {
+    const Frame *f = ip->frame;
+    if ((int64_t)v->id >= f->fn->n_slots) return;
+    const TileView *tv = &f->vals[v->id].tile;
+    if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    TileRef t;
+    tile_ref_fill(&v->type->tile, s->target, &t);
+    TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
+    tile_byte_runs(&t, tv->base, whole ? t.rows : tv->vr, whole ? t.cols : tv->vc, access_run, &x);
+}
+
+/* The operand `i` of list `l` as a value with a type, or NULL. */
+static const Value *typed_operand(const OperandList *l, int i) {
+    const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
+    return v && v->type ? v : NULL;
+}
+
+static bool is_view(const Value *v) { return v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW; }
+
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = in->op;
+    s->cur_op = NULL;
     if (!op || (unsigned)op->code >= OP_COUNT) return;
     const OpInfo *info = op_info(op->code);
     if (info->cls == CLS_SYNC) {
@@ -322,28 +367,37 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     if (info->cls != CLS_TILE && info->cls != CLS_TILE_MEM) return;
-    Frame *f = ip->frame;
     s->step++;
-    int pipe = pipe_of(s, op);
-    s->vc[pipe][pipe]++;
-    for (int pass = 0; pass < 2; pass++) { /* reads, then writes */
-        const OperandList *l = pass == 0 ? &op->ins : &op->outs;
-        for (int i = 0; i < l->count; i++) {
-            const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
-            if (!v || !v->type || (int64_t)v->id >= f->fn->n_slots) continue;
-            if (pass == 0 && i < OPSPEC_MAX && (info->ins[i].flags & SPEC_NAMED)) continue; /* not accessed */
-            bool write = pass == 1 || (i < OPSPEC_MAX && (info->ins[i].flags & SPEC_TMP));
-            if (v->type->kind == TY_TILE) {
-                const TileView *tv = &f->vals[v->id].tile;
-                int64_t bytes;
-                if (!tv->base || !tile_footprint_bytes(&v->type->tile, &bytes)) continue;
-                const char *mem = buffer_name(v->type->tile.loc);
-                if (pass == 1 && (info->flags & OPF_DST_READ)) access(ip, s, op, pipe, tv->base, bytes, false, v, mem, tv->base);
-                access(ip, s, op, pipe, tv->base, bytes, write, v, mem, tv->base);
-            } else if (v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW) {
-                access_view(ip, s, op, pipe, &f->vals[v->id].view, write);
-            }
+    s->cur_op = op;
+    s->cur_pipe = pipe_of(s, op);
+    s->vc[s->cur_pipe][s->cur_pipe]++;
+    for (int i = 0; i < op->ins.count; i++) { /* reads: the sources' valid regions */
+        const Value *v = typed_operand(&op->ins, i);
+        if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
+        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
+        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, false);
+    }
+    if (info->flags & OPF_DST_READ)
+        for (int i = 0; i < op->outs.count; i++) {
+            const Value *v = typed_operand(&op->outs, i);
+            if (v && v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
         }
+}
+
+void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
+    const Op *op = s->cur_op;
+    if (!op || op != in->op) return;
+    s->cur_op = NULL;
+    const OpInfo *info = op_info(op->code);
+    for (int i = 0; i < op->ins.count && i < OPSPEC_MAX; i++) { /* tmp operands: scratch, written whole */
+        const Value *v = typed_operand(&op->ins, i);
+        if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP)) access_tile(ip, s, op, v, true, true);
+    }
+    for (int i = 0; i < op->outs.count; i++) { /* the destinations, as the instruction left them */
+        const Value *v = typed_operand(&op->outs, i);
+        if (!v) continue;
+        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, true, (info->flags & OPF_PAD_FILL) != 0);
+        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, true);
     }
 }
 

@@ -183,6 +183,22 @@ void interp_destroy(Interp *ip) {
 
 /* ---- frames ---------------------------------------------------------------------------------- */
 
+void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx) {
+    int64_t es = (int64_t)dtype_size(t->dtype);
+    if (rows <= 0 || cols <= 0) return;
+    if (t->box_r == 1 && t->box_c == 1 && t->cs == 1) {
+        for (int r = 0; r < rows; r++)
+            if (!fn(ctx, base + r * t->rs * es, cols * es, r, 0, false)) return;
+    } else if (t->box_r == 1 && t->box_c == 1 && t->rs == 1) {
+        for (int k = 0; k < cols; k++)
+            if (!fn(ctx, base + k * t->cs * es, rows * es, 0, k, true)) return;
+    } else {
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < cols; k++)
+                if (!fn(ctx, base + tile_elem_offset(t, r, k) * es, es, r, k, false)) return;
+    }
+}
+
 bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm) {
     *gm = false;
     for (int l = 0; l < LOC_COUNT; l++)
@@ -405,10 +421,11 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
             if (ip->init) init_checker_before(ip, ip->init, in);
         }
         pc = in->exec(ip, in, pc);
-        if (checked && ip->init && pc != PC_ERROR) {
+        if (checked && pc != PC_ERROR) {
             Frame *now = ip->frame;
             ip->frame = (Frame *)before; /* a tile op's operands live in the frame it ran in */
-            init_checker_after(ip, ip->init, in);
+            if (ip->sync) sync_checker_after(ip, ip->sync, in);
+            if (ip->init) init_checker_after(ip, ip->init, in);
             ip->frame = now;
         }
         if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);

@@ -210,14 +210,25 @@ SyncChecker *sync_checker_new(Target target, bool strict);
 void sync_checker_free(SyncChecker *s);
 /* Resets the pipes, flags and local-memory shadows for the next block (GM shadows stay). */
 void sync_checker_new_block(SyncChecker *s);
-/* Accounts for one instruction about to execute: its pipe, its memory accesses, its sync effect. */
+/* Accounts for one instruction about to execute: its pipe, the valid regions it reads, its sync
+ * effect. */
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in);
+/* Accounts for what the instruction that just executed wrote (its destinations' valid regions,
+ * whole footprints for tmp operands and pad fills). */
+void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in);
 /* Reports the races found and the flags left set; false when there was a race. */
 bool sync_checker_finish(Interp *ip, SyncChecker *s);
 
 /* The memory holding p: an on-chip buffer, a GM buffer (*gm) or a frame's automatic tile storage;
  * false when p is in none of them. */
 bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm);
+
+/* One contiguous run of a tile region's bytes: n bytes at p, starting at element (row, col) and
+ * going along the row, or down the column when `down`; return false to stop the walk. */
+typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n, int row, int col, bool down);
+/* Walks the rows x cols region at the top left of tile t stored at base: one run per row
+ * (row-major), per column (col-major), or per element (boxed layouts). */
+void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx);
 
 /* The uninitialised-read checker of pto-run --check-init (check_init.c). */
 typedef struct InitChecker InitChecker;
