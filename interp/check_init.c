@@ -115,22 +115,33 @@ static void report(InitChecker *c, const ReadCtx *x, const Op *pad_site, int64_t
 }
 
 /* Checks one run of a read; stops the tile's walk at its first unwritten byte (one report). */
-static bool check_run(void *vctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
+/* The index of the first byte in st[0, n) that is not ST_SET, or n; eight at a time. */
+static int64_t first_unset(const uint8_t *st, int64_t n) {
+    const uint64_t all = UINT64_C(0x0101010101010101) * ST_SET;
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, st + i, sizeof w);
+        if (w != all) break;
+    }
+    while (i < n && st[i] == ST_SET) i++;
+    return i;
+}
+
+static bool check_run(void *vctx, const uint8_t *p, int64_t n) {
     const ReadCtx *x = vctx;
     InitChecker *c = x->c;
     int64_t avail;
     const uint8_t *st = state_of(x->ip, c, p, &avail);
     if (!st) return true;
     if (n > avail) n = avail;
-    for (int64_t i = 0; i < n; i++)
-        if (st[i] != ST_SET) {
-            int64_t es = (int64_t)dtype_size(x->t->dtype), lo = p + i - x->origin;
-            int64_t e = i / es; /* element within the run */
-            int r = down ? row + (int)e : row, k = down ? col : col + (int)e;
-            report(c, x, st[i] >= ST_PAD0 ? c->pad_sites[st[i] - ST_PAD0] : NULL, lo, lo + es, r, k);
-            return false;
-        }
-    return true;
+    int64_t i = first_unset(st, n);
+    if (i == n) return true;
+    int64_t es = (int64_t)dtype_size(x->t->dtype), lo = p + i - x->origin;
+    int r, k;
+    tile_elem_at(x->t, lo / es, &r, &k);
+    report(c, x, st[i] >= ST_PAD0 ? c->pad_sites[st[i] - ST_PAD0] : NULL, lo - lo % es, lo - lo % es + es, r, k);
+    return false;
 }
 
 typedef struct MarkCtx {
@@ -139,8 +150,7 @@ typedef struct MarkCtx {
     uint8_t state;
 } MarkCtx;
 
-static bool mark_run(void *vctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
-    (void)row, (void)col, (void)down;
+static bool mark_run(void *vctx, const uint8_t *p, int64_t n) {
     const MarkCtx *m = vctx;
     int64_t avail;
     uint8_t *st = state_of(m->ip, m->c, p, &avail);

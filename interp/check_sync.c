@@ -42,7 +42,7 @@ static bool self_ordered(Target target, int p) {
     return target == TARGET_A5;
 }
 
-enum { SHADOW_BLOCK = 32, PAGE_BLOCKS = 4096 };
+enum { SHADOW_BLOCK = 32 };
 
 typedef struct Shadow {
     const Op *wsite;        /* last write: site (NULL: never written by a tracked instruction) */
@@ -52,12 +52,18 @@ typedef struct Shadow {
     const Op *rsite[N_PIPES];
 } Shadow;
 
+/* A run of blocks with one access history (block-aligned byte offsets in the region). */
+typedef struct Seg {
+    int64_t lo, hi;
+    Shadow sh;
+} Seg;
+
 typedef struct MemRegion {
     const uint8_t *base;
     int64_t bytes;
     bool gm;                /* a GM buffer (kept across blocks) */
-    Shadow **pages;
-    int64_t n_pages;
+    Seg *segs;              /* the accessed bytes: sorted, disjoint [lo, hi) runs of one history */
+    int64_t n_segs, cap_segs;
 } MemRegion;
 
 typedef struct Report {
@@ -78,6 +84,14 @@ typedef struct FlagState {
     uint32_t clock[N_PIPES];
 } FlagState;
 
+/* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
+ * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
+typedef struct Decoded {
+    bool done;
+    bool valid;             /* the arguments decoded (else the op is ignored: verified elsewhere) */
+    int8_t pipe, src, dst, event;
+} Decoded;
+
 struct SyncChecker {
     Target target;
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
@@ -91,6 +105,10 @@ struct SyncChecker {
     int n_regions, cap_regions;
     Report *reports;
     int64_t n_reports;
+    struct Decoded *decoded; /* per instruction (index in ip->code), decoded on first execution */
+    int32_t n_decoded;
+    Seg *mid;               /* scratch: the new runs of one access */
+    int64_t cap_mid;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
     const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
     int cur_pipe;           /* its pipe */
@@ -105,10 +123,11 @@ SyncChecker *sync_checker_new(Target target, bool strict) {
 void sync_checker_free(SyncChecker *s) {
     if (!s) return;
     for (int i = 0; i < s->n_regions; i++) {
-        for (int64_t p = 0; p < s->regions[i].n_pages; p++) free(s->regions[i].pages[p]);
-        free(s->regions[i].pages);
+        free(s->regions[i].segs);
     }
     free(s->regions);
+    free(s->mid);
+    free(s->decoded);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
     free(s);
 }
@@ -121,7 +140,7 @@ void sync_checker_new_block(SyncChecker *s) {
     memset(s->flag, 0, sizeof s->flag);
     for (int i = 0; i < s->n_regions; i++)
         if (!s->regions[i].gm)
-            for (int64_t p = 0; p < s->regions[i].n_pages; p++) free(s->regions[i].pages[p]), s->regions[i].pages[p] = NULL;
+            s->regions[i].n_segs = 0;
 }
 
 /* The memory holding [p, p + n): an on-chip buffer, a GM buffer or a frame's automatic storage. */
@@ -140,17 +159,9 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
     }
     MemRegion *r = &s->regions[s->n_regions++];
     r->base = base, r->bytes = bytes, r->gm = gm;
-    r->n_pages = (bytes / SHADOW_BLOCK + PAGE_BLOCKS) / PAGE_BLOCKS;
-    r->pages = calloc((size_t)r->n_pages, sizeof *r->pages);
-    if (!r->pages) r->n_pages = 0;
+    r->segs = NULL;
+    r->n_segs = r->cap_segs = 0;
     return r;
-}
-
-static Shadow *shadow_at(MemRegion *r, int64_t block) {
-    int64_t pg = block / PAGE_BLOCKS;
-    if (pg >= r->n_pages) return NULL;
-    if (!r->pages[pg]) r->pages[pg] = calloc(PAGE_BLOCKS, sizeof(Shadow));
-    return r->pages[pg] ? &r->pages[pg][block % PAGE_BLOCKS] : NULL;
 }
 
 /* Is an access at (pipe q, own time t) ordered before what pipe p does now? */
@@ -178,32 +189,96 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *
     s->n_reports++;
 }
 
+static bool same_history(const Shadow *x, const Shadow *y) {
+    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe) return false;
+    for (int q = 0; q < N_PIPES; q++)
+        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q]) return false;
+    return true;
+}
+
+static bool reserve_segs(Seg **v, int64_t *cap, int64_t need) {
+    if (need <= *cap) return true;
+    int64_t c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    Seg *g = realloc(*v, (size_t)c * sizeof *g);
+    if (!g) return false;
+    *v = g, *cap = c;
+    return true;
+}
+
+/* Appends a run to the scratch list, merged into the previous one when adjacent with one history. */
+static bool push_mid(SyncChecker *s, int64_t *n, int64_t lo, int64_t hi, const Shadow *sh) {
+    if (lo >= hi) return true;
+    if (*n && s->mid[*n - 1].hi == lo && same_history(&s->mid[*n - 1].sh, sh)) {
+        s->mid[*n - 1].hi = hi;
+        return true;
+    }
+    if (!reserve_segs(&s->mid, &s->cap_mid, *n + 1)) return false;
+    s->mid[*n] = (Seg){lo, hi, *sh};
+    (*n)++;
+    return true;
+}
+
 /* An access of bytes [p, p + n) by `op` on pipe `pipe`, within `value` (a tile, or a GM buffer's
- * argument) in memory `mem`, whose bytes count from `origin` in reports. */
+ * argument) in memory `mem`, whose bytes count from `origin` in reports. The region's history is a
+ * sorted list of runs of whole 32-byte blocks: the overlapped runs are checked, then replaced by
+ * the access's result (one run for a write; for a read, each piece with this pipe's read added). */
 static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
                    const Value *value, const char *mem, const uint8_t *origin) {
     if (n <= 0) return;
     MemRegion *r = region_of(ip, s, p);
     if (!r) return;
-    int64_t off = p - r->base, b0 = off / SHADOW_BLOCK, b1 = (off + n - 1) / SHADOW_BLOCK;
+    int64_t a = (p - r->base) / SHADOW_BLOCK * SHADOW_BLOCK, b = p - r->base + n;
+    b = (b + SHADOW_BLOCK - 1) / SHADOW_BLOCK * SHADOW_BLOCK;
     uint32_t now = s->vc[pipe][pipe];
-    for (int64_t b = b0; b <= b1; b++) {
-        Shadow *sh = shadow_at(r, b);
-        if (!sh) return;
+    int64_t lo = 0, hi = r->n_segs; /* first run ending after a */
+    while (lo < hi) {
+        int64_t m = lo + (hi - lo) / 2;
+        if (r->segs[m].hi <= a) lo = m + 1;
+        else hi = m;
+    }
+    int64_t first = lo, end = lo;
+    int64_t rep_lo = p - origin, rep_hi = p - origin + n;
+    for (; end < r->n_segs && r->segs[end].lo < b; end++) {
+        const Shadow *sh = &r->segs[end].sh;
         bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now; /* this very execution */
         if (sh->wsite && !self && !ordered(s, sh->wpipe, sh->wtime, pipe))
-            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, value, mem, p - origin, p - origin + n);
-        if (write) {
+            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, value, mem, rep_lo, rep_hi);
+        if (write)
             for (int q = 0; q < N_PIPES; q++)
                 if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now) &&
                     !ordered(s, q, sh->rtime[q], pipe))
-                    report(s, 1, sh->rsite[q], q, op, pipe, value, mem, p - origin, p - origin + n);
-            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe;
-            memset(sh->rtime, 0, sizeof sh->rtime);
-        } else {
-            sh->rtime[pipe] = now, sh->rsite[pipe] = op;
-        }
+                    report(s, 1, sh->rsite[q], q, op, pipe, value, mem, rep_lo, rep_hi);
     }
+    /* the new runs from min(a, first run's lo) to max(b, last run's hi) */
+    int64_t nm = 0;
+    bool ok = true;
+    if (first < end && r->segs[first].lo < a) ok = push_mid(s, &nm, r->segs[first].lo, a, &r->segs[first].sh);
+    if (write) {
+        Shadow w = {0};
+        w.wsite = op, w.wtime = now, w.wpipe = (int8_t)pipe;
+        ok = ok && push_mid(s, &nm, a, b, &w);
+    } else {
+        int64_t at = a;
+        for (int64_t i = first; i < end && ok; i++) {
+            Shadow none = {0};
+            none.rtime[pipe] = now, none.rsite[pipe] = op;
+            if (r->segs[i].lo > at) ok = push_mid(s, &nm, at, r->segs[i].lo, &none); /* a gap: never accessed */
+            Shadow sh = r->segs[i].sh;
+            sh.rtime[pipe] = now, sh.rsite[pipe] = op;
+            int64_t from = r->segs[i].lo > a ? r->segs[i].lo : a, to = r->segs[i].hi < b ? r->segs[i].hi : b;
+            ok = ok && push_mid(s, &nm, from, to, &sh);
+            at = to;
+        }
+        Shadow none = {0};
+        none.rtime[pipe] = now, none.rsite[pipe] = op;
+        ok = ok && push_mid(s, &nm, at, b, &none);
+    }
+    if (ok && end > first && r->segs[end - 1].hi > b) ok = push_mid(s, &nm, b, r->segs[end - 1].hi, &r->segs[end - 1].sh);
+    if (!ok || !reserve_segs(&r->segs, &r->cap_segs, r->n_segs - (end - first) + nm)) return; /* out of memory: no record */
+    memmove(r->segs + first + nm, r->segs + end, (size_t)(r->n_segs - end) * sizeof *r->segs);
+    memcpy(r->segs + first, s->mid, (size_t)nm * sizeof *r->segs);
+    r->n_segs += nm - (end - first);
 }
 
 /* The bytes of a GM view, one contiguous run per row of its last dimension. */
@@ -214,21 +289,27 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     for (int i = 0; i < r; i++)
         if (v->shape[i] <= 0) return;
     int64_t idx[INTERP_MAX_RANK] = {0};
-    int64_t last = v->shape[r - 1], ls = v->strides[r - 1];
+    int64_t last = v->shape[r - 1], ls = v->strides[r - 1], es = (int64_t)b->elem_size;
+    const uint8_t *run = NULL; /* the pending contiguous run: adjacent rows join it */
+    int64_t run_len = 0;
     for (;;) {
         int64_t off = v->offset;
         for (int i = 0; i < r - 1; i++) off += idx[i] * v->strides[i];
-        if (ls == 1)
-            access(ip, s, op, pipe, b->data + (size_t)off * b->elem_size, last * (int64_t)b->elem_size, write, b->arg, "GM",
-                   b->data);
-        else
-            for (int64_t c = 0; c < last; c++)
-                access(ip, s, op, pipe, b->data + (size_t)(off + c * ls) * b->elem_size, (int64_t)b->elem_size, write, b->arg,
-                       "GM", b->data);
+        for (int64_t c = 0; c < (ls == 1 ? 1 : last); c++) {
+            const uint8_t *at = b->data + (size_t)(off + c * ls) * b->elem_size;
+            int64_t len = (ls == 1 ? last : 1) * es;
+            if (run && at == run + run_len) {
+                run_len += len;
+                continue;
+            }
+            if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
+            run = at, run_len = len;
+        }
         int i = r - 2;
         while (i >= 0 && ++idx[i] == v->shape[i]) idx[i--] = 0;
         if (i < 0) break;
     }
+    if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
 }
 
 /* The pipe of a tile instruction, from its operands' memories (see the file comment). */
@@ -269,29 +350,58 @@ static void join_into(SyncChecker *s, int q, const uint32_t *from) {
     if (from[q] > s->done[q]) s->done[q] = from[q];
 }
 
-/* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
-static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
+static int pipe_of(const SyncChecker *s, const Op *op);
+
+/* The decoded form of the instruction `in` (made on its first execution); NULL when the host is out
+ * of memory. */
+static const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
+    if (!s->decoded) {
+        s->decoded = calloc((size_t)(ip->n_code > 0 ? ip->n_code : 1), sizeof *s->decoded);
+        if (!s->decoded) return NULL;
+        s->n_decoded = ip->n_code;
+    }
+    int64_t pc = in - ip->code;
+    if (pc < 0 || pc >= s->n_decoded) return NULL; /* an instruction outside the program (none today) */
+    Decoded *d = &s->decoded[pc];
+    if (d->done) return d;
+    d->done = true;
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
     const char *w;
     size_t n;
+    int ssrc, sdst, event;
+    if (info->cls != CLS_SYNC) {
+        d->pipe = (int8_t)pipe_of(s, op), d->valid = true;
+    } else if (info->flags & OPF_SYNC_BARRIER) {
+        int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
+        d->pipe = (int8_t)(sp >= 0 ? pipe_of_sync[sp] : -1), d->valid = d->pipe >= 0;
+    } else if ((info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) && sync_flag_args(op, &ssrc, &sdst, &event)) {
+        d->src = pipe_of_sync[ssrc], d->dst = pipe_of_sync[sdst], d->event = (int8_t)event;
+        d->valid = d->src >= 0 && d->dst >= 0 && d->src < N_PIPES && d->dst < N_PIPES;
+    }
+    return d;
+}
+
+/* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
+static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
+    const Op *op = in->op;
+    const OpInfo *info = op_info(op->code);
+    const Decoded *d = decoded(ip, s, in);
+    if (!d || !d->valid) return;
     if (info->flags & OPF_SYNC_BARRIER) {
-        if (op->attr_args.count < 1 || !attr_enum_word(&op->attr_args.items[0], &w, &n)) return;
-        int sp = sync_pipe_named(w, n), p = sp >= 0 ? pipe_of_sync[sp] : -1;
+        int p = d->pipe;
         if (p == N_PIPES) { /* PIPE_ALL: every pipe after every pipe */
             uint32_t all[N_PIPES] = {0};
             for (int q = 0; q < N_PIPES; q++) join(all, s->vc[q]);
             for (int q = 0; q < N_PIPES; q++) memcpy(s->vc[q], all, sizeof all), s->barrier[q] = s->done[q] = s->vc[q][q];
-        } else if (p >= 0) {
+        } else {
             s->barrier[p] = s->vc[p][p];
         }
         return;
     }
-    int ssrc, sdst, event;
-    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_args(op, &ssrc, &sdst, &event)) return;
-    int64_t id = event >= 0 ? event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
-    int src = pipe_of_sync[ssrc], dst = pipe_of_sync[sdst];
-    if (src < 0 || dst < 0 || src >= N_PIPES || dst >= N_PIPES || id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
+    int64_t id = d->event >= 0 ? d->event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
+    int src = d->src, dst = d->dst;
+    if (id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
     FlagState *fl = &s->flag[src][dst][id];
     if (info->flags & OPF_SYNC_SET) {
         if (fl->set && ++s->n_errors)
@@ -329,8 +439,7 @@ typedef struct TileAccess {
     bool write;
 } TileAccess;
 
-static bool access_run(void *ctx, const uint8_t *p, int64_t n, int row, int col, bool down) {
-    (void)row, (void)col, (void)down;
+static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
     const TileAccess *x = ctx;
     access(x->ip, x->s, x->op, x->s->cur_pipe, p, n, x->write, x->value, x->mem, x->origin);
     return true;
@@ -367,9 +476,11 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     if (info->cls != CLS_TILE && info->cls != CLS_TILE_MEM) return;
+    const Decoded *d = decoded(ip, s, in);
+    if (!d) return;
     s->step++;
     s->cur_op = op;
-    s->cur_pipe = pipe_of(s, op);
+    s->cur_pipe = d->pipe;
     s->vc[s->cur_pipe][s->cur_pipe]++;
     for (int i = 0; i < op->ins.count; i++) { /* reads: the sources' valid regions */
         const Value *v = typed_operand(&op->ins, i);

@@ -186,17 +186,42 @@ void interp_destroy(Interp *ip) {
 void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx) {
     int64_t es = (int64_t)dtype_size(t->dtype);
     if (rows <= 0 || cols <= 0) return;
-    if (t->box_r == 1 && t->box_c == 1 && t->cs == 1) {
+    bool plain = t->box_r == 1 && t->box_c == 1;
+    if (plain && t->cs == 1) { /* row-major: a row per run, one run when the rows are whole */
+        if (cols == t->cols || rows == 1) {
+            fn(ctx, base, ((int64_t)(rows - 1) * t->rs + cols) * es);
+            return;
+        }
         for (int r = 0; r < rows; r++)
-            if (!fn(ctx, base + r * t->rs * es, cols * es, r, 0, false)) return;
-    } else if (t->box_r == 1 && t->box_c == 1 && t->rs == 1) {
+            if (!fn(ctx, base + r * t->rs * es, cols * es)) return;
+    } else if (plain && t->rs == 1) { /* col-major: a column per run */
+        if (rows == t->rows || cols == 1) {
+            fn(ctx, base, ((int64_t)(cols - 1) * t->cs + rows) * es);
+            return;
+        }
         for (int k = 0; k < cols; k++)
-            if (!fn(ctx, base + k * t->cs * es, rows * es, 0, k, true)) return;
+            if (!fn(ctx, base + k * t->cs * es, rows * es)) return;
     } else {
         for (int r = 0; r < rows; r++)
             for (int k = 0; k < cols; k++)
-                if (!fn(ctx, base + tile_elem_offset(t, r, k) * es, es, r, k, false)) return;
+                if (!fn(ctx, base + tile_elem_offset(t, r, k) * es, es)) return;
     }
+}
+
+void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col) {
+    *row = *col = -1;
+    if (t->box_r == 1 && t->box_c == 1) {
+        int64_t major = t->cs == 1 ? t->rs : t->cs;
+        int64_t hi = major > 0 ? e / major : 0, lo = major > 0 ? e % major : e;
+        *row = (int)(t->cs == 1 ? hi : lo), *col = (int)(t->cs == 1 ? lo : hi);
+        return;
+    }
+    for (int r = 0; r < t->rows; r++)
+        for (int k = 0; k < t->cols; k++)
+            if (tile_elem_offset(t, r, k) == e) {
+                *row = r, *col = k;
+                return;
+            }
 }
 
 bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm) {

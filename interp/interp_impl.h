@@ -223,12 +223,14 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s);
  * false when p is in none of them. */
 bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm);
 
-/* One contiguous run of a tile region's bytes: n bytes at p, starting at element (row, col) and
- * going along the row, or down the column when `down`; return false to stop the walk. */
-typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n, int row, int col, bool down);
-/* Walks the rows x cols region at the top left of tile t stored at base: one run per row
- * (row-major), per column (col-major), or per element (boxed layouts). */
+/* One contiguous run of a tile region's bytes: n bytes at p; return false to stop the walk. */
+typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n);
+/* Walks the rows x cols region at the top left of tile t stored at base in contiguous runs: one
+ * for whole rows (row-major) or columns (col-major), else one per row or column; one per element
+ * in boxed layouts. */
 void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx);
+/* The (row, col) of the element at offset e (elements) in t's storage; -1, -1 when none is. */
+void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col);
 
 /* The uninitialised-read checker of pto-run --check-init (check_init.c). */
 typedef struct InitChecker InitChecker;
