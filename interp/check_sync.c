@@ -250,6 +250,16 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
                     !ordered(s, q, sh->rtime[q], pipe))
                     report(s, 1, sh->rsite[q], q, op, pipe, value, mem, rep_lo, rep_hi);
     }
+    if (end == first + 1 && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
+        Shadow *sh = &r->segs[first].sh;
+        if (write) {
+            memset(sh, 0, sizeof *sh);
+            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe;
+        } else {
+            sh->rtime[pipe] = now, sh->rsite[pipe] = op;
+        }
+        return;
+    }
     /* the new runs from min(a, first run's lo) to max(b, last run's hi) */
     int64_t nm = 0;
     bool ok = true;
@@ -276,7 +286,7 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     }
     if (ok && end > first && r->segs[end - 1].hi > b) ok = push_mid(s, &nm, b, r->segs[end - 1].hi, &r->segs[end - 1].sh);
     if (!ok || !reserve_segs(&r->segs, &r->cap_segs, r->n_segs - (end - first) + nm)) return; /* out of memory: no record */
-    memmove(r->segs + first + nm, r->segs + end, (size_t)(r->n_segs - end) * sizeof *r->segs);
+    if (nm != end - first) memmove(r->segs + first + nm, r->segs + end, (size_t)(r->n_segs - end) * sizeof *r->segs);
     memcpy(r->segs + first, s->mid, (size_t)nm * sizeof *r->segs);
     r->n_segs += nm - (end - first);
 }
