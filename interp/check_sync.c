@@ -48,8 +48,10 @@ typedef struct Shadow {
     const Op *wsite;        /* last write: site (NULL: never written by a tracked instruction) */
     uint32_t wtime;
     int8_t wpipe;
+    int32_t wblock;                 /* the block (--blocks) that wrote */
     uint32_t rtime[N_PIPES];        /* last read per pipe (0: none) */
     const Op *rsite[N_PIPES];
+    int32_t rblock[N_PIPES];
 } Shadow;
 
 /* A run of blocks with one access history (block-aligned byte offsets in the region). */
@@ -75,6 +77,7 @@ typedef struct Report {
     int64_t lo, hi;         /* bytes of the first occurrence, from the tile's or buffer's start */
     int64_t count;          /* executions of the second site that raced */
     uint64_t last_step;
+    int32_t b1, b2;         /* the blocks of the two accesses (--blocks) */
     struct Report *next;
 } Report;
 
@@ -88,6 +91,7 @@ typedef struct FlagState {
  * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
 typedef struct Decoded {
     bool done;
+    bool warned;            /* SYNC.key-overlap reported at this set */
     bool valid;             /* the arguments decoded (else the op is ignored: verified elsewhere) */
     int8_t pipe, src, dst, event;
 } Decoded;
@@ -110,6 +114,7 @@ struct SyncChecker {
     Seg *mid;               /* scratch: the new runs of one access */
     int64_t cap_mid;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
+    int32_t block;          /* the block being run (--blocks) */
     const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
     int cur_pipe;           /* its pipe */
 };
@@ -134,6 +139,7 @@ void sync_checker_free(SyncChecker *s) {
 
 /* A new block (--blocks): fresh local memories and pipes, GM shadows kept. */
 void sync_checker_new_block(SyncChecker *s) {
+    s->block++;
     memset(s->vc, 0, sizeof s->vc);
     memset(s->barrier, 0, sizeof s->barrier);
     memset(s->done, 0, sizeof s->done);
@@ -170,8 +176,8 @@ static bool ordered(const SyncChecker *s, int q, uint32_t t, int p) {
     return t <= s->vc[p][q];
 }
 
-static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *second, int p2, const Value *value,
-                   const char *mem, int64_t lo, int64_t hi) {
+static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1, const Op *second, int p2,
+                   const Value *value, const char *mem, int64_t lo, int64_t hi) {
     for (Report *x = s->reports; x; x = x->next)
         if (x->first == first && x->second == second && x->kind == kind) {
             if (x->last_step != s->step) {
@@ -184,15 +190,15 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *
         }
     Report *x = calloc(1, sizeof *x);
     if (!x) return;
-    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, s->reports};
+    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, b1, s->block, s->reports};
     s->reports = x;
     s->n_reports++;
 }
 
 static bool same_history(const Shadow *x, const Shadow *y) {
-    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe) return false;
+    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe || x->wblock != y->wblock) return false;
     for (int q = 0; q < N_PIPES; q++)
-        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q]) return false;
+        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q]) return false;
     return true;
 }
 
@@ -241,22 +247,22 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     int64_t rep_lo = p - origin, rep_hi = p - origin + n;
     for (; end < r->n_segs && r->segs[end].lo < b; end++) {
         const Shadow *sh = &r->segs[end].sh;
-        bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now; /* this very execution */
-        if (sh->wsite && !self && !ordered(s, sh->wpipe, sh->wtime, pipe))
-            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, value, mem, rep_lo, rep_hi);
+        bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
+        if (sh->wsite && !self && (sh->wblock != s->block || !ordered(s, sh->wpipe, sh->wtime, pipe)))
+            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, sh->wblock, op, pipe, value, mem, rep_lo, rep_hi);
         if (write)
             for (int q = 0; q < N_PIPES; q++)
-                if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now) &&
-                    !ordered(s, q, sh->rtime[q], pipe))
-                    report(s, 1, sh->rsite[q], q, op, pipe, value, mem, rep_lo, rep_hi);
+                if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block) &&
+                    (sh->rblock[q] != s->block || !ordered(s, q, sh->rtime[q], pipe)))
+                    report(s, 1, sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem, rep_lo, rep_hi);
     }
     if (end == first + 1 && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
         Shadow *sh = &r->segs[first].sh;
         if (write) {
             memset(sh, 0, sizeof *sh);
-            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe;
+            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
         } else {
-            sh->rtime[pipe] = now, sh->rsite[pipe] = op;
+            sh->rtime[pipe] = now, sh->rsite[pipe] = op, sh->rblock[pipe] = s->block;
         }
         return;
     }
@@ -266,22 +272,22 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     if (first < end && r->segs[first].lo < a) ok = push_mid(s, &nm, r->segs[first].lo, a, &r->segs[first].sh);
     if (write) {
         Shadow w = {0};
-        w.wsite = op, w.wtime = now, w.wpipe = (int8_t)pipe;
+        w.wsite = op, w.wtime = now, w.wpipe = (int8_t)pipe, w.wblock = s->block;
         ok = ok && push_mid(s, &nm, a, b, &w);
     } else {
         int64_t at = a;
         for (int64_t i = first; i < end && ok; i++) {
             Shadow none = {0};
-            none.rtime[pipe] = now, none.rsite[pipe] = op;
+            none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
             if (r->segs[i].lo > at) ok = push_mid(s, &nm, at, r->segs[i].lo, &none); /* a gap: never accessed */
             Shadow sh = r->segs[i].sh;
-            sh.rtime[pipe] = now, sh.rsite[pipe] = op;
+            sh.rtime[pipe] = now, sh.rsite[pipe] = op, sh.rblock[pipe] = s->block;
             int64_t from = r->segs[i].lo > a ? r->segs[i].lo : a, to = r->segs[i].hi < b ? r->segs[i].hi : b;
             ok = ok && push_mid(s, &nm, from, to, &sh);
             at = to;
         }
         Shadow none = {0};
-        none.rtime[pipe] = now, none.rsite[pipe] = op;
+        none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
         ok = ok && push_mid(s, &nm, at, b, &none);
     }
     if (ok && end > first && r->segs[end - 1].hi > b) ok = push_mid(s, &nm, b, r->segs[end - 1].hi, &r->segs[end - 1].sh);
@@ -419,6 +425,17 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
                         "sets flag (%s -> %s, EVENT_ID%lld) again while the set at line %d is still pending: a flag is "
                         "one bit, the hardware forbids a second set before a wait",
                         pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0);
+        for (int other = 0; other < N_PIPES && !d->warned; other++)
+            if (other != dst && s->flag[src][other][id].set) { /* PTOAS #823: keyed by (src, id) on the board */
+                const Op *pending = s->flag[src][other][id].site;
+                ((Decoded *)d)->warned = true;
+                diag_report(ip->diags, ip->file, SEV_WARNING, op->loc, "SYNC.key-overlap",
+                            "sets flag (%s -> %s, EVENT_ID%lld) while flag (%s -> %s, EVENT_ID%lld) set at line %d is "
+                            "still pending: the hardware has been seen to confuse flags of one source pipe and id "
+                            "(PTOAS #823, a deadlock); use another event id for one of them",
+                            pipe_text(src), pipe_text(dst), (long long)id, pipe_text(src), pipe_text(other), (long long)id,
+                            pending ? pending->loc.line : 0);
+            }
         fl->set = true;
         fl->site = op;
         memcpy(fl->clock, s->vc[src], sizeof fl->clock); /* fires after all earlier src-pipe work */
@@ -577,17 +594,26 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         return s->n_errors == 0;
     }
     for (Report *r = s->reports; r; r = r->next) {
-        bool carried = r->first->loc.line == r->second->loc.line;
-        const char *fix = r->p1 == r->p2
+        bool cross = r->b1 != r->b2; /* two cores: no flag or barrier orders them */
+        bool carried = !cross && r->first->loc.line == r->second->loc.line;
+        const char *fix = cross ? arena_printf(ip->arena,
+                                               "order the blocks with cross-core synchronisation (pto.sync.set after "
+                                               "line %d in the writing block, pto.sync.wait before line %d in the other), "
+                                               "or give each block its own GM range",
+                                               r->first->loc.line, r->second->loc.line)
+                          : r->p1 == r->p2
                               ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
                               : sync_pair_fix(ip, r);
+        const char *where1 = cross ? arena_printf(ip->arena, ", block %d", (int)r->b1)
+                             : carried ? ", an earlier loop iteration" : "";
+        const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)r->b2) : "";
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
-                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s are not ordered%s; fix: %s",
+                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s%s are not ordered%s; fix: %s",
                     kind_text[r->kind], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?", r->mem,
                     (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name,
-                    pipe_text(r->p1), r->first->loc.line, carried ? ", an earlier loop iteration" : "",
-                    op_info(r->second->code)->name, pipe_text(r->p2),
+                    pipe_text(r->p1), r->first->loc.line, where1,
+                    op_info(r->second->code)->name, pipe_text(r->p2), where2,
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
     }
     for (int a = 0; a < N_PIPES; a++)
