@@ -608,6 +608,11 @@ typedef enum PrintForm {
                  * for an implicit @main */
 } PrintForm;
 
+/* The form of a matmul row (ir/ops_cube.def, its ELEM column): what happens to the product. */
+enum { MM_PLAIN, MM_ACC, MM_BIAS };
+/* MM_PLAIN, MM_ACC (adds acc_in) or MM_BIAS (adds a bias row) for a matmul op; MM_PLAIN otherwise. */
+int matmul_form(OpCode code);
+
 /* Reports (as errors) the ops `form` cannot express (DPS: an SSA-form op whose tile result has a
  * dynamic valid shape); true when there are none. Check before printing. */
 bool module_check_printable(const Module *m, PrintForm form, DiagList *diags);
