@@ -393,6 +393,26 @@ pto_status pto_run_new(const pto_module *m, const char *entry, int64_t blocks, u
     return PTO_OK;
 }
 
+pto_status pto_run_binding(pto_run *r, const char *name, pto_arg *out) {
+    if (!r) return PTO_ERR_ARGUMENT;
+    if (!name || !out) return fail(r, PTO_ERR_ARGUMENT, "bad arguments to pto_run_binding");
+    if (!r->ip) return fail(r, PTO_ERR_STATE, "the run could not be prepared");
+    InterpBinding b;
+    char err[256];
+    if (!interp_lookup(r->ip, name, &b, err, sizeof err)) return fail(r, PTO_ERR_BINDING, "%s", err);
+    memset(out, 0, sizeof *out);
+    out->name = b.value->name;
+    out->kind = b.kind == BIND_GM ? PTO_ARG_GM : b.kind == BIND_TILE ? PTO_ARG_TILE : PTO_ARG_SCALAR;
+    out->dtype = public_dtype(b.dtype);
+    if (b.kind == BIND_TILE) {
+        const TileType *t = &b.value->type->tile;
+        out->rank = 2;
+        out->shape[0] = t->valid_rows == DIM_DYNAMIC ? -1 : t->valid_rows;
+        out->shape[1] = t->valid_cols == DIM_DYNAMIC ? -1 : t->valid_cols;
+    }
+    return PTO_OK;
+}
+
 /* Resolves `name` for a bind or set call before the run; records a message on failure. */
 static pto_status lookup_for_input(pto_run *r, const char *name, InterpBinding *b) {
     if (!r->ip) return fail(r, PTO_ERR_STATE, "the run could not be prepared");

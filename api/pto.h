@@ -178,6 +178,9 @@ PTO_API pto_status pto_module_arg(const pto_module *m, const char *func, int i, 
  * in pto_run_message and pto_run_diagnostics); the caller frees it. */
 PTO_API pto_status pto_run_new(const pto_module *m, const char *entry, int64_t blocks, uint64_t max_steps,
                                unsigned flags, pto_run **out);
+/* Fills *out with what `name` binds to in the run's entry (arg0, %arg0, an argument's or a tile
+ * value's name): kind, dtype, a tile's valid shape; PTO_ERR_BINDING when it names nothing. */
+PTO_API pto_status pto_run_binding(pto_run *r, const char *name, pto_arg *out);
 /* Gives GM argument or tile `name` (arg0, %arg0, a tile value name) its input: `nbytes` bytes at
  * `data` of `dtype` elements shaped `shape[0..rank)` (rank 0: 1-D). The dtype must be the
  * binding's, and nbytes the shape's element count times the element size; a GM buffer gets exactly
