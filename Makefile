@@ -172,7 +172,7 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)
-	rm -f python/pto/libpto.so
+	rm -rf python/pto/libpto.so python/build python/pto.egg-info
 
 -include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 

@@ -19,7 +19,9 @@ def bits(a):
 
 
 def test_version_matches_the_tree():
-    assert pto.__version__ == (ROOT / "VERSION").read_text().strip()
+    version = (ROOT / "VERSION").read_text().strip()
+    assert pto.__version__ == version
+    assert f'version = "{version}"' in (ROOT / "python" / "pyproject.toml").read_text()
 
 
 def test_compile_path_lists_functions_and_arguments():
