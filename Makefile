@@ -123,12 +123,13 @@ $(SHLIB): $(PIC_OBJS)
 	$(CC) -shared $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Installs the Python package with the library inside it, offline (Debian's python3-numpy and
-# python3-setuptools; no download, no build isolation). PIP_FLAGS: --break-system-packages by
-# default (Debian 12's pip refuses system installs otherwise, PEP 668); empty inside a venv.
-PIP_FLAGS ?= $(if $(VIRTUAL_ENV),,--break-system-packages)
+# python3-setuptools; no download, no build isolation) for $(PYTHON). PIP_FLAGS: by default
+# --break-system-packages for a system Python (Debian 12's pip refuses system installs otherwise,
+# PEP 668; the package goes to /usr/local, Debian's own packages are untouched), nothing in a venv.
+PIP_FLAGS ?= $(shell $(PYTHON) -c 'import sys; print("" if sys.prefix != sys.base_prefix else "--break-system-packages")' 2>/dev/null)
 install-python: $(SHLIB)
 	cp $(SHLIB) python/pto/libpto.so
-	$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps $(PIP_FLAGS) ./python
+	$(PYTHON) -m pip install --no-build-isolation --no-index $(PIP_FLAGS) ./python
 
 # ---- tests -------------------------------------------------------------------------------------
 # `make test`: Criterion prints its own summary; tests/run.sh runs the file-based suites
