@@ -123,7 +123,8 @@ def _compile(source, target, entry, werror):
     """(module handle or None, status, diagnostics, diagnostics as text)."""
     mod, diags = ctypes.c_void_p(), ctypes.c_void_p()
     flags = _capi.COMPILE_WERROR if werror else 0
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and os.path.isfile(source)):
+    is_path = isinstance(source, str) and "\n" not in source and (os.path.isfile(source) or source.endswith(".pto"))
+    if isinstance(source, os.PathLike) or is_path:
         status = _lib.pto_compile_file(os.fsencode(source), _encode(target), _encode(entry), flags,
                                        ctypes.byref(mod), ctypes.byref(diags))
     else:
@@ -151,7 +152,7 @@ def verify(source, target: Optional[str] = None, entry: Optional[str] = None, we
 
 def compile(source, target: Optional[str] = None, entry: Optional[str] = None, werror: bool = False) -> "Module":
     """Parses and verifies a program (its text, or the path of a .pto file; a str naming an
-    existing file without a newline is a path) and returns a Module. Raises CompileError, carrying
+    existing file, or ending in .pto, without a newline is a path) and returns a Module. Raises CompileError, carrying
     the diagnostics, when it has errors or cannot be read, ValueError for an unknown target."""
     mod, status, found, text = _compile(source, target, entry, werror)
     if status == _capi.ERR_ARGUMENT:

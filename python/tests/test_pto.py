@@ -56,6 +56,8 @@ def test_compile_parse_error_and_unreadable_file():
     with pytest.raises(pto.CompileError) as info:
         pto.compile(pathlib.Path("/nonexistent/k.pto"))
     assert "/nonexistent/k.pto" in str(info.value)
+    with pytest.raises(pto.CompileError, match="missing.pto"):  # a str ending in .pto is a path
+        pto.compile("missing.pto")
 
 
 def test_verify_returns_diagnostics_as_objects():
