@@ -209,3 +209,15 @@ def test_library_found_through_pto_library():
     assert os.path.exists(pto.library_path)
     if os.environ.get("PTO_LIBRARY"):
         assert os.path.samefile(pto.library_path, os.environ["PTO_LIBRARY"])
+
+
+def test_check_sync_notes_and_strict_errors():
+    m = pto.compile(SAMPLES / "tmuls_f32.pto")
+    x = np.ones((32, 32), np.float32)
+    assert m.run(inputs={"arg0": x}).diagnostics == []
+    notes = m.run(inputs={"arg0": x}, check_sync=True).diagnostics
+    assert [(d.severity, d.rule) for d in notes] == [("note", "SYNC.auto")]
+    with pytest.raises(pto.RunError) as info:
+        m.run(inputs={"arg0": x}, check_sync="strict")
+    assert [(d.rule, d.line) for d in info.value.diagnostics if d.severity == "error"] == [("SYNC.raw", 13),
+                                                                                          ("SYNC.raw", 16)]
