@@ -122,14 +122,13 @@ $(BUILD)/pic/interp/kernels.o $(BUILD)/pic/interp/kernels_avx2.o $(BUILD)/pic/in
 $(SHLIB): $(PIC_OBJS)
 	$(CC) -shared $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-# Installs the Python package with the library inside it, offline (Debian's python3-numpy and
+# Installs the Python package with the library inside it (python/setup.py packs $(SHLIB)), offline (Debian's python3-numpy and
 # python3-setuptools; no download, no build isolation) for $(PYTHON). PIP_FLAGS: by default
 # --break-system-packages for a system Python (Debian 12's pip refuses system installs otherwise,
 # PEP 668; the package goes to /usr/local, Debian's own packages are untouched), nothing in a venv.
 PIP_FLAGS ?= $(shell $(PYTHON) -c 'import sys; print("" if sys.prefix != sys.base_prefix else "--break-system-packages")' 2>/dev/null)
 install-python: $(SHLIB)
-	cp $(SHLIB) python/pto/libpto.so
-	$(PYTHON) -m pip install --no-build-isolation --no-index $(PIP_FLAGS) ./python
+	PTO_LIBRARY=$(abspath $(SHLIB)) $(PYTHON) -m pip install --no-build-isolation --no-index $(PIP_FLAGS) ./python
 
 # ---- tests -------------------------------------------------------------------------------------
 # `make test`: Criterion prints its own summary; tests/run.sh runs the file-based suites
