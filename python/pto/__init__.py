@@ -189,9 +189,9 @@ class Module:
         self.entry = e.decode() if e else None
 
     def __del__(self):
-        if getattr(self, "_h", None):
-            _lib.pto_module_free(self._h)
-            self._h = None
+        handle, self._h = getattr(self, "_h", None), None
+        if handle and _lib is not None:  # at interpreter exit the module's globals may be gone
+            _lib.pto_module_free(handle)
 
     def __repr__(self):
         return f"<pto.Module target={self.target} functions={self.functions}>"

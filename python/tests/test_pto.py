@@ -82,6 +82,15 @@ def test_run_sample_matches_expected_data_bit_exactly():
     assert out.steps > 0
 
 
+def test_text_as_bytes_and_non_contiguous_inputs():
+    m = pto.compile((SAMPLES / "tmuls_f32.pto").read_bytes())
+    x = np.arange(1024, dtype=np.float32).reshape(32, 32)
+    out = m.run(inputs={"arg0": np.asfortranarray(x)})  # any layout: copied in C order
+    assert np.array_equal(out["arg1"], x * np.float32(2.5))
+    out = m.run(inputs={"arg0": x.T})  # a transposed view holds x.T's elements
+    assert np.array_equal(out["arg1"], x.T * np.float32(2.5))
+
+
 def test_run_output_shape_follows_the_input_shape():
     m = pto.compile(SAMPLES / "tmuls_f32.pto")
     x = np.arange(1024, dtype=np.float32)
