@@ -181,6 +181,20 @@ Test(api, binding_errors) {
     cr_assert_eq(a.kind, PTO_ARG_TILE);
     cr_assert_eq(a.shape[0], 2);
     cr_assert_eq(a.shape[1], 8);
+    cr_assert_eq(pto_run_binding(r, "nosuch", &a), PTO_ERR_BINDING);
+    cr_assert_eq(pto_run_set_scalar_f64(r, "arg1", 1.0), PTO_ERR_BINDING);
+    cr_assert_not_null(strstr(pto_run_message(r), "not a scalar argument"), "%s", pto_run_message(r));
+    /* a tile's valid region comes back after the run, rows x cols */
+    cr_assert_eq(pto_run_execute(r), PTO_OK, "%s", pto_run_message(r));
+    pto_array t;
+    cr_assert_eq(pto_run_fetch(r, "b", &t), PTO_OK);
+    cr_assert_eq(t.rank, 2);
+    cr_assert_eq(t.shape[0], 2);
+    cr_assert_eq(t.shape[1], 8);
+    cr_assert_eq(t.nbytes, 16 * sizeof(float));
+    pto_array_free(&t);
+    cr_assert_eq(pto_run_fetch(r, "nosuch", &t), PTO_ERR_BINDING);
+    cr_assert_null(t.data);
     pto_run_free(r);
     cr_assert_eq(pto_run_new(m, "nosuch", 1, 0, 0, &r), PTO_ERR_ARGUMENT);
     cr_assert_not_null(strstr(pto_run_message(r), "no function @nosuch"));
