@@ -384,6 +384,7 @@ pto_status pto_run_new(const pto_module *m, const char *entry, int64_t blocks, u
                            .blocks = blocks,
                            .check_sync = (flags & PTO_RUN_CHECK_SYNC_STRICT) ? 2 : (flags & PTO_RUN_CHECK_SYNC) ? 1 : 0,
                            .trace = (flags & PTO_RUN_TRACE) != 0,
+                           .check_init = (flags & PTO_RUN_CHECK_INIT) != 0,
                            .out = r->out};
     r->ip = interp_create(m->ir, &iopts, &r->diags.list);
     if (!r->ip) {

@@ -110,7 +110,8 @@ enum { PTO_COMPILE_WERROR = 1u << 0 /* warnings count as errors */ };
 enum {
     PTO_RUN_CHECK_SYNC = 1u << 0,        /* --check-sync (auto) */
     PTO_RUN_CHECK_SYNC_STRICT = 1u << 1, /* --check-sync=strict */
-    PTO_RUN_TRACE = 1u << 2              /* trace each executed op into pto_run_output */
+    PTO_RUN_TRACE = 1u << 2,             /* trace each executed op into pto_run_output */
+    PTO_RUN_CHECK_INIT = 1u << 3         /* --check-init: reads of on-chip bytes nothing wrote */
 };
 
 /* ---- versions and names ------------------------------------------------------------------- */

@@ -212,7 +212,8 @@ class Module:
         return out
 
     def run(self, entry: Optional[str] = None, inputs=None, scalars=None, blocks: int = 1, outputs=None,
-            max_steps: int = 0, check_sync=False, trace: bool = False, bf16_as_uint16: bool = False) -> Result:
+            max_steps: int = 0, check_sync=False, trace: bool = False, bf16_as_uint16: bool = False,
+            check_init: bool = False) -> Result:
         """Runs `entry` (default: the module's entry) once per block index 0..blocks-1.
 
         inputs:  {name: ndarray} for GM pointer arguments (arg0 or its name; the buffer gets exactly
@@ -222,11 +223,14 @@ class Module:
                  zeros, sized by the views the kernel makes on it.
         scalars: {name: number} for every scalar argument (floats are rounded once to its type).
         outputs: names to return; None returns every GM pointer argument of the entry.
+        check_sync: False, True (auto) or "strict" (pto-run --check-sync); check_init: pto-run
+                 --check-init. Their reports are in the Result's diagnostics; an error among them
+                 raises RunError.
         Returns a Result: {name: ndarray} in the buffer's dtype (bf16 as numpy_dtype("bf16")) and
         shape (the input's shape, else the first contiguous view made on it, else 1-D; tiles: their
         valid region, rows x cols). Raises RunError on a run-time error."""
         arglist = self.args(entry)
-        flags = (_capi.RUN_TRACE if trace else 0) | (
+        flags = (_capi.RUN_TRACE if trace else 0) | (_capi.RUN_CHECK_INIT if check_init else 0) | (
             _capi.RUN_CHECK_SYNC_STRICT if check_sync == "strict" else _capi.RUN_CHECK_SYNC if check_sync else 0)
         if not isinstance(blocks, (int, np.integer)) or not 1 <= blocks <= 65536:
             raise ValueError(f"blocks must be an integer from 1 to 65536, got {blocks!r}")

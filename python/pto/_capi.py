@@ -11,7 +11,7 @@ ARG_KINDS = {0: "gm", 1: "tile", 2: "scalar", 3: "other"}
 SEVERITIES = {0: "error", 1: "warning", 2: "note"}
 # pto_compile / pto_run_new flags
 COMPILE_WERROR = 1
-RUN_CHECK_SYNC, RUN_CHECK_SYNC_STRICT, RUN_TRACE = 1, 2, 4
+RUN_CHECK_SYNC, RUN_CHECK_SYNC_STRICT, RUN_TRACE, RUN_CHECK_INIT = 1, 2, 4, 8
 # pto_dtype numbering (stable, api/pto.h)
 DTYPES = {1: "f16", 2: "bf16", 3: "f32", 4: "i8", 5: "ui8", 6: "i16", 7: "ui16", 8: "i32", 9: "ui32",
           10: "i64", 11: "ui64", 12: "i1", 13: "index"}

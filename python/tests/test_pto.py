@@ -230,3 +230,15 @@ def test_check_sync_notes_and_strict_errors():
         m.run(inputs={"arg0": x}, check_sync="strict")
     assert [(d.rule, d.line) for d in info.value.diagnostics if d.severity == "error"] == [("SYNC.raw", 13),
                                                                                           ("SYNC.raw", 16)]
+
+
+def test_check_init_reports_unwritten_reads():
+    sync = ROOT / "tests" / "sync"
+    a = np.fromfile(sync / "data" / "a16x16.bin", dtype=np.float32)
+    clean = pto.compile(sync / "init_clean.pto").run(inputs={"a": a}, check_init=True)
+    assert clean.diagnostics == []
+    with pytest.raises(pto.RunError) as info:
+        pto.compile(sync / "init_unwritten.pto").run(inputs={"a": a}, check_init=True)
+    assert [(d.rule, d.line) for d in info.value.diagnostics] == [("INIT.read", 22)]
+    # without the check the same kernel runs (on zeros)
+    assert pto.compile(sync / "init_unwritten.pto").run(inputs={"a": a}).diagnostics == []
