@@ -529,12 +529,13 @@ static void diag_func(VerifyCtx *ctx, const Func *f, const char *rule, const cha
 static void check_entry_rules(VerifyCtx *ctx, const Module *m, const VerifyOptions *opts) {
     for (int i = 0; i < m->n_funcs; i++) {
         const Func *f = m->funcs[i];
+        if (f->parse_failed) continue; /* the parser reported it */
         if (f->is_entry && f->is_declaration)
             diag_func(ctx, f, "FUNC.entry-definition", "'func.func' op `%s` is only valid on function definitions",
                       "pto.entry");
     }
     const Func *entry = module_entry(m, opts ? opts->entry : NULL);
-    if (entry && entry->n_results > 0)
+    if (entry && !entry->parse_failed && entry->n_results > 0)
         diag_func(ctx, entry, "FUNC.entry-void", "'func.func' op PTO entry functions must return void (@%s)",
                   entry->name);
 }
@@ -570,7 +571,8 @@ bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags) 
     check_entry_rules(&ctx, m, opts);
     for (int i = 0; i < m->n_funcs; i++) {
         ctx.func_index = i;
-        if (m->funcs[i]) verify_function(&ctx, m->funcs[i]);
+        /* a function the parser reported an error in is skipped; the others are checked */
+        if (m->funcs[i] && !m->funcs[i]->parse_failed) verify_function(&ctx, m->funcs[i]);
     }
     return diags->errors == errors_before;
 }
