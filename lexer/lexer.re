@@ -287,19 +287,19 @@ Token lexer_next(Lexer *lx) {
         "@" (ident | "\"" [^"\n\x00]* "\"") { lx->cursor = cur; return make_token(lx, TK_SYMBOL, start, cur); }
         "^" suffix+ { lx->cursor = cur; return make_token(lx, TK_CARET_ID, start, cur); }
         "!" ident { lx->cursor = cur; return make_token(lx, TK_TYPE_NAME, start, cur); }
-        "#" ident / [^<] {
-            /* an attribute always has `<...>`: this is most likely a comment written without the
-             * space after '#' (or in another language's style) */
-            bool line_start = lx->at_line_start;
+        "#" ident / [^<A-Za-z0-9_$.] {
+            /* an attribute alias (`#alias`) cannot start a line: there this is a comment written
+             * without the space after '#' (or in another language's style); one error, line skipped */
             lx->cursor = cur;
+            if (!lx->at_line_start) return make_token(lx, TK_ATTR, start, cur);
             Token t = error_token(lx, start, (size_t)(cur - start),
-                                  "'%.*s' is not an attribute (those are written '#pto.name<...>'): comments start with '//'",
+                                  "'%.*s' starts a line like a comment, but comments start with '//'",
                                   (int)(cur - start), start);
             t.fixit = "//";
             t.fixit_len = 1;
-            t.note = "'#' starts a comment only when a space, a tab or the end of the line follows it";
-            if (line_start) /* the whole line is that comment: skip it, one error */
-                while (*lx->cursor != '\n' && lx->cursor < lx->limit) lx->cursor++;
+            t.note = "'#' starts a comment only when a space, a tab or the end of the line follows it; "
+                     "attributes are written '#pto.name<...>'";
+            while (*lx->cursor != '\n' && lx->cursor < lx->limit) lx->cursor++;
             return t;
         }
         "#" ident {
