@@ -176,6 +176,15 @@ static void print_span_text(FILE *out, const SourceFile *file, SrcLoc loc) {
     fprintf(out, "%.*s%s", (int)n, file->text + loc.offset, n < loc.len ? "..." : "");
 }
 
+/* Writes `s` with line breaks and tabs as \\n and \\t (a fix-it's replacement on one line). */
+static void print_escaped(FILE *out, const char *s) {
+    for (; *s; s++) {
+        if (*s == '\n') fputs("\\n", out);
+        else if (*s == '\t') fputs("\\t", out);
+        else fputc(*s, out);
+    }
+}
+
 void diag_print_text(FILE *out, const DiagList *list) {
     for (size_t i = 0; i < list->count; i++) {
         const Diag *d = &list->items[i];
@@ -200,10 +209,12 @@ void diag_print_text(FILE *out, const DiagList *list) {
             if (f->loc.len) {
                 fputs("replace '", out);
                 print_span_text(out, d->file, f->loc);
-                fprintf(out, "' with '%s'\n", f->replacement);
+                fputs("' with '", out);
             } else {
-                fprintf(out, "insert '%s'\n", f->replacement);
+                fputs("insert '", out);
             }
+            print_escaped(out, f->replacement);
+            fputs("'\n", out);
         }
     }
     size_t shown = 0;

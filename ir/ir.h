@@ -628,7 +628,8 @@ int module_func_index(const Module *m, const char *name);
 void module_set_target(Module *m, Target target);
 /* Finds a function by name, or NULL. */
 Func *module_find_func(const Module *m, const char *name);
-/* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */
+/* The entry function per SPEC 1.2: `name` when given, else the one marked `pto.entry`, else the
+ * only definition, else the only public (not `private`) definition; NULL when none of these. */
 Func *module_entry(const Module *m, const char *name);
 
 /* ------------------------------------------------------------------------------------------ */

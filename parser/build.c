@@ -1015,6 +1015,34 @@ static void merge_operand_attrs(ParseCtx *ctx, Op *op, const PtrVec *extra) {
     op->attrs.count = n;
 }
 
+/* Bytes from an ins/outs keyword at `offset` to just past its list's closing ')' (0 if unclosed). */
+static uint32_t group_span(const ParseCtx *ctx, uint32_t offset) {
+    const char *text = ctx->file->text;
+    size_t i = offset;
+    int depth = 0;
+    while (i < ctx->file->len && text[i] != '(') i++;
+    for (; i < ctx->file->len; i++) {
+        if (text[i] == '(') depth++;
+        else if (text[i] == ')' && --depth == 0) return (uint32_t)(i + 1 - offset);
+    }
+    return 0;
+}
+
+/* `outs(...) ins(...)`: PTOAS's format (and ours) is `ins(...) outs(...)`; the operands are still
+ * bound by their keywords, so this is one error with a fix-it that swaps the two lists. */
+static void swapped_groups(ParseCtx *ctx, const char *opn, const Item *ins_group, const Item *outs_group) {
+    pc_error(ctx, outs_group->loc, "'%s' op writes outs(...) before ins(...)", opn);
+    pc_note(ctx, ins_group->loc, "the inputs come first: write ins(...) outs(...)");
+    uint32_t outs_len = group_span(ctx, outs_group->loc.offset), ins_len = group_span(ctx, ins_group->loc.offset);
+    if (!outs_len || !ins_len || outs_group->loc.offset + outs_len > ins_group->loc.offset) return;
+    const char *text = ctx->file->text;
+    uint32_t gap = ins_group->loc.offset - (outs_group->loc.offset + outs_len);
+    SrcLoc both = outs_group->loc;
+    both.len = ins_group->loc.offset + ins_len - outs_group->loc.offset;
+    pc_fixit(ctx, both, arena_printf(ctx->arena, "%.*s%.*s%.*s", (int)ins_len, text + ins_group->loc.offset, (int)gap,
+                                     text + outs_group->loc.offset + outs_len, (int)outs_len, text + outs_group->loc.offset));
+}
+
 /* Type list of an ins(...)/outs(...) group bound to its operands. */
 static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, const char *what) {
     int n = (int)group->operands->count, k = (int)group->types->count;
@@ -1179,6 +1207,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         if (d->sig)
             pc_error(ctx, d->sig->loc, "'%s' op takes no ':' signature in the ins(...)/outs(...) form (the types go inside "
                      "the lists)", opn);
+        if (ins_group && outs_group && outs_group->loc.offset < ins_group->loc.offset) swapped_groups(ctx, opn, ins_group, outs_group);
         if (ins_group) bind_group_types(ctx, op, ins_group, "ins");
         if (outs_group) bind_group_types(ctx, op, outs_group, "outs");
         ins_ops = ins_group ? (Operand **)ins_group->operands->items : NULL;
@@ -1782,23 +1811,34 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     return f;
 }
 
-static void finish_func(ParseCtx *ctx, FuncCtx *fc, bool has_body) {
+/* `close` is the function's closing '}' (line 0 when unknown). */
+static void finish_func(ParseCtx *ctx, FuncCtx *fc, bool has_body, SrcLoc close) {
     Func *f = fc->func;
     f->is_declaration = !has_body;
     resolve_pending(ctx, fc);
-    if (has_body && f->n_results > 0 && (!fc->body->last || fc->body->last->code != OP_RETURN))
+    bool ends_with_return = fc->body->last && fc->body->last->code == OP_RETURN;
+    if (has_body && f->n_results > 0 && !ends_with_return) {
         pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op body of @%s must end with 'return' of %d value%s", f->name, f->n_results,
                  f->n_results == 1 ? "" : "s");
+    } else if (has_body && !ends_with_return && fc != ctx->implicit_main) {
+        /* MLIR (and PTOAS) need the terminator; only a bare program gets an implicit one */
+        pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op body of @%s must end with 'return'", f->name);
+        if (close.line) {
+            SrcLoc line_start = {close.line, 1, close.offset - (close.col - 1), 0};
+            pc_note(ctx, close, "the body ends here");
+            pc_fixit(ctx, line_start, arena_printf(ctx->arena, "%*sreturn\n", (int)close.col + 1, ""));
+        }
+    }
     if (!has_body && f->is_entry)
         pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op `pto.entry` is only valid on function definitions");
 }
 
-void pc_func_end(ParseCtx *ctx, Func *func, bool has_body) {
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body, SrcLoc close) {
     FuncCtx *fc = ctx->func;
     while (fc && fc->func != func) fc = fc->outer;
     if (!fc) return;
     pop_block(ctx, fc->body);
-    finish_func(ctx, fc, has_body);
+    finish_func(ctx, fc, has_body, close);
     ctx->func = fc->outer;
     func_tables_free(fc); /* its names are resolved: the next function starts from an empty table */
 }
@@ -1874,7 +1914,7 @@ void pc_finish_file(ParseCtx *ctx) {
         current_func(ctx, (SrcLoc){1, 1, 0, 0});
     if (ctx->implicit_main) {
         pop_block(ctx, ctx->implicit_main->body);
-        finish_func(ctx, ctx->implicit_main, true);
+        finish_func(ctx, ctx->implicit_main, true, (SrcLoc){0, 0, 0, 0});
         ptrvec_push(ctx->arena, &ctx->funcs, ctx->implicit_main->func);
         ctx->func = NULL;
     }

@@ -278,7 +278,8 @@ OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block 
 void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs);
 void pc_module_end(ParseCtx *ctx);
 Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrVec *results, PtrVec *attrs);
-void pc_func_end(ParseCtx *ctx, Func *func, bool has_body);
+/* Ends a function; `close` is its body's closing '}' (for the missing-return fix-it). */
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body, SrcLoc close);
 
 Block *pc_region_open(ParseCtx *ctx, SrcLoc loc);
 Block *pc_region_close(ParseCtx *ctx, Block *block);

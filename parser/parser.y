@@ -170,8 +170,8 @@ module_body
     ;
 
 func_def
-    : func_head                             { pc_func_end(ctx, $1, false); }
-    | func_head '{' stmts '}'               { pc_func_end(ctx, $1, true); }
+    : func_head                             { pc_func_end(ctx, $1, false, @1); }
+    | func_head '{' stmts '}'               { pc_func_end(ctx, $1, true, @4); }
     ;
 
 func_head
