@@ -1753,7 +1753,7 @@ void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
         bool known = arch->kind == ATTR_STRING && target_from_name(arch->text, &t);
         m->file_target = known ? t : TARGET_A2A3;
         if (!known) /* SPEC 1.2: any other value means A2A3; an unquoted a5 is a likely slip */
-            diag_report(ctx->diags, ctx->file, SEV_WARNING, arch->loc, NULL,
+            diag_report(ctx->diags, ctx->file, SEV_WARNING, arch->loc, PARSE_RULE_FUNC,
                         "pto.target_arch value %s%s%s is not one of \"a2a3\", \"a2\", \"a3\", \"a5\" (a quoted string): "
                         "the A2A3 rules apply", arch->kind == ATTR_STRING ? "\"" : "", arch->text ? arch->text : "?",
                         arch->kind == ATTR_STRING ? "\"" : "");
