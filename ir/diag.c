@@ -224,6 +224,19 @@ void diag_print_text(FILE *out, const DiagList *list) {
                 list->max_errors);
 }
 
+/* Bytes of the well-formed UTF-8 sequence at p (1 for ASCII), or 0 when it is not one. */
+static int utf8_length(const unsigned char *p) {
+    int n = p[0] < 0x80 ? 1 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+            : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0))) return 0; /* overlong, surrogate */
+    if (n == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* A JSON string: escapes as RFC 8259 requires; a byte that is not part of well-formed UTF-8 (a
+ * path or quoted source text may hold any byte) becomes U+FFFD, so the document stays valid. */
 static void print_json_string(FILE *out, const char *s) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -234,8 +247,19 @@ static void print_json_string(FILE *out, const char *s) {
         case '\t': fputs("\\t", out); break;
         case '\r': fputs("\\r", out); break;
         default:
-            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
+            if (*p < 0x20) {
+                fprintf(out, "\\u%04x", *p);
+            } else if (*p < 0x80) {
+                fputc(*p, out);
+            } else {
+                int n = utf8_length(p);
+                if (n == 0) {
+                    fputs("\\ufffd", out);
+                } else {
+                    fwrite(p, 1, (size_t)n, out);
+                    p += n - 1;
+                }
+            }
         }
     }
     fputc('"', out);
