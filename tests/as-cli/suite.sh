@@ -109,6 +109,10 @@ expect json_io_error 2 "err1=pto-as: error: no_such_file.pto: cannot open: No su
     "json=[(x['file'], x['line'], x['rule']) for x in d['diagnostics']] == [('no_such_file.pto', 0, 'IO.read'), ('warning.pto', 2, 'PARSE.func')]" \
     "json=d['errors'] == 1 and d['warnings'] == 1"
 
+awk 'BEGIN { for (i = 0; i < 1500; i++) printf "\001"; print "" }' >"$T/ctl.pto"
+invoke pto-as --diagnostics=json "$T/ctl.pto"
+expect json_error_cap 1 "json=len(d['diagnostics']) == 1000 and d['errors'] == 1500 and d['errors_not_shown'] == 500"
+
 # ---- -q and -Werror ---------------------------------------------------------------------------
 invoke pto-as warning.pto
 expect warning_shown 0 "err1=warning.pto:2:20: warning: pto.target_arch value a5 is not one of \"a2a3\", \"a2\", \"a3\", \"a5\" (a quoted string): the A2A3 rules apply"
