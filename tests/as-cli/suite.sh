@@ -113,6 +113,30 @@ awk 'BEGIN { for (i = 0; i < 1500; i++) printf "\001"; print "" }' >"$T/ctl.pto"
 invoke pto-as --diagnostics=json "$T/ctl.pto"
 expect json_error_cap 1 "json=len(d['diagnostics']) == 1000 and d['errors'] == 1500 and d['errors_not_shown'] == 500"
 
+# Fix-its do what they say: applying every fix-it of the document gives a file without those
+# errors (structure hints: none left; partial parse: only the parse error without a fix-it).
+apply_fixits() { # SOURCE JSON OUTPUT
+    "$python" - "$1" "$2" "$3" <<'PY'
+import json, sys
+src = open(sys.argv[1], "rb").read()
+starts = [0] + [i + 1 for i, b in enumerate(src) if b == 10]
+def offset(line, col): return starts[line - 1] + col - 1
+edits = [(offset(f["line"], f["column"]), offset(f["end_line"], f["end_column"]), f["replacement"].encode())
+         for x in json.load(open(sys.argv[2]))["diagnostics"] for f in x["fixits"]]
+for a, b, text in sorted(edits, reverse=True):
+    src = src[:a] + text + src[b:]
+open(sys.argv[3], "wb").write(src)
+PY
+}
+invoke pto-as --diagnostics=json ../verify/diag_structure_hints.pto
+apply_fixits ../verify/diag_structure_hints.pto "$T/out" "$T/fixed1.pto"
+invoke pto-as --diagnostics=json "$T/fixed1.pto"
+expect fixits_fix_structure_hints 0 "json=d['errors'] == 0 and d['diagnostics'] == []"
+invoke pto-as --diagnostics=json ../verify/diag_partial_parse.pto
+apply_fixits ../verify/diag_partial_parse.pto "$T/out" "$T/fixed2.pto"
+invoke pto-as --diagnostics=json "$T/fixed2.pto"
+expect fixits_fix_col_major 1 "json=[x['rule'] for x in d['diagnostics']] == ['PARSE.op']"
+
 # ---- -q and -Werror ---------------------------------------------------------------------------
 invoke pto-as warning.pto
 expect warning_shown 0 "err1=warning.pto:2:20: warning: pto.target_arch value a5 is not one of \"a2a3\", \"a2\", \"a3\", \"a5\" (a quoted string): the A2A3 rules apply"
