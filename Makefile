@@ -3,7 +3,7 @@
 #   make test         unit tests (Criterion) + golden, verifier, round-trip and error tests
 #   make demo         build and run a sample against its expected output
 #   make check-asan   the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (tools and man pages)
 #   make lib          build/libpto.so, the shared library behind the Python package (api/pto.h)
 #   make install-python   installs the Python package `pto` (python/) with the library, offline
 #   make clean
@@ -164,12 +164,18 @@ bench: all
 	@if [ -f bench/Makefile.inc ]; then $(MAKE) -f bench/Makefile.inc BUILD=$(BUILD) run; \
 	else echo "bench: no benchmark harness yet (bench/)"; exit 1; fi
 
+# Installs the two tools and their man pages, nothing else (no unit-test binary, no test or fuzz
+# library, no static library): tests/install checks the list.
+MANDIR  ?= $(PREFIX)/share/man
+MAN1    := docs/man/pto-as.1 docs/man/pto-run.1
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BUILD)/pto-as $(BUILD)/pto-run $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pto-as $(DESTDIR)$(PREFIX)/bin/pto-run
+	rm -f $(DESTDIR)$(MANDIR)/man1/pto-as.1 $(DESTDIR)$(MANDIR)/man1/pto-run.1
 
 clean:
 	rm -rf $(BUILD)

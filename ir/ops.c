@@ -159,7 +159,18 @@ Func *module_entry(const Module *m, const char *name) {
         }
     }
     if (marked) return marked;
-    return definitions == 1 ? only : NULL;
+    if (definitions == 1) return only;
+    /* a kernel with private helpers: the one public definition is the entry */
+    Func *public_def = NULL;
+    int publics = 0;
+    for (int i = 0; i < m->n_funcs; i++) {
+        Func *f = m->funcs[i];
+        if (!f->is_declaration && !f->is_private) {
+            publics++;
+            public_def = f;
+        }
+    }
+    return publics == 1 ? public_def : NULL;
 }
 
 /* The form of each matmul row (its ELEM column: plain, acc, bias), from the table. */
