@@ -2,7 +2,7 @@
  * statistics, a growable text buffer, the goal table and the sections of the report.
  *
  * The harness is one process and one run: bench_main.c parses the options, runs every section in
- * order (seed ops, families beside the pto-isa simulator, loop dispatch, pto-run end to end, front end, pto-as peak memory) and ends with
+ * order (seed ops, families beside the pto-isa simulator, loop dispatch, pto-run end to end, front end, pto-as peak memory, whole kernels beside ptoas + g++ + the simulator) and ends with
  * the goal summary. Nothing here is used by the tools or the tests. */
 #ifndef PTO_BENCH_H
 #define PTO_BENCH_H
