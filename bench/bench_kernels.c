@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -62,6 +63,8 @@ typedef struct KRow {
     KArg args[MAX_KARGS];
     int n_args;
     double ptoas_ms, pto_run_ms, gxx_s, sim_proc_ms, sim_call_ms;
+    double ours_delta, sim_delta;   /* change of the sum of every buffer element made by one run */
+    bool has_bf16;
     char why[200];          /* non-empty: not measured, and why */
 } KRow;
 
@@ -172,6 +175,43 @@ static void write_fill(FILE *f, const KArg *a) {
     }
 }
 
+static double half_to_double(uint16_t h) {
+    int e = (h >> 10) & 31, m = h & 1023;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m | 1024, e - 25);
+    return h & 0x8000 ? -v : v;
+}
+
+/* Sum of the elements of a raw buffer file of dtype `dt` (in index order, in double); NAN when it cannot be read. */
+static double file_sum(const char *path, const char *dt) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NAN;
+    size_t size = elem_info(dt, NULL);
+    unsigned char b[8];
+    double sum = 0.0;
+    bool is_signed = dt[0] == 'i';
+    while (size && fread(b, 1, size, f) == size) {
+        if (!strcmp(dt, "f32")) {
+            float v;
+            memcpy(&v, b, 4);
+            sum += v;
+        } else if (!strcmp(dt, "f16")) {
+            sum += half_to_double((uint16_t)(b[0] | b[1] << 8));
+        } else if (!strcmp(dt, "bf16")) {
+            uint32_t bits = (uint32_t)(b[0] | b[1] << 8) << 16;
+            float v;
+            memcpy(&v, &bits, 4);
+            sum += v;
+        } else {
+            uint64_t u = 0;
+            for (size_t i = 0; i < size; i++) u |= (uint64_t)b[i] << (8 * i);
+            if (is_signed && size < 8 && (u >> (8 * size - 1)) & 1) u |= ~0ull << (8 * size);
+            sum += is_signed ? (double)(int64_t)u : (double)u;
+        }
+    }
+    fclose(f);
+    return sum;
+}
+
 /* First line of `path` containing `needle` (else its first line) into buf, trimmed. */
 static void first_line(const char *path, const char *needle, char *buf, size_t len) {
     FILE *f = fopen(path, "r");
@@ -243,29 +283,42 @@ static bool find_samples(const BenchOptions *o, char *buf, size_t len, char *not
     return true;
 }
 
-/* The pto-run argv of a kernel: FILE --target=T, then --in (buffers from `prefix`) or --out, and --set. */
-static int pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow *r, const char *pto, const char *target, const char *dir,
-                        bool sizing, char store[][4200], char **argv) {
+/* The pto-run argv of a kernel: FILE --target=T, the pointers as --in in_ARG.bin (mode 1), as --out
+ * size_ARG.bin (mode 0: the sizing run) or both, --out to out_ARG.bin (mode 2), and the scalars as --set. */
+static void pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow *r, const char *pto, const char *dir,
+                         int mode, char store[][4200], char **argv) {
     int n = 0, s = 0;
     bench_fmt(store[s], sizeof store[0], "%s/pto-run", o->build);
     argv[n++] = store[s++];
     argv[n++] = (char *)pto;
-    bench_fmt(store[s], sizeof store[0], "--target=%s", target);
+    bench_fmt(store[s], sizeof store[0], "--target=%s", k->target);
     argv[n++] = store[s++];
     for (int i = 0; i < r->n_args; i++) {
         const KArg *a = &r->args[i];
-        argv[n++] = a->is_ptr ? (sizing ? "--out" : "--in") : "--set";
-        if (a->is_ptr) bench_fmt(store[s], sizeof store[0], "%s=%s/%s_%s.bin", a->name, dir, sizing ? "size" : "in", a->name);
-        else bench_fmt(store[s], sizeof store[0], "%s=%d", a->name, scalar_value(k, a));
-        argv[n++] = store[s++];
+        if (!a->is_ptr) {
+            argv[n++] = "--set";
+            bench_fmt(store[s], sizeof store[0], "%s=%d", a->name, scalar_value(k, a));
+            argv[n++] = store[s++];
+            continue;
+        }
+        if (mode != 0) {
+            argv[n++] = "--in";
+            bench_fmt(store[s], sizeof store[0], "%s=%s/in_%s.bin", a->name, dir, a->name);
+            argv[n++] = store[s++];
+        }
+        if (mode != 1) {
+            argv[n++] = "--out";
+            bench_fmt(store[s], sizeof store[0], "%s=%s/%s_%s.bin", a->name, dir, mode ? "out" : "size", a->name);
+            argv[n++] = store[s++];
+        }
     }
     argv[n] = NULL;
-    return n;
 }
 
 /* The simulator harness: the ptoas output, then main([reps]) filling the buffers and calling the
- * kernel; with reps > 0 it prints "K <median ms of one call>". It ends by printing the sum of every
- * buffer, so the compiler cannot drop the kernel's stores as dead. */
+ * kernel once; it prints "D <change of the sum of every buffer element made by that call>", then
+ * with reps > 0 times reps more calls ("K <median ms of one call>"), and ends by printing the sum
+ * of every buffer, so the compiler cannot drop the kernel's stores as dead. */
 static void sim_main(Text *t, const KernelSpec *k, const KRow *r, const char *kernel_cpp) {
     text_printf(t, "// Generated by pto-bench (bench/bench_kernels.c): %s on pto-isa's CPU simulator.\n"
                    "#include <cstdint>\n#include \"%s\"\n#include <algorithm>\n#include <chrono>\n#include <cstdio>\n"
@@ -292,12 +345,14 @@ static void sim_main(Text *t, const KernelSpec *k, const KRow *r, const char *ke
         else text_printf(&call, "%s%d", i ? ", " : "", scalar_value(k, &r->args[i]));
     }
     text_printf(&call, ")");
-    text_printf(t, "  %s;\n  if (reps > 0) {\n    std::vector<double> v;\n    for (long k = 0; k < reps; k++) {\n"
+    text_printf(t, "  double sum = 0.0;\n%s  const double sum0 = sum;\n  %s;\n  sum = 0.0;\n%s"
+                   "  std::printf(\"D %%.17g\\n\", sum - sum0);\n", sums.s, call.s, sums.s);
+    text_printf(t, "  if (reps > 0) {\n    std::vector<double> v;\n    for (long k = 0; k < reps; k++) {\n"
                    "      auto t0 = std::chrono::steady_clock::now();\n      %s;\n"
                    "      v.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());\n"
                    "    }\n    std::sort(v.begin(), v.end());\n    std::printf(\"K %%.4f\\n\", v[v.size() / 2]);\n  }\n"
-                   "  double sum = 0.0;\n%s  std::printf(\"C %%g\\n\", sum);\n  return 0;\n}\n",
-                call.s, call.s, sums.s);
+                   "  sum = 0.0;\n%s  std::printf(\"C %%g\\n\", sum);\n  return 0;\n}\n",
+                call.s, sums.s);
     text_free(&sums);
     text_free(&call);
 }
@@ -354,8 +409,8 @@ static void run_kernel(const BenchOptions *o, const KernelSpec *k, const char *s
 
     /* buffer sizes from a sizing run on zero-filled buffers, then the input files */
     char store[2 * MAX_KARGS + 4][4200];
-    char *argv[2 * MAX_KARGS + 8];
-    pto_run_argv(o, k, r, pto, k->target, dir, true, store, argv);
+    char *argv[4 * MAX_KARGS + 8];
+    pto_run_argv(o, k, r, pto, dir, 0, store, argv);
     ProcResult sz = bench_spawn(argv);
     if (sz.status != 0) return bench_fmt(r->why, sizeof r->why, "pto-run sizing run exit %d", sz.status);
     for (int i = 0; i < r->n_args; i++) {
@@ -375,9 +430,23 @@ static void run_kernel(const BenchOptions *o, const KernelSpec *k, const char *s
     }
 
     /* pto-run end to end */
-    pto_run_argv(o, k, r, pto, k->target, dir, false, store, argv);
+    pto_run_argv(o, k, r, pto, dir, 1, store, argv);
     r->pto_run_ms = time_process(argv, o->samples, &st);
     if (st != 0) return bench_fmt(r->why, sizeof r->why, "pto-run exit %d", st);
+    /* one more run writing every buffer: the change it made, to compare with the simulator's */
+    pto_run_argv(o, k, r, pto, dir, 2, store, argv);
+    ProcResult chk = bench_spawn(argv);
+    if (chk.status != 0) return bench_fmt(r->why, sizeof r->why, "pto-run (writing outputs) exit %d", chk.status);
+    r->ours_delta = 0.0;
+    for (int i = 0; i < r->n_args; i++) {
+        const KArg *a = &r->args[i];
+        if (!a->is_ptr) continue;
+        char in[4200], out[4200];
+        bench_fmt(in, sizeof in, "%s/in_%s.bin", dir, a->name);
+        bench_fmt(out, sizeof out, "%s/out_%s.bin", dir, a->name);
+        r->ours_delta += file_sum(out, a->dtype) - file_sum(in, a->dtype);
+        r->has_bf16 |= !strcmp(a->dtype, "bf16");
+    }
     if (!inc) return; /* no simulator: the pto-run figure only */
 
     /* the simulator: generated main, g++ -O2, the binary as a process, then in process */
@@ -408,9 +477,11 @@ static void run_kernel(const BenchOptions *o, const KernelSpec *k, const char *s
     FILE *p = popen(cmd, "r");
     char line[256];
     r->sim_call_ms = -1.0;
+    r->sim_delta = NAN;
     while (p && fgets(line, sizeof line, p)) {
-        double ms;
-        if (sscanf(line, "K %lf", &ms) == 1) r->sim_call_ms = ms;
+        double v;
+        if (sscanf(line, "K %lf", &v) == 1) r->sim_call_ms = v;
+        if (sscanf(line, "D %lf", &v) == 1) r->sim_delta = v;
     }
     if (!p || pclose(p) != 0 || r->sim_call_ms < 0) bench_fmt(r->why, sizeof r->why, "simulator timing run failed");
 }
@@ -443,9 +514,9 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
     o = &ko;
     static KRow rows[N_KERNELS];
     memset(rows, 0, sizeof rows);
-    printf("%-44s %8s | %9s | %7s %8s %9s | %9s %7s\n", "kernel (target)", "ptoas ms", "pto-run ms", "g++ s", "run ms",
-           "call ms", "sim ms", "x");
-    int measured = 0, met = 0, rejected = 0;
+    printf("%-44s %8s | %9s | %7s %8s %9s | %9s %7s | %8s\n", "kernel (target)", "ptoas ms", "pto-run ms", "g++ s",
+           "run ms", "call ms", "sim ms", "x", "sum diff");
+    int measured = 0, met = 0, rejected = 0, n_disagree = 0;
     double worst = 0.0;
     char worst_label[64] = "";
     bool any_bf16 = false;
@@ -463,8 +534,12 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
         }
         double sim_total = r->gxx_s * 1e3 + r->sim_proc_ms;
         double x = sim_total / r->pto_run_ms;
-        printf("%-44s %8.1f | %9.2f | %7.2f %8.2f %9.3f | %9.0f %6.0fx\n", r->label, r->ptoas_ms, r->pto_run_ms, r->gxx_s,
-               r->sim_proc_ms, r->sim_call_ms, sim_total, x);
+        /* relative difference of the change one run made to the sum of every buffer element */
+        double diff = fabs(r->sim_delta - r->ours_delta) / fmax(fabs(r->ours_delta), 1.0);
+        bool agree = r->has_bf16 || diff <= 1e-4; /* bf16: the simulator computes in f16 here, not judged */
+        printf("%-44s %8.1f | %9.2f | %7.2f %8.2f %9.3f | %9.0f %6.0fx | %7.0e%s\n", r->label, r->ptoas_ms, r->pto_run_ms,
+               r->gxx_s, r->sim_proc_ms, r->sim_call_ms, sim_total, x, diff, r->has_bf16 ? "~" : agree ? " " : "!");
+        if (!agree) n_disagree++;
         measured++;
         met += x > 1.0;
         if (worst == 0.0 || x < worst) worst = x, snprintf(worst_label, sizeof worst_label, "%s", r->label);
@@ -477,6 +552,10 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
     printf("  sim ms = g++ + run (ptoas not included); x = sim ms / pto-run ms; generated files: %s/pto-bench-kernels; "
            "pto-isa headers: %s\n",
            o->build, inc);
+    printf("  sum diff: one pto-run (--out of every buffer) and the simulator's first call each change the sum of "
+           "all buffer elements; |sim - ours| / max(|ours|, 1); `!` above 1e-4: %d kernel(s); `~` bf16 buffers, not "
+           "judged (see the note below)\n",
+           n_disagree);
     if (any_bf16)
         printf("  note: g++ 12 has no std::bfloat16_t, so pto-isa's simulator builds bf16 as its _Float16 placeholder: "
                "bf16 kernels run with f16 arithmetic there (timing comparable, values not)\n");
