@@ -2,7 +2,7 @@
  * statistics, a growable text buffer, the goal table and the sections of the report.
  *
  * The harness is one process and one run: bench_main.c parses the options, runs every section in
- * order (seed ops, families beside the pto-isa simulator, loop dispatch, pto-run end to end, front end, pto-as peak memory) and ends with
+ * order (seed ops, families beside the pto-isa simulator, loop dispatch, pto-run end to end, front end, pto-as peak memory, whole kernels beside ptoas + g++ + the simulator) and ends with
  * the goal summary. Nothing here is used by the tools or the tests. */
 #ifndef PTO_BENCH_H
 #define PTO_BENCH_H
@@ -19,7 +19,7 @@ typedef struct BenchOptions {
     const char *root;       /* repository root: samples/README.md is read from here (default ".") */
     int samples;            /* timed samples per figure (median reported) */
     double target_ms;       /* wall time of one timed sample of a seed-op case */
-    bool sections[8];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
+    bool sections[16];      /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
     const char *op_filter;  /* run only seed-op cases whose op name contains this (NULL: all) */
     bool verbose;           /* print diagnostics of generated programs */
     const char *write_front;    /* --write-front FILE */
@@ -29,10 +29,11 @@ typedef struct BenchOptions {
     bool all_shapes;        /* --all-shapes: every family member on every shape */
     bool no_sim;            /* --no-sim: no simulator columns */
     const char *pto_isa;    /* --pto-isa DIR: a pto-isa checkout (else $PTO_ISA_SRC, else the mirror) */
+    const char *ptoas;      /* --ptoas PATH: the PTOAS compiler (else $PTOAS_BIN, else the check-ptoas cache) */
 } BenchOptions;
 
 enum { BENCH_SEC_OPS, BENCH_SEC_FAMILIES, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_MATMUL,
-       BENCH_SEC_CHECK, BENCH_SEC_COUNT };
+       BENCH_SEC_CHECK, BENCH_SEC_KERNELS, BENCH_SEC_COUNT };
 
 /* ---- timing and statistics ---------------------------------------------------------------------- */
 
@@ -68,7 +69,7 @@ typedef struct GoalResult {
 
 enum {
     GOAL_OPS_32BIT, GOAL_OPS_F16, GOAL_OPS_2048X8, GOAL_TROWPROD_64, GOAL_DISPATCH, GOAL_E2E, GOAL_FRONT_MBS,
-    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_MATMUL_SIM, GOAL_CHECK_SYNC, GOAL_COUNT
+    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_MATMUL_SIM, GOAL_CHECK_SYNC, GOAL_KERNELS, GOAL_COUNT
 };
 
 /* "PASS" or "MISS". */
@@ -90,6 +91,8 @@ bool bench_sim_overlay(const BenchOptions *o, const char *inc, char *overlay, si
 bool bench_matmul(const BenchOptions *o, GoalResult *goals);
 /* The checkers section (bench_check.c): --check-sync and --check-init against a plain run. */
 bool bench_checkers(const BenchOptions *o, GoalResult *goals);
+/* The whole-kernel section (bench_kernels.c): pto-run end to end beside ptoas -> g++ -> simulator. */
+bool bench_kernels(const BenchOptions *o, GoalResult *goals);
 bool bench_families(const BenchOptions *o, GoalResult *goals);
 bool bench_dispatch(const BenchOptions *o, GoalResult *goals);
 bool bench_end_to_end(const BenchOptions *o, GoalResult *goals);

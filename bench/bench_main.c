@@ -85,17 +85,21 @@ static const char usage_text[] =
     "\n"
     "  --build DIR       directory holding pto-as and pto-run (default: build)\n"
     "  --root DIR        repository root (samples/README.md; default: .)\n"
-    "  --samples N       timed samples per figure, median reported (default 7)\n"
+    "  --samples N       timed samples per figure, median reported (default 7; kernels: at most 3)\n"
     "  --target-ms MS    wall time of one timed seed-op sample (default 3)\n"
-    "  --only LIST       comma-separated sections: ops,families,dispatch,e2e,front,rss,matmul,check (default: all)\n"
+    "  --only LIST       comma-separated sections: ops,families,dispatch,e2e,front,rss,matmul,check,\n"
+    "                    kernels (default: all)\n"
     "  --op NAME         seed-op and family cases of that op only (exact mnemonic, else those\n"
-    "                    containing NAME, e.g. trowprod); family ops so chosen run on every shape\n"
+    "                    containing NAME, e.g. trowprod); family ops so chosen run on every shape;\n"
+    "                    kernels section: the kernels whose path contains NAME (e.g. incore_1)\n"
     "  --families LIST   families section: only binary,ternary,unary,tile-scalar,tile-scalar-tile\n"
     "  --all-shapes      families section: every member on every shape (default: all members on\n"
     "                    64x64, the first member of each family on 16x16, 1x16384, 2048x8)\n"
     "  --no-sim          families section: no pto-isa simulator columns\n"
     "  --pto-isa DIR     pto-isa checkout for the simulator columns (default: $PTO_ISA_SRC, else\n"
     "                    exported once from the local mirror into BUILD/pto-isa-src)\n"
+    "  --ptoas PATH      kernels section: the PTOAS compiler (default: $PTOAS_BIN, else\n"
+    "                    ~/.cache/pto-as/ptoas-build/tools/ptoas/ptoas, built by make check-ptoas)\n"
     "  -v                print the diagnostics of the generated programs\n"
     "  --write-front F   write the front-end program to F and exit (for profiling pto-as)\n"
     "  --front-ops N     operations of the 1x front-end program (default 100000)\n"
@@ -152,11 +156,13 @@ static int parse_options(int argc, char **argv, BenchOptions *o) {
             o->no_sim = true;
         } else if (!strcmp(a, "--pto-isa") && v) {
             o->pto_isa = v, i++;
+        } else if (!strcmp(a, "--ptoas") && v) {
+            o->ptoas = v, i++;
         } else if (!strcmp(a, "--op") && v) {
             o->op_filter = v, i++;
         } else if (!strcmp(a, "--only") && v) {
             static const char *const names[BENCH_SEC_COUNT] = {"ops", "families", "dispatch", "e2e", "front", "rss",
-                                                               "matmul", "check"};
+                                                               "matmul", "check", "kernels"};
             for (int s = 0; s < BENCH_SEC_COUNT; s++) o->sections[s] = false;
             char *list = strdup(v), *save = NULL;
             if (!list) return usage("out of memory", NULL);
@@ -265,6 +271,7 @@ int main(int argc, char **argv) {
         [GOAL_FAM_FIXED] = {.goal = "families, 16x16 fixed cost: <= 10 ns/instruction"},
         [GOAL_MATMUL_SIM] = {.goal = "tmatmul, every shape: >= 1x simulator (g++ -O3 -march=native)"},
         [GOAL_CHECK_SYNC] = {.goal = "--check-sync on a synchronised pipeline: <= 3x a plain run"},
+        [GOAL_KERNELS] = {.goal = "kernels: pto-run faster than sim g++ + run (informational)"},
     };
 
     print_header(&o);
@@ -275,6 +282,7 @@ int main(int argc, char **argv) {
     if (o.sections[BENCH_SEC_FAMILIES]) ok &= bench_families(&o, goals);
     if (o.sections[BENCH_SEC_MATMUL]) ok &= bench_matmul(&o, goals);
     if (o.sections[BENCH_SEC_CHECK]) ok &= bench_checkers(&o, goals);
+    if (o.sections[BENCH_SEC_KERNELS]) ok &= bench_kernels(&o, goals);
     if (o.sections[BENCH_SEC_DISPATCH]) ok &= bench_dispatch(&o, goals);
     if (o.sections[BENCH_SEC_E2E]) ok &= bench_end_to_end(&o, goals);
     if (o.sections[BENCH_SEC_FRONT] || o.sections[BENCH_SEC_RSS]) {
