@@ -96,6 +96,13 @@ typedef struct Decoded {
     int8_t pipe, src, dst, event;
 } Decoded;
 
+/* A direct-mapped cache of the tile layouts of operand values (tile_ref_fill once per value). */
+enum { TILE_REF_CACHE = 64 };
+typedef struct TileRefCache {
+    const Value *value;
+    TileRef ref;
+} TileRefCache;
+
 struct SyncChecker {
     Target target;
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
@@ -109,6 +116,7 @@ struct SyncChecker {
     int n_regions, cap_regions;
     Report *reports;
     int64_t n_reports;
+    TileRefCache refs[TILE_REF_CACHE];
     struct Decoded *decoded; /* per instruction (index in ip->code), decoded on first execution */
     int32_t n_decoded;
     Seg *mid;               /* scratch: the new runs of one access */
@@ -478,10 +486,14 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
     if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
-    TileRef t;
-    tile_ref_fill(&v->type->tile, s->target, &t);
+    TileRefCache *c = &s->refs[((uintptr_t)v >> 4) % TILE_REF_CACHE];
+    if (c->value != v) { /* a tile's layout is static: made once per value while it stays cached */
+        tile_ref_fill(&v->type->tile, s->target, &c->ref);
+        c->value = v;
+    }
+    const TileRef *t = &c->ref;
     TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
-    tile_byte_runs(&t, tv->base, whole ? t.rows : tv->vr, whole ? t.cols : tv->vc, access_run, &x);
+    tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
 }
 
 /* The operand `i` of list `l` as a value with a type, or NULL. */
