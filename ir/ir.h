@@ -489,6 +489,11 @@ int sync_event_named(const char *word, size_t len);
 const char *attr_enum_name(AttrValueKind kind, int64_t index);
 /* What a kind takes, for messages: "one of eq, ne, lt, le, gt, ge". */
 const char *attr_kind_text(AttrValueKind kind);
+/* What pto-as does with the module attribute (on_func false) or function attribute `key` PTOAS
+ * defines, or NULL when PTOAS defines no such attribute (an error naming it: ATTR.unknown). */
+const char *scope_attr_use(bool on_func, const char *key);
+/* The attribute names scope_attr_use knows, for messages. */
+const char *scope_attr_names(bool on_func);
 
 
 /* ------------------------------------------------------------------------------------------ */

@@ -30,6 +30,7 @@ typedef struct Printer {
     int indent;
     NameSet names;         /* value names of the current function (for fresh names) */
     unsigned fresh;        /* counter for fresh names */
+    PtrVec folded;         /* DPS: `pto.tassign %t, ADDR` ops (no result) folded into %t's alloc_tile */
 } Printer;
 
 static void out_bytes(Printer *p, const char *s, size_t n) {
@@ -223,7 +224,8 @@ static const Type *literal_type(Printer *p, const Op *op, const Operand *o, unsi
     case OPD_BOOL: dt = DT_I1; break;
     case OPD_FLOAT: dt = tile && dtype_is_float(tile->dtype) ? tile->dtype : DT_F32; break;
     case OPD_INT:
-        if (tile) dt = tile->dtype;
+        if ((kinds & K_INDEX) && !(kinds & K_SCALAR)) dt = DT_INDEX; /* an index position (valid_row, offsets) */
+        else if (tile) dt = tile->dtype;
         else dt = (kinds & K_INDEX) ? DT_INDEX : DT_I32;
         break;
     default: return NULL;
@@ -326,6 +328,236 @@ static void print_results(Printer *p, const Op *op) {
 
 static void print_block(Printer *p, const Block *b);
 
+/* Keyword operands (addr, valid_row, shape, offsets, ...) are all index values. */
+static unsigned kw_kinds(const Op *op, int i) {
+    (void)op;
+    (void)i;
+    return K_INDEX;
+}
+
+/* ---- DPS: operand types PTOAS requires --------------------------------------------------------- */
+
+/* The `arith` op that converts a scalar of type `from` to `to` as a C++ conversion does ("index":
+ * two index_casts, through index, for integers of different widths), or NULL when none is needed
+ * or none exists (same type; f16 <-> bf16). */
+static const char *cast_op(DType from, DType to) {
+    if (from == to) return NULL;
+    bool from_int = dtype_is_int(from) || from == DT_INDEX, to_int = dtype_is_int(to) || to == DT_INDEX;
+    if (from == DT_INDEX || to == DT_INDEX) return from_int && to_int ? "arith.index_cast" : NULL;
+    if (dtype_is_float(from) && dtype_is_float(to)) {
+        if (dtype_size(from) == dtype_size(to)) return NULL;
+        return dtype_size(from) > dtype_size(to) ? "arith.truncf" : "arith.extf";
+    }
+    if (from_int && dtype_is_float(to)) return dtype_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp";
+    if (dtype_is_float(from) && to_int) return dtype_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi";
+    if (from_int && to_int && dtype_size(from) != dtype_size(to)) return "index"; /* through index: print_cast */
+    return NULL;
+}
+
+/* Prints `%NEW = CAST %name : FROM to TO` before the current op and returns NEW, or NULL (nothing
+ * printed) when `from` is already `to` or no arith op converts it. */
+static const char *print_cast(Printer *p, const char *name, const Type *from, DType to) {
+    if (!from || from->kind != TY_SCALAR) return NULL;
+    const char *op = cast_op(from->dtype, to);
+    if (!op) return NULL;
+    if (strcmp(op, "index") == 0) { /* integer widths: index_cast to index (sign-extends) and back (truncates) */
+        name = print_cast(p, name, from, DT_INDEX);
+        from = type_new_scalar(p->arena, DT_INDEX);
+        op = "arith.index_cast";
+    }
+    const char *fresh = fresh_name(p, arena_printf(p->arena, "%s_%s", name, dtype_name(to)));
+    out_indent(p);
+    outf(p, "%%%s = %s %%%s : %s to %s\n", fresh, op, name, type_text(p, from), type_text(p, type_new_scalar(p->arena, to)));
+    return fresh;
+}
+
+/* Ops whose scalar PTOAS requires to have the tile's element type (its verifiers: "expects scalar
+ * type == dst element type" and the like); pto-as converts it as the C++ argument would. */
+static bool scalar_needs_elem_type(OpCode code) {
+    return code == OP_TEXPANDS || code == OP_TAXPY || code == OP_TREMS || code == OP_TFMODS;
+}
+
+/* DPS: a scalar value operand of such an op is converted to the element type first; `names` and
+ * `types` (from hoist_literals) then name and type the converted value. */
+static void convert_scalars(Printer *p, const Op *op, const char **names, const Type **types) {
+    if (!scalar_needs_elem_type(op->code)) return;
+    const Type *tile = first_tile_type(op);
+    if (!tile) return;
+    for (int i = 0; i < op->ins.count; i++) {
+        const Operand *o = &op->ins.items[i];
+        if (!(ins_kinds(op, i) & K_SCALAR) || !types[i] || types[i]->kind != TY_SCALAR) continue;
+        const char *name = names[i] ? names[i] : o->kind == OPD_VALUE && o->value ? o->value->name : NULL;
+        if (!name) continue;
+        const char *cast = print_cast(p, name, types[i], tile->dtype);
+        if (cast) {
+            names[i] = cast;
+            types[i] = type_new_scalar(p->arena, tile->dtype);
+        }
+    }
+}
+
+/* DPS: the name of an address operand as PTOAS takes it, an i64 (`alloc_tile addr = %a`,
+ * `tassign %t, %a`): a literal or @tile(N) becomes `arith.constant N : i64`, an index or other
+ * integer value is converted first. */
+static const char *address_i64(Printer *p, const Operand *o) {
+    if (o->kind == OPD_INT || o->kind == OPD_TILE_ADDR) {
+        const char *name = fresh_name(p, arena_printf(p->arena, "c%lld_i64", (long long)o->ival));
+        out_indent(p);
+        outf(p, "%%%s = arith.constant %lld : i64\n", name, (long long)o->ival);
+        return name;
+    }
+    if (o->kind != OPD_VALUE || !o->value) return NULL;
+    const char *cast = print_cast(p, o->value->name, o->value->type, DT_I64);
+    return cast ? cast : o->value->name;
+}
+
+/* The `pto.tassign %t, ADDR` (no result) that DPS output folds into %t's `alloc_tile addr =`, or
+ * NULL. Folded: the only such tassign of %t, when %t is made by an alloc_tile without an address or
+ * is the result of an SSA-form op (whose alloc_tile the printer writes), and ADDR is a literal or
+ * is defined before %t. PTOAS's tassign returns a new handle instead. */
+static const Op *folded_tassign(const Printer *p, const Value *tile) {
+    for (size_t i = 0; i < p->folded.count; i++) {
+        const Op *t = p->folded.items[i];
+        if (t->ins.items[0].value == tile) return t;
+    }
+    return NULL;
+}
+
+static bool defined_before(const Value *v, const Op *op) {
+    if (!v->def) return true; /* an argument */
+    for (const Op *o = op->prev; o; o = o->prev)
+        if (o == v->def) return true;
+    return false;
+}
+
+static void collect_tassigns(Printer *p, const Block *b, PtrVec *all) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (op->code == OP_TASSIGN && op->n_results == 0 && op->ins.count == 2 && op->ins.items[0].kind == OPD_VALUE &&
+            op->ins.items[0].value)
+            ptrvec_push(p->arena, all, (void *)op);
+        for (int i = 0; i < op->n_regions; i++) collect_tassigns(p, op->regions[i].block, all);
+    }
+}
+
+static void find_folded_tassigns(Printer *p, const Func *f) {
+    p->folded = (PtrVec){0};
+    if (p->form != PRINT_DPS) return;
+    PtrVec all = {0};
+    collect_tassigns(p, f->body.block, &all);
+    for (size_t i = 0; i < all.count; i++) {
+        const Op *t = all.items[i];
+        const Value *tile = t->ins.items[0].value;
+        const Op *def = tile->def;
+        int n = 0;
+        for (size_t j = 0; j < all.count; j++) n += ((const Op *)all.items[j])->ins.items[0].value == tile;
+        if (n != 1 || !def) continue;
+        bool alloc = def->code == OP_ALLOC_TILE && !op_kwarg(def, "addr");
+        bool ssa_dps = (op_info(def->code)->flags & OPF_DPS) && def->n_results > 0 && def->results[0] == tile;
+        const Operand *a = &t->ins.items[1];
+        bool addr_ok = a->kind == OPD_INT || a->kind == OPD_TILE_ADDR || (a->kind == OPD_VALUE && a->value && defined_before(a->value, def));
+        if ((alloc || ssa_dps) && addr_ok) ptrvec_push(p->arena, &p->folded, (void *)t);
+    }
+}
+
+/* The lowering function of each row: the elementwise families (lower_elementwise,
+ * lower_tile_scalar) give an SSA-form result the valid shape of their first source tile. */
+static const char *const lower_fn_names[OP_COUNT] = {
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) [OP_##id] = #lower_fn,
+#include "ops.def"
+#undef OP
+};
+
+/* Finds the values that hold the run-time valid shape of tile `v` when its type has a `?` valid
+ * dimension: the valid_row/valid_col operands of the alloc_tile that made it, through SSA-form
+ * elementwise ops (whose result takes their first source tile's valid shape). */
+static bool sets_validshape(const Block *b, const Value *v) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (op->code == OP_SET_VALIDSHAPE && op->ins.count && op->ins.items[0].value == v) return true;
+        for (int i = 0; i < op->n_regions; i++)
+            if (sets_validshape(op->regions[i].block, v)) return true;
+    }
+    return false;
+}
+
+/* The outermost block around `op` (its function's body). */
+static const Block *outermost_block(const Op *op) {
+    const Block *b = op->parent;
+    while (b && b->parent && b->parent->parent && b->parent->parent->parent) b = b->parent->parent->parent;
+    return b;
+}
+
+static bool dynamic_valid_operands(const Value *v, const Operand **vr, const Operand **vc) {
+    for (int depth = 0; v && depth < 1000; depth++) {
+        const Op *def = v->def;
+        if (!def) return false;
+        if (sets_validshape(outermost_block(def), v)) return false; /* its valid shape changes at run time */
+        if (def->code == OP_ALLOC_TILE) {
+            const KeywordArg *r = op_kwarg(def, "valid_row"), *c = op_kwarg(def, "valid_col");
+            if (!r || !c || !r->list.count || !c->list.count) return false;
+            *vr = &r->list.items[0];
+            *vc = &c->list.items[0];
+            return true;
+        }
+        const char *fn = lower_fn_names[def->code];
+        if (!fn || (strcmp(fn, "lower_elementwise") != 0 && strcmp(fn, "lower_tile_scalar") != 0) || def->n_results == 0 ||
+            def->results[0] != v)
+            return false;
+        const Value *src = NULL;
+        for (int i = 0; i < def->ins.count && !src; i++) {
+            const Operand *o = &def->ins.items[i];
+            if (o->kind == OPD_VALUE && o->value && o->value->type && o->value->type->kind == TY_TILE) src = o->value;
+        }
+        if (!src || src->type->tile.valid_rows != DIM_DYNAMIC || src->type->tile.valid_cols != DIM_DYNAMIC) return false;
+        v = src;
+    }
+    return false;
+}
+
+/* DPS: `%t = pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] : T`; `addr` from the
+ * op or from its folded tassign, as an i64. `tile` names the result, `from` holds the keywords
+ * (NULL: none). */
+static void print_alloc_dps(Printer *p, const Value *tile, const Op *from) {
+    const KeywordArg *addr = from ? op_kwarg(from, "addr") : NULL;
+    const Op *t = folded_tassign(p, tile);
+    const char *addr_name = NULL;
+    if (addr && addr->list.count) addr_name = address_i64(p, &addr->list.items[0]);
+    else if (t) addr_name = address_i64(p, &t->ins.items[1]);
+    const char *valid[2] = {NULL, NULL};
+    static const char *const keys[2] = {"valid_row", "valid_col"};
+    const Operand *inherited[2] = {NULL, NULL};
+    const Type *tt = tile->type;
+    if (!from && tt && tt->kind == TY_TILE && (tt->tile.valid_rows == DIM_DYNAMIC || tt->tile.valid_cols == DIM_DYNAMIC))
+        dynamic_valid_operands(tile, &inherited[0], &inherited[1]);
+    for (int k = 0; k < 2; k++) {
+        const KeywordArg *kw = from ? op_kwarg(from, keys[k]) : NULL;
+        OperandList one = {(Operand *)inherited[k], 1};
+        const OperandList *list = kw && kw->list.count ? &kw->list : inherited[k] ? &one : NULL;
+        if (!list) continue;
+        const char **n = hoist_literals(p, from ? from : tile->def, list, kw_kinds, NULL);
+        const Operand *o = &list->items[0];
+        valid[k] = n[0] ? n[0] : o->value ? o->value->name : o->text;
+    }
+    out_indent(p);
+    outf(p, "%%%s = pto.alloc_tile", tile->name);
+    if (addr_name) outf(p, " addr = %%%s", addr_name);
+    for (int k = 0; k < 2; k++)
+        if (valid[k]) outf(p, " %s = %%%s", keys[k], valid[k]);
+    outf(p, " : %s\n", type_text(p, tile->type));
+}
+
+/* PTOAS requires a tmp tile where pto-as makes it optional (trowprod): DPS output allocates one,
+ * of src's type (PTOAS: same element type and valid shape as src). Returns its name or NULL. */
+static const char *missing_tmp(Printer *p, const Op *op) {
+    if (op->code != OP_TROWPROD || op->ins.count != 1 || op->ins.items[0].kind != OPD_VALUE || !op->ins.items[0].value)
+        return NULL;
+    const Type *src = op->ins.items[0].value->type;
+    if (!src || src->kind != TY_TILE) return NULL;
+    const char *name = fresh_name(p, "tmp");
+    out_indent(p);
+    outf(p, "%%%s = pto.alloc_tile : %s\n", name, type_text(p, src));
+    return name;
+}
+
 /* ---- DPS ops ----------------------------------------------------------------------------- */
 
 static unsigned outs_kinds(const Op *op, int i) {
@@ -339,23 +571,24 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const Type **in_types, **out_types;
     const char **in_names = hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     const char **out_names = hoist_literals(p, op, &op->outs, outs_kinds, &out_types);
-    if (op->n_results > 0) {
-        /* written in SSA form: the result needs storage of its own before the DPS op */
-        out_indent(p);
-        outf(p, "%%%s = pto.alloc_tile : %s\n", op->results[0]->name, type_text(p, op->results[0]->type));
-    }
+    convert_scalars(p, op, in_names, in_types);
+    const char *tmp = missing_tmp(p, op);
+    if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
+        print_alloc_dps(p, op->results[0], NULL);
     out_indent(p);
     out(p, info->name);
     bool dict_in_ins = op->attrs.count && op->ins.count && (info->flags & OPF_ATTRS_IN_INS);
     if (op->ins.count) {
         out(p, " ins(");
         print_list(p, &op->ins, in_names);
+        if (tmp) outf(p, ", %%%s", tmp);
         if (dict_in_ins) {
             out(p, " ");
             print_attr_dict(p, &op->attrs);
         }
         out(p, " : ");
         print_types(p, in_types, op->ins.count);
+        if (tmp) outf(p, ", %s", type_text(p, operand_type(&op->ins.items[0])));
         out(p, ")");
     }
     if (op->outs.count) {
@@ -434,6 +667,23 @@ static SigStyle sig_style(const Op *op) {
 
 static void print_custom_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
+    if (p->form == PRINT_DPS && op->code == OP_TASSIGN) {
+        if (op->n_results == 0 && folded_tassign(p, op->ins.items[0].value) == op) return; /* in the alloc_tile */
+        if (op->ins.count == 2 && op->n_results == 1) { /* `%r = pto.tassign %t, %a : T -> T` with an i64 address */
+            const char *a = address_i64(p, &op->ins.items[1]);
+            out_indent(p);
+            print_results(p, op);
+            out(p, "pto.tassign ");
+            print_operand(p, &op->ins.items[0]);
+            outf(p, ", %%%s : %s -> %s\n", a ? a : "?", type_text(p, operand_type(&op->ins.items[0])),
+                 type_text(p, op->results[0]->type));
+            return;
+        }
+    }
+    if (p->form == PRINT_DPS && op->code == OP_ALLOC_TILE && op->n_results == 1) {
+        print_alloc_dps(p, op->results[0], op);
+        return;
+    }
     const Type **types;
     bool hoist = !(info->flags & OPF_LITERAL);
     const char **names = NULL;
@@ -445,7 +695,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     }
     /* keyword operands: immediates hoisted too (DPS) */
     const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
-    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, NULL, NULL);
+    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, NULL);
 
     out_indent(p);
     print_results(p, op);
@@ -702,6 +952,7 @@ static void print_func(Printer *p, const Func *f, bool add_return) {
     p->fresh = 0;
     for (int i = 0; i < f->n_args; i++) nameset_add(p, &p->names, f->args[i]->name);
     collect_block_names(p, f->body.block);
+    find_folded_tassigns(p, f);
     out_indent(p);
     outf(p, "func.func %s@%s(", f->is_private ? "private " : "", f->name);
     for (int i = 0; i < f->n_args; i++) outf(p, "%s%%%s: %s", i ? ", " : "", f->args[i]->name, type_text(p, f->args[i]->type));
@@ -761,7 +1012,9 @@ static void print_module(Printer *p, const Module *m) {
 static bool dps_needs_dynamic_valid(const Op *op) {
     if (!(op_info(op->code)->flags & OPF_DPS) || op->n_results == 0) return false;
     const Type *t = op->results[0]->type;
-    return t && t->kind == TY_TILE && (t->tile.valid_rows == DIM_DYNAMIC || t->tile.valid_cols == DIM_DYNAMIC);
+    const Operand *vr, *vc;
+    return t && t->kind == TY_TILE && (t->tile.valid_rows == DIM_DYNAMIC || t->tile.valid_cols == DIM_DYNAMIC) &&
+           !dynamic_valid_operands(op->results[0], &vr, &vc);
 }
 
 static void check_dps_block(const Block *b, const SourceFile *file, DiagList *diags, Arena *arena) {
