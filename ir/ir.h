@@ -605,9 +605,16 @@ Func *module_entry(const Module *m, const char *name);
 typedef enum PrintForm {
     PRINT_DPS,  /* canonical PTOAS-compatible DPS: module/func.func, ins(...)/outs(...), compact
                  * !pto.tile_buf types, immediates hoisted into arith.constant */
-    PRINT_SSA   /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
+    PRINT_SSA,  /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
                  * for an implicit @main */
+    PRINT_GENERIC /* PRINT_DPS, but the tile ops and plain scalar ops in MLIR's generic form
+                   * `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` (operands in PTOAS's order) */
 } PrintForm;
+
+/* The position of a DPS op's destination among its `n` operands in PTOAS's operand order (the
+ * generic form): right after the source for tload, tstore, tmov, tcvt, trsqrt and tgather, else
+ * last. */
+size_t ptoas_dst_index(OpCode code, size_t n);
 
 /* Reports (as errors) the ops `form` cannot express (DPS: an SSA-form op whose tile result has a
  * dynamic valid shape); true when there are none. Check before printing. */

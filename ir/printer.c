@@ -4,6 +4,8 @@
  *              `pto.OP ins(a, b : T0, T1) outs(d : T)` form with compact !pto.tile_buf types; an
  *              op written in SSA form gets its destination from a `pto.alloc_tile` printed
  *              first; immediates are hoisted into `arith.constant` ops.
+ *   PRINT_GENERIC: PRINT_DPS with the tile ops, alloc_tile and the plain scalar ops in MLIR's
+ *              generic form `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()`, operands in PTOAS's order.
  *   PRINT_SSA: SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R` with !pto.tile types; an op
  *              written in DPS form prints its destination as the last positional operand
  *              (`pto.tmuls %a, %c, %d : T, f32, T`), so no value is renamed.
@@ -13,6 +15,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+size_t ptoas_dst_index(OpCode code, size_t n) {
+    switch (code) {
+    case OP_TLOAD:
+    case OP_TSTORE:
+    case OP_TMOV:
+    case OP_TCVT:
+    case OP_TRSQRT:
+    case OP_TGATHER: return n >= 2 ? 1 : n - 1;
+    default: return n - 1;
+    }
+}
 
 /* ---- output buffer (malloc'd while printing, handed to the caller at the end) -------------- */
 
@@ -144,7 +158,7 @@ static const char *fresh_name(Printer *p, const char *base) {
 static const char *type_text(Printer *p, const Type *t) {
     if (!t) return "<no type>";
     if (t->kind == TY_TILE) {
-        if (p->form == PRINT_DPS) return type_to_string(p->arena, t, true);
+        if (p->form != PRINT_SSA) return type_to_string(p->arena, t, true);
         Type copy = *t;
         copy.tile_buf = false;
         return type_to_string(p->arena, &copy, false);
@@ -271,7 +285,7 @@ static const char **hoist_literals(Printer *p, const Op *op, const OperandList *
         }
         const Type *t = literal_type(p, op, o, kinds_of ? kinds_of(op, i) : K_ANY);
         types[i] = t;
-        if (p->form != PRINT_DPS) continue;
+        if (p->form == PRINT_SSA) continue;
         const char *name = fresh_name(p, o->kind == OPD_BOOL ? (o->ival ? "true" : "false") : "cst");
         names[i] = name;
         out_indent(p);
@@ -367,7 +381,11 @@ static const char *print_cast(Printer *p, const char *name, const Type *from, DT
     }
     const char *fresh = fresh_name(p, arena_printf(p->arena, "%s_%s", name, dtype_name(to)));
     out_indent(p);
-    outf(p, "%%%s = %s %%%s : %s to %s\n", fresh, op, name, type_text(p, from), type_text(p, type_new_scalar(p->arena, to)));
+    if (p->form == PRINT_GENERIC)
+        outf(p, "%%%s = \"%s\"(%%%s) : (%s) -> %s\n", fresh, op, name, type_text(p, from),
+             type_text(p, type_new_scalar(p->arena, to)));
+    else
+        outf(p, "%%%s = %s %%%s : %s to %s\n", fresh, op, name, type_text(p, from), type_text(p, type_new_scalar(p->arena, to)));
     return fresh;
 }
 
@@ -441,7 +459,7 @@ static void collect_tassigns(Printer *p, const Block *b, PtrVec *all) {
 
 static void find_folded_tassigns(Printer *p, const Func *f) {
     p->folded = (PtrVec){0};
-    if (p->form != PRINT_DPS) return;
+    if (p->form == PRINT_SSA) return;
     PtrVec all = {0};
     collect_tassigns(p, f->body.block, &all);
     for (size_t i = 0; i < all.count; i++) {
@@ -538,6 +556,26 @@ static void print_alloc_dps(Printer *p, const Value *tile, const Op *from) {
         valid[k] = n[0] ? n[0] : o->value ? o->value->name : o->text;
     }
     out_indent(p);
+    if (p->form == PRINT_GENERIC) {
+        /* "pto.alloc_tile"(addr?, valid_row?, valid_col?) <{operandSegmentSizes = ...}> : (...) -> T */
+        outf(p, "%%%s = \"pto.alloc_tile\"(", tile->name);
+        const char *names[3] = {addr_name, valid[0], valid[1]};
+        bool any = false;
+        for (int k = 0; k < 3; k++)
+            if (names[k]) {
+                outf(p, "%s%%%s", any ? ", " : "", names[k]);
+                any = true;
+            }
+        outf(p, ") <{operandSegmentSizes = array<i32: %d, %d, %d>}> : (", addr_name != NULL, valid[0] != NULL, valid[1] != NULL);
+        any = false;
+        for (int k = 0; k < 3; k++)
+            if (names[k]) {
+                outf(p, "%s%s", any ? ", " : "", k == 0 ? "i64" : "index");
+                any = true;
+            }
+        outf(p, ") -> %s\n", type_text(p, tile->type));
+        return;
+    }
     outf(p, "%%%s = pto.alloc_tile", tile->name);
     if (addr_name) outf(p, " addr = %%%s", addr_name);
     for (int k = 0; k < 2; k++)
@@ -554,7 +592,10 @@ static const char *missing_tmp(Printer *p, const Op *op) {
     if (!src || src->kind != TY_TILE) return NULL;
     const char *name = fresh_name(p, "tmp");
     out_indent(p);
-    outf(p, "%%%s = pto.alloc_tile : %s\n", name, type_text(p, src));
+    if (p->form == PRINT_GENERIC)
+        outf(p, "%%%s = \"pto.alloc_tile\"() <{operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> %s\n", name, type_text(p, src));
+    else
+        outf(p, "%%%s = pto.alloc_tile : %s\n", name, type_text(p, src));
     return name;
 }
 
@@ -566,6 +607,66 @@ static unsigned outs_kinds(const Op *op, int i) {
     return i < n ? info->outs[i].kinds : K_ANY;
 }
 
+/* MLIR's generic form of a DPS op: `"pto.OP"(operands in PTOAS's order) <{attributes}> : (types)
+ * -> ()`; tload and tmov name their (absent) optional operands in operandSegmentSizes. */
+static void print_generic_dps(Printer *p, const Op *op, const char **in_names, const Type **in_types, const char **out_names,
+                              const Type **out_types, const char *tmp) {
+    const OpInfo *info = op_info(op->code);
+    bool has_dst = op->outs.count > 0 || op->n_results > 0;
+    size_t n_ins = (size_t)op->ins.count + (tmp ? 1 : 0), n = n_ins + (has_dst ? 1 : 0);
+    const char **names = arena_alloc_array(p->arena, n ? n : 1, sizeof *names);
+    const Type **types = arena_alloc_array(p->arena, n ? n : 1, sizeof *types);
+    size_t dst = has_dst ? ptoas_dst_index(op->code, n) : n;
+    const Value *result = op->n_results ? op->results[0] : NULL;
+    for (size_t i = 0, k = 0; i < n; i++) {
+        if (i == dst) {
+            names[i] = result ? result->name : out_names[0] ? out_names[0] : op->outs.items[0].value ? op->outs.items[0].value->name : "?";
+            types[i] = result ? result->type : out_types[0];
+            continue;
+        }
+        if (k < (size_t)op->ins.count) {
+            const Operand *o = &op->ins.items[k];
+            names[i] = in_names[k] ? in_names[k] : o->value ? o->value->name : o->text;
+            types[i] = in_types[k];
+        } else {
+            names[i] = tmp;
+            types[i] = operand_type(&op->ins.items[0]);
+        }
+        k++;
+    }
+    out_indent(p);
+    outf(p, "\"%s\"(", info->name);
+    for (size_t i = 0; i < n; i++) outf(p, "%s%%%s", i ? ", " : "", names[i]);
+    out(p, ")");
+    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? "1, 1, 0, 0" : NULL;
+    if (segments || op->attrs.count) {
+        out(p, " <{");
+        if (segments) outf(p, "operandSegmentSizes = array<i32: %s>%s", segments, op->attrs.count ? ", " : "");
+        if (op->attrs.count) { /* the dictionary's entries, without its braces */
+            size_t mark = p->len;
+            print_attr_dict(p, &op->attrs);
+            if (!p->failed) {
+                memmove(p->buf + mark, p->buf + mark + 1, p->len - mark - 2);
+                p->len -= 2;
+                p->buf[p->len] = '\0';
+            }
+        }
+        out(p, "}>");
+    }
+    out(p, " : (");
+    print_types(p, types, (int)n);
+    out(p, ") -> ()\n");
+}
+
+/* Whether a non-DPS op prints in generic form under PRINT_GENERIC: plain operands and results,
+ * no keyword groups, predicate, attribute arguments, region or literal (constant) value. */
+static bool prints_generic(const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    return op->n_kwargs == 0 && !op->predicate && op->attr_args.count == 0 && op->n_regions == 0 &&
+           !(info->flags & OPF_LITERAL) && op->code != OP_CONSTANT && info->cls != CLS_SYNC && info->cls != CLS_CONTROL &&
+           op->code != OP_TASSIGN && op->code != OP_CALL && op->code != OP_RETURN;
+}
+
 static void print_dps_op_dps(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const Type **in_types, **out_types;
@@ -575,6 +676,10 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);
+    if (p->form == PRINT_GENERIC && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
+        print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);
+        return;
+    }
     out_indent(p);
     out(p, info->name);
     bool dict_in_ins = op->attrs.count && op->ins.count && (info->flags & OPF_ATTRS_IN_INS);
@@ -667,7 +772,7 @@ static SigStyle sig_style(const Op *op) {
 
 static void print_custom_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
-    if (p->form == PRINT_DPS && op->code == OP_TASSIGN) {
+    if (p->form != PRINT_SSA && op->code == OP_TASSIGN) {
         if (op->n_results == 0 && folded_tassign(p, op->ins.items[0].value) == op) return; /* in the alloc_tile */
         if (op->ins.count == 2 && op->n_results == 1) { /* `%r = pto.tassign %t, %a : T -> T` with an i64 address */
             const char *a = address_i64(p, &op->ins.items[1]);
@@ -680,7 +785,7 @@ static void print_custom_op(Printer *p, const Op *op) {
             return;
         }
     }
-    if (p->form == PRINT_DPS && op->code == OP_ALLOC_TILE && op->n_results == 1) {
+    if (p->form != PRINT_SSA && op->code == OP_ALLOC_TILE && op->n_results == 1) {
         print_alloc_dps(p, op->results[0], op);
         return;
     }
@@ -697,6 +802,29 @@ static void print_custom_op(Printer *p, const Op *op) {
     const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
     for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, NULL);
 
+    if (p->form == PRINT_GENERIC && prints_generic(op)) {
+        out_indent(p);
+        print_results(p, op);
+        outf(p, "\"%s\"(", info->name);
+        print_list(p, &op->ins, names);
+        out(p, ")");
+        if (op->attrs.count) {
+            out(p, " ");
+            print_attr_dict(p, &op->attrs);
+        }
+        out(p, " : (");
+        print_types(p, types, op->ins.count);
+        out(p, ") -> ");
+        if (op->n_results == 1) {
+            out(p, type_text(p, op->results[0]->type));
+        } else {
+            out(p, "(");
+            for (int i = 0; i < op->n_results; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, op->results[i]->type));
+            out(p, ")");
+        }
+        out(p, "\n");
+        return;
+    }
     out_indent(p);
     print_results(p, op);
     out(p, info->name);
@@ -934,7 +1062,7 @@ static void print_op(Printer *p, const Op *op) {
     default: break;
     }
     if (op_info(op->code)->flags & OPF_DPS) {
-        if (p->form == PRINT_DPS) print_dps_op_dps(p, op);
+        if (p->form != PRINT_SSA) print_dps_op_dps(p, op);
         else print_dps_op_ssa(p, op);
         return;
     }
@@ -1033,7 +1161,7 @@ static void check_dps_block(const Block *b, const SourceFile *file, DiagList *di
 
 bool module_check_printable(const Module *m, PrintForm form, DiagList *diags) {
     size_t before = diags->errors;
-    if (form == PRINT_DPS)
+    if (form != PRINT_SSA)
         for (int i = 0; i < m->n_funcs; i++) check_dps_block(m->funcs[i]->body.block, m->file, diags, diags->arena);
     return diags->errors == before;
 }

@@ -622,20 +622,6 @@ PtrVec *pc_concat(ParseCtx *ctx, PtrVec *a, PtrVec *b) {
     return v;
 }
 
-/* Where the destination sits among a DPS op's operands in PTOAS's operand order (its ODS
- * definitions): right after the source for these ops (`src, dst, optional extras`), else last. */
-static size_t generic_dst_index(OpCode code, size_t n) {
-    switch (code) {
-    case OP_TLOAD:
-    case OP_TSTORE:
-    case OP_TMOV:
-    case OP_TCVT:
-    case OP_TRSQRT:
-    case OP_TGATHER: return n >= 2 ? 1 : n - 1;
-    default: return n - 1;
-    }
-}
-
 static bool key_is(const Attr *a, const char *key) { return a->key && strcmp(a->key, key) == 0; }
 
 OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *props, PtrVec *attrs, PtrVec *in_types,
@@ -657,9 +643,22 @@ OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *prop
     }
     OpCode code;
     const OpInfo *info = lookup_op(ctx, opname.text, opname.len, &code) ? op_info(code) : NULL;
+    if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0 && !info->outs[0].name) {
+        /* no destination (tprint): ins(...) only */
+        Item *ins = pc_item(ctx, IT_INS, loc);
+        ins->operands = operands;
+        ins->types = in_types;
+        ptrvec_push(ctx->scratch, items, ins);
+        if (dict->count) {
+            Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+            it->attrs = dict;
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        return pc_draft(ctx, opname, items, NULL, NULL, loc);
+    }
     if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0) {
         /* `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` is `pto.tadd ins(%a, %b : A, B) outs(%d : D)` */
-        size_t dst = generic_dst_index(code, operands->count);
+        size_t dst = ptoas_dst_index(code, operands->count);
         Item *ins = pc_item(ctx, IT_INS, loc), *outs = pc_item(ctx, IT_OUTS, loc);
         ins->operands = pc_list(ctx);
         ins->types = pc_list(ctx);
@@ -679,9 +678,67 @@ OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *prop
         }
         return pc_draft(ctx, opname, items, NULL, NULL, loc);
     }
+    if (info && info->kw[0].name && segments && !(info->flags & OPF_DPS)) {
+        /* keyword groups (alloc_tile's addr/valid_row/valid_col, make_tensor_view's shape/strides):
+         * operandSegmentSizes gives each group's operand count, the groups last */
+        int64_t seg[16];
+        int n_seg = 0, n_kw = 0;
+        while (n_kw < 4 && info->kw[n_kw].name) n_kw++;
+        const char *t = segments->text ? strchr(segments->text, ':') : NULL;
+        while (t && *t && n_seg < 16) {
+            while (*t && !(*t >= '0' && *t <= '9')) t++;
+            if (!*t) break;
+            seg[n_seg] = 0;
+            while (*t >= '0' && *t <= '9' && seg[n_seg] < 1000000) seg[n_seg] = seg[n_seg] * 10 + (*t++ - '0');
+            n_seg++;
+        }
+        int64_t total = 0;
+        for (int i = 0; i < n_seg; i++) total += seg[i];
+        if (n_seg < n_kw || total != (int64_t)operands->count) {
+            pc_error(ctx, segments->loc, "'%s' op operandSegmentSizes %s does not match its %zu operands and %d keyword groups",
+                     info->name, segments->text ? segments->text : "", operands->count, n_kw);
+            return NULL;
+        }
+        size_t at = 0;
+        PtrVec *positional_types = pc_list(ctx);
+        for (int i = 0; i < n_seg; i++) {
+            int kw = i - (n_seg - n_kw); /* < 0: positional operands */
+            if (kw < 0) {
+                for (int64_t j = 0; j < seg[i]; j++, at++) {
+                    Item *it = pc_item(ctx, IT_OPERAND, ((Operand *)operands->items[at])->loc);
+                    it->operand = operands->items[at];
+                    ptrvec_push(ctx->scratch, items, it);
+                    ptrvec_push(ctx->scratch, positional_types, in_types->items[at]);
+                }
+                continue;
+            }
+            if (seg[i] == 0) continue;
+            bool list = info->kw[kw].flags & SPEC_VARIADIC;
+            Item *it = pc_item(ctx, list ? IT_KEYWORD_LIST : IT_KEYWORD, ((Operand *)operands->items[at])->loc);
+            it->tok = (Tok){info->kw[kw].name, (uint32_t)strlen(info->kw[kw].name), it->loc};
+            if (list) {
+                it->operands = pc_list(ctx);
+                for (int64_t j = 0; j < seg[i]; j++, at++) ptrvec_push(ctx->scratch, it->operands, operands->items[at]);
+            } else {
+                if (seg[i] != 1) {
+                    pc_error(ctx, segments->loc, "'%s' op takes one '%s' operand, operandSegmentSizes gives %lld", info->name,
+                             info->kw[kw].name, (long long)seg[i]);
+                    return NULL;
+                }
+                it->operand = operands->items[at++];
+            }
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        if (dict->count) {
+            Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+            it->attrs = dict;
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        return pc_draft(ctx, opname, items, pc_sig(ctx, positional_types, result_types, true, false, loc), NULL, loc);
+    }
     if (info && (info->kw[0].name || segments) && operands->count > 0) {
-        pc_error(ctx, loc, "pto-as does not read the generic form of '%s' (its operands are keyword groups); write it in "
-                 "its custom form", info->name);
+        pc_error(ctx, loc, "pto-as does not read the generic form of '%s' with operandSegmentSizes; write it in its custom "
+                 "form", info->name);
         return NULL;
     }
     for (size_t i = 0; i < operands->count; i++) {
