@@ -125,3 +125,22 @@ const char *scope_attr_names(bool on_func) {
     return on_func ? "pto.entry, hacc.entry, pto.kernel_kind, pto.auto_sync_tail_hint, pto.auto_sync_tail_barrier"
                    : "pto.target_arch, pto.device-spec";
 }
+
+/* Attributes PTOAS defines on ops pto-as implements, whose meaning pto-as does not implement
+ * (PTOOps.td): refused by name as not implemented, rather than as unknown. */
+static const struct {
+    const char *op, *key, *what;
+} unimplemented_attrs[] = {
+    {"pto.tload", "pad_mode", "tload padding modes"},
+    {"pto.tload", "init_out_buffer", "tload's output-buffer initialisation"},
+    {"pto.tmov", "accToVecMode", "A5 acc -> vec modes (one or both vector cores)"},
+    {"pto.tstore", "stPhase", "the phases of a split acc store"},
+    {NULL, NULL, NULL},
+};
+
+const char *ptoas_attr_unimplemented(const char *op_name, const char *key) {
+    for (int i = 0; op_name && key && unimplemented_attrs[i].op; i++)
+        if (strcmp(unimplemented_attrs[i].op, op_name) == 0 && strcmp(unimplemented_attrs[i].key, key) == 0)
+            return unimplemented_attrs[i].what;
+    return NULL;
+}

@@ -494,6 +494,9 @@ const char *attr_kind_text(AttrValueKind kind);
 const char *scope_attr_use(bool on_func, const char *key);
 /* The attribute names scope_attr_use knows, for messages. */
 const char *scope_attr_names(bool on_func);
+/* What an attribute PTOAS defines on op `op_name` means, when pto-as does not implement it
+ * (tmov's accToVecMode, tstore's stPhase, ...), else NULL. */
+const char *ptoas_attr_unimplemented(const char *op_name, const char *key);
 
 
 /* ------------------------------------------------------------------------------------------ */

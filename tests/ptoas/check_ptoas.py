@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """check_ptoas.py - pto-as against the real PTOAS `ptoas` (make check-ptoas; docs/ptoas-compat.md).
 
-Usage: check_ptoas.py BUILD_DIR [--list] [--only SUBSTRING]
+Usage: check_ptoas.py BUILD_DIR [--list] [--only SUBSTRING] [--suggest]
+  --list     also print the files that agree and the documented deviations
+  --only S   only the files whose name contains S
+  --suggest  print deviations.txt lines (with a guessed reason) for the undocumented ones
 
 1. Finds or builds `ptoas`:
      $PTOAS_BIN                  an existing ptoas binary, else
@@ -11,7 +14,8 @@ Usage: check_ptoas.py BUILD_DIR [--list] [--only SUBSTRING]
 2. Runs both tools, per target (pto-as --target=a2a3|a5, ptoas --pto-arch=a3|a5), over
      samples/*.pto, tests/**/*.pto (without tests/fuzz: fuzzer inputs, not programs) and the
      .pto files under PTOAS's test/ directory,
-   and compares the verdicts (accepted or rejected). A file ptoas rejects only because it is
+   and compares the verdicts (accepted or rejected); a file whose module names its target
+   (pto.target_arch) is compared for that target only. A file ptoas rejects only because it is
    written for --pto-level=level3 (manual addresses) is run again at level3.
 3. For every file pto-as accepts, checks that ptoas accepts `pto-as --emit=dps` of it (at level3
    when the output carries manual addresses).
@@ -133,9 +137,22 @@ def run_ptoas_as(ptoas_as, args):
     return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
 
+def targets_of(path):
+    """Both targets, or only the one a file's pto.target_arch names: ptoas verifies such a file
+    with that target's rules whatever --pto-arch says (ptoas-build.md, section 4)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            m = re.search(r'"?pto\.target_arch"?\s*=\s*"(\w+)"', f.read())
+    except OSError:
+        return TARGETS
+    if not m:
+        return TARGETS
+    return [TARGETS[1]] if m.group(1).lower() == "a5" else [TARGETS[0]]
+
+
 def check_file(ptoas_as, ptoas, tmpdir, name, path):
     rows = []
-    for ours, theirs in TARGETS:
+    for ours, theirs in targets_of(path):
         rc, _, err = run_ptoas_as(ptoas_as, ["-q", "--target=" + ours, path])
         as_ok = rc == 0
         ref_ok, level, ref_err = run_ptoas(ptoas, path, theirs)
@@ -162,6 +179,25 @@ def check_file(ptoas_as, ptoas, tmpdir, name, path):
                          superset=superset, as_err=first_error(err) if not as_ok else "",
                          ref_err=ref_err, emit_err=emit_err))
     return rows
+
+
+def suggest_reason(detail):
+    """A first guess at a reason id from a diagnostic (for --suggest)."""
+    m = re.search(r"unsupported operation '([\w.]+)'", detail)
+    if m:
+        return "not-implemented:" + m.group(1)
+    if "memref" in detail:
+        return "memref-ir"
+    m = re.search(r"unknown dtype '(\w+)'", detail)
+    if m:
+        return "dtype:" + m.group(1)
+    m = re.search(r"\[([A-Z0-9_]+\.[\w-]+)\]", detail)
+    if m:
+        return "rule:" + m.group(1)
+    m = re.search(r"'(pto\.\w+|func\.\w+|arith\.\w+)' op ([^,;(]*)", detail)
+    if m:
+        return "ptoas:%s:%s" % (m.group(1), re.sub(r"[^\w]+", "-", m.group(2)).strip("-")[:40])
+    return "other"
 
 
 def load_deviations():
@@ -203,6 +239,7 @@ def main():
             rows += r
     undocumented = 0
     counts = {}
+    suggestions = []
     for r in rows:
         key = (r["target"], "ours" if not r["name"].startswith("ptoas:") else "ptoas")
         c = counts.setdefault(key, dict(files=0, agree=0, superset=0, emit_ok=0, emit_checked=0,
@@ -232,6 +269,8 @@ def main():
         else:
             undocumented += 1
             log("DISAGREE %-8s %-5s %s: %s" % (r["kind"], r["target"], r["name"], detail))
+            if "--suggest" in args:
+                suggestions.append("%s %s %s %s" % (r["kind"], r["target"], r["name"], suggest_reason(detail)))
     log("")
     log("%-5s %-6s %6s %6s %9s %11s %6s %9s %7s %11s" % ("target", "corpus", "files", "agree", "superset", "emit-ok",
                                                          "emit", "stricter", "looser", "documented"))
@@ -243,6 +282,11 @@ def main():
         for d in devs:
             if not d["used"]:
                 log("stale deviation (no longer occurs): %s %s %s" % (d["kind"], d["target"], d["glob"]))
+    if suggestions:
+        log("")
+        log("# deviations.txt lines for the undocumented ones (--suggest; review the reasons):")
+        for line in suggestions:
+            log(line)
     log("check-ptoas: %d undocumented disagreement(s)" % undocumented)
     return 1 if undocumented else 0
 
