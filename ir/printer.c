@@ -682,13 +682,17 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     }
     out_indent(p);
     out(p, info->name);
-    bool dict_in_ins = op->attrs.count && op->ins.count && (info->flags & OPF_ATTRS_IN_INS);
+    /* PTOAS's parsers read tcvt's attributes inside ins(...) (TCvtOp::parse), and the mask form of
+     * tgather as `ins(%src, {maskPattern = ...} : T)` */
+    bool dict_in_ins = op->attrs.count && op->ins.count && ((info->flags & OPF_ATTRS_IN_INS) || op->code == OP_TCVT);
+    bool dict_as_operand = op->attrs.count && op->code == OP_TGATHER && op->ins.count == 1;
+    if (dict_as_operand) dict_in_ins = true;
     if (op->ins.count) {
         out(p, " ins(");
         print_list(p, &op->ins, in_names);
         if (tmp) outf(p, ", %%%s", tmp);
         if (dict_in_ins) {
-            out(p, " ");
+            out(p, dict_as_operand ? ", " : " ");
             print_attr_dict(p, &op->attrs);
         }
         out(p, " : ");
