@@ -185,3 +185,10 @@ clean:
 
 # libFuzzer harnesses (issue #6): make fuzz-build | fuzz FUZZ_SECONDS=N | fuzz-smoke | fuzz-regress
 include tests/fuzz/fuzz.mk
+
+# pto-as against the real PTOAS (issue #13; docs/ptoas-compat.md). Not part of `make test`: the
+# first run builds PTOAS into ~/.cache/pto-as/ptoas-build (PTOAS_CACHE), from $(PTOAS_SRC) or the
+# local mirror; PTOAS_BIN=path uses an existing ptoas. Exits 1 on an undocumented disagreement.
+.PHONY: check-ptoas
+check-ptoas: all
+	$(PYTHON) tests/ptoas/check_ptoas.py $(BUILD)

@@ -93,3 +93,54 @@ int64_t op_attr_value(const Op *op, const char *key, AttrValueKind kind, int64_t
     int64_t v;
     return a && attr_value(a, kind, &v) ? v : fallback;
 }
+
+/* Attributes PTOAS defines on a module or a function (its tools and passes read them). */
+typedef struct ScopeAttr {
+    const char *key;
+    const char *use; /* what pto-as does with it */
+} ScopeAttr;
+
+static const ScopeAttr module_attrs[] = {
+    {"pto.target_arch", "selects the target profile"},
+    {"pto.device-spec", "informational (PTOAS does not read it either)"},
+    {NULL, NULL},
+};
+
+static const ScopeAttr func_attrs[] = {
+    {"pto.entry", "marks the kernel entry"},
+    {"hacc.entry", "marks the kernel entry (PTOAS's older spelling)"},
+    {"pto.kernel_kind", "checked (#pto.kernel_kind<vector> or <cube>); PTOAS's section placement, no effect in pto-run"},
+    {"pto.auto_sync_tail_hint", "kept; read by PTOAS's --enable-insert-sync only"},
+    {"pto.auto_sync_tail_barrier", "kept; read by PTOAS's --enable-insert-sync only"},
+    {NULL, NULL},
+};
+
+const char *scope_attr_use(bool on_func, const char *key) {
+    for (const ScopeAttr *a = on_func ? func_attrs : module_attrs; key && a->key; a++)
+        if (strcmp(a->key, key) == 0) return a->use;
+    return NULL;
+}
+
+const char *scope_attr_names(bool on_func) {
+    return on_func ? "pto.entry, hacc.entry, pto.kernel_kind, pto.auto_sync_tail_hint, pto.auto_sync_tail_barrier"
+                   : "pto.target_arch, pto.device-spec";
+}
+
+/* Attributes PTOAS defines on ops pto-as implements, whose meaning pto-as does not implement
+ * (PTOOps.td): refused by name as not implemented, rather than as unknown. */
+static const struct {
+    const char *op, *key, *what;
+} unimplemented_attrs[] = {
+    {"pto.tload", "pad_mode", "tload padding modes"},
+    {"pto.tload", "init_out_buffer", "tload's output-buffer initialisation"},
+    {"pto.tmov", "accToVecMode", "A5 acc -> vec modes (one or both vector cores)"},
+    {"pto.tstore", "stPhase", "the phases of a split acc store"},
+    {NULL, NULL, NULL},
+};
+
+const char *ptoas_attr_unimplemented(const char *op_name, const char *key) {
+    for (int i = 0; op_name && key && unimplemented_attrs[i].op; i++)
+        if (strcmp(unimplemented_attrs[i].op, op_name) == 0 && strcmp(unimplemented_attrs[i].key, key) == 0)
+            return unimplemented_attrs[i].what;
+    return NULL;
+}

@@ -389,7 +389,9 @@ enum {
     SPEC_VARIADIC = 1u << 1,  /* zero or more (last position only) */
     SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
     SPEC_TMP      = 1u << 3,  /* scratch the op may clobber: not an input, not an output */
-    SPEC_NAMED    = 1u << 4   /* a tile named but not accessed (tassign binds it, treshape views it) */
+    SPEC_NAMED    = 1u << 4,  /* a tile named but not accessed (tassign binds it, treshape views it) */
+    SPEC_AFTER_DST = 1u << 5  /* in PTOAS's operand order (its generic form) this input and the ones
+                               * after it come after the destination (tcvt's and trsqrt's tmp) */
 };
 
 typedef struct OperandSpec {
@@ -530,6 +532,14 @@ int sync_event_named(const char *word, size_t len);
 const char *attr_enum_name(AttrValueKind kind, int64_t index);
 /* What a kind takes, for messages: "one of eq, ne, lt, le, gt, ge". */
 const char *attr_kind_text(AttrValueKind kind);
+/* What pto-as does with the module attribute (on_func false) or function attribute `key` PTOAS
+ * defines, or NULL when PTOAS defines no such attribute (an error naming it: ATTR.unknown). */
+const char *scope_attr_use(bool on_func, const char *key);
+/* The attribute names scope_attr_use knows, for messages. */
+const char *scope_attr_names(bool on_func);
+/* What an attribute PTOAS defines on op `op_name` means, when pto-as does not implement it
+ * (tmov's accToVecMode, tstore's stPhase, ...), else NULL. */
+const char *ptoas_attr_unimplemented(const char *op_name, const char *key);
 
 
 /* ------------------------------------------------------------------------------------------ */
@@ -643,14 +653,19 @@ Func *module_entry(const Module *m, const char *name);
 typedef enum PrintForm {
     PRINT_DPS,  /* canonical PTOAS-compatible DPS: module/func.func, ins(...)/outs(...), compact
                  * !pto.tile_buf types, immediates hoisted into arith.constant */
-    PRINT_SSA   /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
+    PRINT_SSA,  /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
                  * for an implicit @main */
+    PRINT_GENERIC /* PRINT_DPS, but the tile ops and plain scalar ops in MLIR's generic form
+                   * `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` (operands in PTOAS's order) */
 } PrintForm;
 
 /* The form of a matmul row (ir/ops_cube.def, its ELEM column): what happens to the product. */
 enum { MM_PLAIN, MM_ACC, MM_BIAS };
 /* MM_PLAIN, MM_ACC (adds acc_in) or MM_BIAS (adds a bias row) for a matmul op; MM_PLAIN otherwise. */
 int matmul_form(OpCode code);
+/* The position of a DPS op's destination among its `n` operands in PTOAS's operand order (the
+ * generic form): before the first input marked SPEC_AFTER_DST, else last. */
+size_t ptoas_dst_index(OpCode code, size_t n);
 
 /* Reports (as errors) the ops `form` cannot express (DPS: an SSA-form op whose tile result has a
  * dynamic valid shape); true when there are none. Check before printing. */

@@ -4,6 +4,8 @@
  *              `pto.OP ins(a, b : T0, T1) outs(d : T)` form with compact !pto.tile_buf types; an
  *              op written in SSA form gets its destination from a `pto.alloc_tile` printed
  *              first; immediates are hoisted into `arith.constant` ops.
+ *   PRINT_GENERIC: PRINT_DPS with the tile ops, alloc_tile and the plain scalar ops in MLIR's
+ *              generic form `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()`, operands in PTOAS's order.
  *   PRINT_SSA: SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R` with !pto.tile types; an op
  *              written in DPS form prints its destination as the last positional operand
  *              (`pto.tmuls %a, %c, %d : T, f32, T`), so no value is renamed.
@@ -13,6 +15,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+size_t ptoas_dst_index(OpCode code, size_t n) {
+    const OpInfo *info = op_info(code);
+    for (size_t i = 0; i < OPSPEC_MAX && info->ins[i].name; i++)
+        if (info->ins[i].flags & SPEC_AFTER_DST) return i < n ? i : n - 1;
+    return n - 1;
+}
 
 /* ---- output buffer (malloc'd while printing, handed to the caller at the end) -------------- */
 
@@ -30,6 +39,7 @@ typedef struct Printer {
     int indent;
     NameSet names;         /* value names of the current function (for fresh names) */
     unsigned fresh;        /* counter for fresh names */
+    PtrVec folded;         /* DPS: `pto.tassign %t, ADDR` ops (no result) folded into %t's alloc_tile */
 } Printer;
 
 static void out_bytes(Printer *p, const char *s, size_t n) {
@@ -143,7 +153,7 @@ static const char *fresh_name(Printer *p, const char *base) {
 static const char *type_text(Printer *p, const Type *t) {
     if (!t) return "<no type>";
     if (t->kind == TY_TILE) {
-        if (p->form == PRINT_DPS) return type_to_string(p->arena, t, true);
+        if (p->form != PRINT_SSA) return type_to_string(p->arena, t, true);
         Type copy = *t;
         copy.tile_buf = false;
         return type_to_string(p->arena, &copy, false);
@@ -223,7 +233,8 @@ static const Type *literal_type(Printer *p, const Op *op, const Operand *o, unsi
     case OPD_BOOL: dt = DT_I1; break;
     case OPD_FLOAT: dt = tile && dtype_is_float(tile->dtype) ? tile->dtype : DT_F32; break;
     case OPD_INT:
-        if (tile) dt = tile->dtype;
+        if ((kinds & K_INDEX) && !(kinds & K_SCALAR)) dt = DT_INDEX; /* an index position (valid_row, offsets) */
+        else if (tile) dt = tile->dtype;
         else dt = (kinds & K_INDEX) ? DT_INDEX : DT_I32;
         break;
     default: return NULL;
@@ -269,7 +280,7 @@ static const char **hoist_literals(Printer *p, const Op *op, const OperandList *
         }
         const Type *t = literal_type(p, op, o, kinds_of ? kinds_of(op, i) : K_ANY);
         types[i] = t;
-        if (p->form != PRINT_DPS) continue;
+        if (p->form == PRINT_SSA) continue;
         const char *name = fresh_name(p, o->kind == OPD_BOOL ? (o->ival ? "true" : "false") : "cst");
         names[i] = name;
         out_indent(p);
@@ -326,6 +337,263 @@ static void print_results(Printer *p, const Op *op) {
 
 static void print_block(Printer *p, const Block *b);
 
+/* Keyword operands (addr, valid_row, shape, offsets, ...) are all index values. */
+static unsigned kw_kinds(const Op *op, int i) {
+    (void)op;
+    (void)i;
+    return K_INDEX;
+}
+
+/* ---- DPS: operand types PTOAS requires --------------------------------------------------------- */
+
+/* The `arith` op that converts a scalar of type `from` to `to` as a C++ conversion does ("index":
+ * two index_casts, through index, for integers of different widths), or NULL when none is needed
+ * or none exists (same type; f16 <-> bf16). */
+static const char *cast_op(DType from, DType to) {
+    if (from == to) return NULL;
+    bool from_int = dtype_is_int(from) || from == DT_INDEX, to_int = dtype_is_int(to) || to == DT_INDEX;
+    if (from == DT_INDEX || to == DT_INDEX) return from_int && to_int ? "arith.index_cast" : NULL;
+    if (dtype_is_float(from) && dtype_is_float(to)) {
+        if (dtype_size(from) == dtype_size(to)) return NULL;
+        return dtype_size(from) > dtype_size(to) ? "arith.truncf" : "arith.extf";
+    }
+    if (from_int && dtype_is_float(to)) return dtype_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp";
+    if (dtype_is_float(from) && to_int) return dtype_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi";
+    if (from_int && to_int && dtype_size(from) != dtype_size(to)) return "index"; /* through index: print_cast */
+    return NULL;
+}
+
+/* Prints `%NEW = CAST %name : FROM to TO` before the current op and returns NEW, or NULL (nothing
+ * printed) when `from` is already `to` or no arith op converts it. */
+static const char *print_cast(Printer *p, const char *name, const Type *from, DType to) {
+    if (!from || from->kind != TY_SCALAR) return NULL;
+    const char *op = cast_op(from->dtype, to);
+    if (!op) return NULL;
+    if (strcmp(op, "index") == 0) { /* integer widths: index_cast to index (sign-extends) and back (truncates) */
+        name = print_cast(p, name, from, DT_INDEX);
+        from = type_new_scalar(p->arena, DT_INDEX);
+        op = "arith.index_cast";
+    }
+    const char *fresh = fresh_name(p, arena_printf(p->arena, "%s_%s", name, dtype_name(to)));
+    out_indent(p);
+    if (p->form == PRINT_GENERIC)
+        outf(p, "%%%s = \"%s\"(%%%s) : (%s) -> %s\n", fresh, op, name, type_text(p, from),
+             type_text(p, type_new_scalar(p->arena, to)));
+    else
+        outf(p, "%%%s = %s %%%s : %s to %s\n", fresh, op, name, type_text(p, from), type_text(p, type_new_scalar(p->arena, to)));
+    return fresh;
+}
+
+/* Ops whose scalar PTOAS requires to have the tile's element type (its verifiers: "expects scalar
+ * type == dst element type" and the like); pto-as converts it as the C++ argument would. */
+static bool scalar_needs_elem_type(OpCode code) {
+    return code == OP_TEXPANDS || code == OP_TAXPY || code == OP_TREMS || code == OP_TFMODS;
+}
+
+/* DPS: a scalar value operand of such an op is converted to the element type first; `names` and
+ * `types` (from hoist_literals) then name and type the converted value. */
+static void convert_scalars(Printer *p, const Op *op, const char **names, const Type **types) {
+    if (!scalar_needs_elem_type(op->code)) return;
+    const Type *tile = first_tile_type(op);
+    if (!tile) return;
+    for (int i = 0; i < op->ins.count; i++) {
+        const Operand *o = &op->ins.items[i];
+        if (!(ins_kinds(op, i) & K_SCALAR) || !types[i] || types[i]->kind != TY_SCALAR) continue;
+        const char *name = names[i] ? names[i] : o->kind == OPD_VALUE && o->value ? o->value->name : NULL;
+        if (!name) continue;
+        const char *cast = print_cast(p, name, types[i], tile->dtype);
+        if (cast) {
+            names[i] = cast;
+            types[i] = type_new_scalar(p->arena, tile->dtype);
+        }
+    }
+}
+
+/* DPS: the name of an address operand as PTOAS takes it, an i64 (`alloc_tile addr = %a`,
+ * `tassign %t, %a`): a literal or @tile(N) becomes `arith.constant N : i64`, an index or other
+ * integer value is converted first. */
+static const char *address_i64(Printer *p, const Operand *o) {
+    if (o->kind == OPD_INT || o->kind == OPD_TILE_ADDR) {
+        const char *name = fresh_name(p, arena_printf(p->arena, "c%lld_i64", (long long)o->ival));
+        out_indent(p);
+        outf(p, "%%%s = arith.constant %lld : i64\n", name, (long long)o->ival);
+        return name;
+    }
+    if (o->kind != OPD_VALUE || !o->value) return NULL;
+    const char *cast = print_cast(p, o->value->name, o->value->type, DT_I64);
+    return cast ? cast : o->value->name;
+}
+
+/* The `pto.tassign %t, ADDR` (no result) that DPS output folds into %t's `alloc_tile addr =`, or
+ * NULL. Folded: the only such tassign of %t, when %t is made by an alloc_tile without an address or
+ * is the result of an SSA-form op (whose alloc_tile the printer writes), and ADDR is a literal or
+ * is defined before %t. PTOAS's tassign returns a new handle instead. */
+static const Op *folded_tassign(const Printer *p, const Value *tile) {
+    for (size_t i = 0; i < p->folded.count; i++) {
+        const Op *t = p->folded.items[i];
+        if (t->ins.items[0].value == tile) return t;
+    }
+    return NULL;
+}
+
+static bool defined_before(const Value *v, const Op *op) {
+    if (!v->def) return true; /* an argument */
+    for (const Op *o = op->prev; o; o = o->prev)
+        if (o == v->def) return true;
+    return false;
+}
+
+static void collect_tassigns(Printer *p, const Block *b, PtrVec *all) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (op->code == OP_TASSIGN && op->n_results == 0 && op->ins.count == 2 && op->ins.items[0].kind == OPD_VALUE &&
+            op->ins.items[0].value)
+            ptrvec_push(p->arena, all, (void *)op);
+        for (int i = 0; i < op->n_regions; i++) collect_tassigns(p, op->regions[i].block, all);
+    }
+}
+
+static void find_folded_tassigns(Printer *p, const Func *f) {
+    p->folded = (PtrVec){0};
+    if (p->form == PRINT_SSA) return;
+    PtrVec all = {0};
+    collect_tassigns(p, f->body.block, &all);
+    for (size_t i = 0; i < all.count; i++) {
+        const Op *t = all.items[i];
+        const Value *tile = t->ins.items[0].value;
+        const Op *def = tile->def;
+        int n = 0;
+        for (size_t j = 0; j < all.count; j++) n += ((const Op *)all.items[j])->ins.items[0].value == tile;
+        if (n != 1 || !def) continue;
+        bool alloc = def->code == OP_ALLOC_TILE && !op_kwarg(def, "addr");
+        bool ssa_dps = (op_info(def->code)->flags & OPF_DPS) && def->n_results > 0 && def->results[0] == tile;
+        const Operand *a = &t->ins.items[1];
+        bool addr_ok = a->kind == OPD_INT || a->kind == OPD_TILE_ADDR || (a->kind == OPD_VALUE && a->value && defined_before(a->value, def));
+        if ((alloc || ssa_dps) && addr_ok) ptrvec_push(p->arena, &p->folded, (void *)t);
+    }
+}
+
+/* The lowering function of each row: the elementwise families (lower_elementwise,
+ * lower_tile_scalar) give an SSA-form result the valid shape of their first source tile. */
+static const char *const lower_fn_names[OP_COUNT] = {
+#define OP(id, nm, asm_nm, klass, ins, outs, kws, nres, flg, verify_fn, lower_fn, dts, elem, attrs) [OP_##id] = #lower_fn,
+#include "ops.def"
+#undef OP
+};
+
+/* Finds the values that hold the run-time valid shape of tile `v` when its type has a `?` valid
+ * dimension: the valid_row/valid_col operands of the alloc_tile that made it, through SSA-form
+ * elementwise ops (whose result takes their first source tile's valid shape). */
+static bool sets_validshape(const Block *b, const Value *v) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (op->code == OP_SET_VALIDSHAPE && op->ins.count && op->ins.items[0].value == v) return true;
+        for (int i = 0; i < op->n_regions; i++)
+            if (sets_validshape(op->regions[i].block, v)) return true;
+    }
+    return false;
+}
+
+/* The outermost block around `op` (its function's body). */
+static const Block *outermost_block(const Op *op) {
+    const Block *b = op->parent;
+    while (b && b->parent && b->parent->parent && b->parent->parent->parent) b = b->parent->parent->parent;
+    return b;
+}
+
+static bool dynamic_valid_operands(const Value *v, const Operand **vr, const Operand **vc) {
+    for (int depth = 0; v && depth < 1000; depth++) {
+        const Op *def = v->def;
+        if (!def) return false;
+        if (sets_validshape(outermost_block(def), v)) return false; /* its valid shape changes at run time */
+        if (def->code == OP_ALLOC_TILE) {
+            const KeywordArg *r = op_kwarg(def, "valid_row"), *c = op_kwarg(def, "valid_col");
+            if (!r || !c || !r->list.count || !c->list.count) return false;
+            *vr = &r->list.items[0];
+            *vc = &c->list.items[0];
+            return true;
+        }
+        const char *fn = lower_fn_names[def->code];
+        if (!fn || (strcmp(fn, "lower_elementwise") != 0 && strcmp(fn, "lower_tile_scalar") != 0) || def->n_results == 0 ||
+            def->results[0] != v)
+            return false;
+        const Value *src = NULL;
+        for (int i = 0; i < def->ins.count && !src; i++) {
+            const Operand *o = &def->ins.items[i];
+            if (o->kind == OPD_VALUE && o->value && o->value->type && o->value->type->kind == TY_TILE) src = o->value;
+        }
+        if (!src || src->type->tile.valid_rows != DIM_DYNAMIC || src->type->tile.valid_cols != DIM_DYNAMIC) return false;
+        v = src;
+    }
+    return false;
+}
+
+/* DPS: `%t = pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] : T`; `addr` from the
+ * op or from its folded tassign, as an i64. `tile` names the result, `from` holds the keywords
+ * (NULL: none). */
+static void print_alloc_dps(Printer *p, const Value *tile, const Op *from) {
+    const KeywordArg *addr = from ? op_kwarg(from, "addr") : NULL;
+    const Op *t = folded_tassign(p, tile);
+    const char *addr_name = NULL;
+    if (addr && addr->list.count) addr_name = address_i64(p, &addr->list.items[0]);
+    else if (t) addr_name = address_i64(p, &t->ins.items[1]);
+    const char *valid[2] = {NULL, NULL};
+    static const char *const keys[2] = {"valid_row", "valid_col"};
+    const Operand *inherited[2] = {NULL, NULL};
+    const Type *tt = tile->type;
+    if (!from && tt && tt->kind == TY_TILE && (tt->tile.valid_rows == DIM_DYNAMIC || tt->tile.valid_cols == DIM_DYNAMIC))
+        dynamic_valid_operands(tile, &inherited[0], &inherited[1]);
+    for (int k = 0; k < 2; k++) {
+        const KeywordArg *kw = from ? op_kwarg(from, keys[k]) : NULL;
+        OperandList one = {(Operand *)inherited[k], 1};
+        const OperandList *list = kw && kw->list.count ? &kw->list : inherited[k] ? &one : NULL;
+        if (!list) continue;
+        const char **n = hoist_literals(p, from ? from : tile->def, list, kw_kinds, NULL);
+        const Operand *o = &list->items[0];
+        valid[k] = n[0] ? n[0] : o->value ? o->value->name : o->text;
+    }
+    out_indent(p);
+    if (p->form == PRINT_GENERIC) {
+        /* "pto.alloc_tile"(addr?, valid_row?, valid_col?) <{operandSegmentSizes = ...}> : (...) -> T */
+        outf(p, "%%%s = \"pto.alloc_tile\"(", tile->name);
+        const char *names[3] = {addr_name, valid[0], valid[1]};
+        bool any = false;
+        for (int k = 0; k < 3; k++)
+            if (names[k]) {
+                outf(p, "%s%%%s", any ? ", " : "", names[k]);
+                any = true;
+            }
+        outf(p, ") <{operandSegmentSizes = array<i32: %d, %d, %d>}> : (", addr_name != NULL, valid[0] != NULL, valid[1] != NULL);
+        any = false;
+        for (int k = 0; k < 3; k++)
+            if (names[k]) {
+                outf(p, "%s%s", any ? ", " : "", k == 0 ? "i64" : "index");
+                any = true;
+            }
+        outf(p, ") -> %s\n", type_text(p, tile->type));
+        return;
+    }
+    outf(p, "%%%s = pto.alloc_tile", tile->name);
+    if (addr_name) outf(p, " addr = %%%s", addr_name);
+    for (int k = 0; k < 2; k++)
+        if (valid[k]) outf(p, " %s = %%%s", keys[k], valid[k]);
+    outf(p, " : %s\n", type_text(p, tile->type));
+}
+
+/* PTOAS requires a tmp tile where pto-as makes it optional (trowprod): DPS output allocates one,
+ * of src's type (PTOAS: same element type and valid shape as src). Returns its name or NULL. */
+static const char *missing_tmp(Printer *p, const Op *op) {
+    if (op->code != OP_TROWPROD || op->ins.count != 1 || op->ins.items[0].kind != OPD_VALUE || !op->ins.items[0].value)
+        return NULL;
+    const Type *src = op->ins.items[0].value->type;
+    if (!src || src->kind != TY_TILE) return NULL;
+    const char *name = fresh_name(p, "tmp");
+    out_indent(p);
+    if (p->form == PRINT_GENERIC)
+        outf(p, "%%%s = \"pto.alloc_tile\"() <{operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> %s\n", name, type_text(p, src));
+    else
+        outf(p, "%%%s = pto.alloc_tile : %s\n", name, type_text(p, src));
+    return name;
+}
+
 /* ---- DPS ops ----------------------------------------------------------------------------- */
 
 static unsigned outs_kinds(const Op *op, int i) {
@@ -334,28 +602,97 @@ static unsigned outs_kinds(const Op *op, int i) {
     return i < n ? info->outs[i].kinds : K_ANY;
 }
 
+/* MLIR's generic form of a DPS op: `"pto.OP"(operands in PTOAS's order) <{attributes}> : (types)
+ * -> ()`; tload and tmov name their (absent) optional operands in operandSegmentSizes. */
+static void print_generic_dps(Printer *p, const Op *op, const char **in_names, const Type **in_types, const char **out_names,
+                              const Type **out_types, const char *tmp) {
+    const OpInfo *info = op_info(op->code);
+    bool has_dst = op->outs.count > 0 || op->n_results > 0;
+    size_t n_ins = (size_t)op->ins.count + (tmp ? 1 : 0), n = n_ins + (has_dst ? 1 : 0);
+    const char **names = arena_alloc_array(p->arena, n ? n : 1, sizeof *names);
+    const Type **types = arena_alloc_array(p->arena, n ? n : 1, sizeof *types);
+    size_t dst = has_dst ? ptoas_dst_index(op->code, n) : n;
+    const Value *result = op->n_results ? op->results[0] : NULL;
+    for (size_t i = 0, k = 0; i < n; i++) {
+        if (i == dst) {
+            names[i] = result ? result->name : out_names[0] ? out_names[0] : op->outs.items[0].value ? op->outs.items[0].value->name : "?";
+            types[i] = result ? result->type : out_types[0];
+            continue;
+        }
+        if (k < (size_t)op->ins.count) {
+            const Operand *o = &op->ins.items[k];
+            names[i] = in_names[k] ? in_names[k] : o->value ? o->value->name : o->text;
+            types[i] = in_types[k];
+        } else {
+            names[i] = tmp;
+            types[i] = operand_type(&op->ins.items[0]);
+        }
+        k++;
+    }
+    out_indent(p);
+    outf(p, "\"%s\"(", info->name);
+    for (size_t i = 0; i < n; i++) outf(p, "%s%%%s", i ? ", " : "", names[i]);
+    out(p, ")");
+    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? "1, 1, 0, 0" : NULL;
+    if (segments || op->attrs.count) {
+        out(p, " <{");
+        if (segments) outf(p, "operandSegmentSizes = array<i32: %s>%s", segments, op->attrs.count ? ", " : "");
+        if (op->attrs.count) { /* the dictionary's entries, without its braces */
+            size_t mark = p->len;
+            print_attr_dict(p, &op->attrs);
+            if (!p->failed) {
+                memmove(p->buf + mark, p->buf + mark + 1, p->len - mark - 2);
+                p->len -= 2;
+                p->buf[p->len] = '\0';
+            }
+        }
+        out(p, "}>");
+    }
+    out(p, " : (");
+    print_types(p, types, (int)n);
+    out(p, ") -> ()\n");
+}
+
+/* Whether a non-DPS op prints in generic form under PRINT_GENERIC: plain operands and results,
+ * no keyword groups, predicate, attribute arguments, region or literal (constant) value. */
+static bool prints_generic(const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    return op->n_kwargs == 0 && !op->predicate && op->attr_args.count == 0 && op->n_regions == 0 &&
+           !(info->flags & OPF_LITERAL) && op->code != OP_CONSTANT && info->cls != CLS_SYNC && info->cls != CLS_CONTROL &&
+           op->code != OP_TASSIGN && op->code != OP_CALL && op->code != OP_RETURN;
+}
+
 static void print_dps_op_dps(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const Type **in_types, **out_types;
     const char **in_names = hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     const char **out_names = hoist_literals(p, op, &op->outs, outs_kinds, &out_types);
-    if (op->n_results > 0) {
-        /* written in SSA form: the result needs storage of its own before the DPS op */
-        out_indent(p);
-        outf(p, "%%%s = pto.alloc_tile : %s\n", op->results[0]->name, type_text(p, op->results[0]->type));
+    convert_scalars(p, op, in_names, in_types);
+    const char *tmp = missing_tmp(p, op);
+    if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
+        print_alloc_dps(p, op->results[0], NULL);
+    if (p->form == PRINT_GENERIC && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
+        print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);
+        return;
     }
     out_indent(p);
     out(p, info->name);
-    bool dict_in_ins = op->attrs.count && op->ins.count && (info->flags & OPF_ATTRS_IN_INS);
+    /* PTOAS's parsers read tcvt's attributes inside ins(...) (TCvtOp::parse), and the mask form of
+     * tgather as `ins(%src, {maskPattern = ...} : T)` */
+    bool dict_in_ins = op->attrs.count && op->ins.count && ((info->flags & OPF_ATTRS_IN_INS) || op->code == OP_TCVT);
+    bool dict_as_operand = op->attrs.count && op->code == OP_TGATHER && op->ins.count == 1;
+    if (dict_as_operand) dict_in_ins = true;
     if (op->ins.count) {
         out(p, " ins(");
         print_list(p, &op->ins, in_names);
+        if (tmp) outf(p, ", %%%s", tmp);
         if (dict_in_ins) {
-            out(p, " ");
+            out(p, dict_as_operand ? ", " : " ");
             print_attr_dict(p, &op->attrs);
         }
         out(p, " : ");
         print_types(p, in_types, op->ins.count);
+        if (tmp) outf(p, ", %s", type_text(p, operand_type(&op->ins.items[0])));
         out(p, ")");
     }
     if (op->outs.count) {
@@ -434,6 +771,23 @@ static SigStyle sig_style(const Op *op) {
 
 static void print_custom_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
+    if (p->form != PRINT_SSA && op->code == OP_TASSIGN) {
+        if (op->n_results == 0 && folded_tassign(p, op->ins.items[0].value) == op) return; /* in the alloc_tile */
+        if (op->ins.count == 2 && op->n_results == 1) { /* `%r = pto.tassign %t, %a : T -> T` with an i64 address */
+            const char *a = address_i64(p, &op->ins.items[1]);
+            out_indent(p);
+            print_results(p, op);
+            out(p, "pto.tassign ");
+            print_operand(p, &op->ins.items[0]);
+            outf(p, ", %%%s : %s -> %s\n", a ? a : "?", type_text(p, operand_type(&op->ins.items[0])),
+                 type_text(p, op->results[0]->type));
+            return;
+        }
+    }
+    if (p->form != PRINT_SSA && op->code == OP_ALLOC_TILE && op->n_results == 1) {
+        print_alloc_dps(p, op->results[0], op);
+        return;
+    }
     const Type **types;
     bool hoist = !(info->flags & OPF_LITERAL);
     const char **names = NULL;
@@ -445,8 +799,31 @@ static void print_custom_op(Printer *p, const Op *op) {
     }
     /* keyword operands: immediates hoisted too (DPS) */
     const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
-    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, NULL, NULL);
+    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, NULL);
 
+    if (p->form == PRINT_GENERIC && prints_generic(op)) {
+        out_indent(p);
+        print_results(p, op);
+        outf(p, "\"%s\"(", info->name);
+        print_list(p, &op->ins, names);
+        out(p, ")");
+        if (op->attrs.count) {
+            out(p, " ");
+            print_attr_dict(p, &op->attrs);
+        }
+        out(p, " : (");
+        print_types(p, types, op->ins.count);
+        out(p, ") -> ");
+        if (op->n_results == 1) {
+            out(p, type_text(p, op->results[0]->type));
+        } else {
+            out(p, "(");
+            for (int i = 0; i < op->n_results; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, op->results[i]->type));
+            out(p, ")");
+        }
+        out(p, "\n");
+        return;
+    }
     out_indent(p);
     print_results(p, op);
     out(p, info->name);
@@ -684,7 +1061,7 @@ static void print_op(Printer *p, const Op *op) {
     default: break;
     }
     if (op_info(op->code)->flags & OPF_DPS) {
-        if (p->form == PRINT_DPS) print_dps_op_dps(p, op);
+        if (p->form != PRINT_SSA) print_dps_op_dps(p, op);
         else print_dps_op_ssa(p, op);
         return;
     }
@@ -702,6 +1079,7 @@ static void print_func(Printer *p, const Func *f, bool add_return) {
     p->fresh = 0;
     for (int i = 0; i < f->n_args; i++) nameset_add(p, &p->names, f->args[i]->name);
     collect_block_names(p, f->body.block);
+    find_folded_tassigns(p, f);
     out_indent(p);
     outf(p, "func.func %s@%s(", f->is_private ? "private " : "", f->name);
     for (int i = 0; i < f->n_args; i++) outf(p, "%s%%%s: %s", i ? ", " : "", f->args[i]->name, type_text(p, f->args[i]->type));
@@ -761,7 +1139,9 @@ static void print_module(Printer *p, const Module *m) {
 static bool dps_needs_dynamic_valid(const Op *op) {
     if (!(op_info(op->code)->flags & OPF_DPS) || op->n_results == 0) return false;
     const Type *t = op->results[0]->type;
-    return t && t->kind == TY_TILE && (t->tile.valid_rows == DIM_DYNAMIC || t->tile.valid_cols == DIM_DYNAMIC);
+    const Operand *vr, *vc;
+    return t && t->kind == TY_TILE && (t->tile.valid_rows == DIM_DYNAMIC || t->tile.valid_cols == DIM_DYNAMIC) &&
+           !dynamic_valid_operands(op->results[0], &vr, &vc);
 }
 
 static void check_dps_block(const Block *b, const SourceFile *file, DiagList *diags, Arena *arena) {
@@ -780,7 +1160,7 @@ static void check_dps_block(const Block *b, const SourceFile *file, DiagList *di
 
 bool module_check_printable(const Module *m, PrintForm form, DiagList *diags) {
     size_t before = diags->errors;
-    if (form == PRINT_DPS)
+    if (form != PRINT_SSA)
         for (int i = 0; i < m->n_funcs; i++) check_dps_block(m->funcs[i]->body.block, m->file, diags, diags->arena);
     return diags->errors == before;
 }

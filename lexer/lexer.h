@@ -23,6 +23,7 @@ typedef enum TokenKind {
     TK_VALUE,       /* %name or %name#N (use) */
     TK_VALUE_DEF,   /* %name about to be defined (`%x =`, `%a, %b =`) */
     TK_VALUE_GROUP, /* %name:N (multi-result definition) */
+    TK_VALUE_INDEX, /* %name right before `[` (PTOAS's `%arr[%c0]` indexing) */
     TK_SYMBOL,      /* @name */
     TK_CARET_ID,    /* ^bb0 */
     TK_TYPE_NAME,   /* !pto.tile_buf, !pto.ptr, ... */

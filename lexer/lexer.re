@@ -121,6 +121,7 @@ static TokenKind keyword_kind(const char *s, size_t n) {
 #define KW(text, kind) if (n == sizeof(text) - 1 && memcmp(s, text, n) == 0) return kind
     switch (s[0]) {
     case 'a': KW("attributes", TK_ATTRIBUTES); break;
+    case 'c': KW("call", TK_CALL); break;
     case 'd': KW("do", TK_DO); break;
     case 'e': KW("else", TK_ELSE); break;
     case 'f':
@@ -282,6 +283,7 @@ Token lexer_next(Lexer *lx) {
             lx->cursor = cur;
             return make_token(lx, value_list_is_definition(lx, cur) ? TK_VALUE_DEF : TK_VALUE, start, cur);
         }
+        "%" valname / "[" { lx->cursor = cur; return make_token(lx, TK_VALUE_INDEX, start, cur); }
         "%" valname ("#" digit+)? { lx->cursor = cur; return make_token(lx, TK_VALUE, start, cur); }
         "%" valname ":" digit+ { lx->cursor = cur; return make_token(lx, TK_VALUE_GROUP, start, cur); }
         "@" (ident | "\"" [^"\n\x00]* "\"") { lx->cursor = cur; return make_token(lx, TK_SYMBOL, start, cur); }
@@ -313,6 +315,23 @@ Token lexer_next(Lexer *lx) {
                     return error_token(lx, start, (size_t)(cur - start), "unterminated attribute '%.*s<'",
                                        (int)(cur - start), start);
                 }
+            }
+            Token t = make_token(lx, TK_ATTR, start, end);
+            lx->cursor = end;
+            if (newlines) {
+                lx->line += newlines;
+                lx->line_start = new_line_start;
+            }
+            return t;
+        }
+
+        ("array" | "dense") "<" { /* MLIR builtin attributes: array<i32: 1, 0>, dense<[1, 2]> (one token) */
+            uint32_t newlines = 0;
+            const char *new_line_start = NULL;
+            const char *end = scan_angle_body(cur - 1, &new_line_start, &newlines);
+            if (!end) {
+                lx->cursor = cur;
+                return error_token(lx, start, (size_t)(cur - start), "unterminated attribute '%.*s'", (int)(cur - start), start);
             }
             Token t = make_token(lx, TK_ATTR, start, end);
             lx->cursor = end;
@@ -415,6 +434,7 @@ const char *token_kind_name(TokenKind kind) {
         [TK_CARET_ID] = "block label",
         [TK_TYPE_NAME] = "type",
         [TK_ATTR] = "attribute",
+        [TK_VALUE_INDEX] = "indexed value",
         [TK_BARE_ID] = "identifier",
         [TK_BARE_KW] = "keyword",
         [TK_KEY] = "key",

@@ -627,6 +627,146 @@ OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block 
     return d;
 }
 
+PtrVec *pc_concat(ParseCtx *ctx, PtrVec *a, PtrVec *b) {
+    if (!b || !b->count) return a;
+    PtrVec *v = pc_list(ctx);
+    for (size_t i = 0; i < a->count; i++) ptrvec_push(ctx->scratch, v, a->items[i]);
+    for (size_t i = 0; i < b->count; i++) ptrvec_push(ctx->scratch, v, b->items[i]);
+    return v;
+}
+
+static bool key_is(const Attr *a, const char *key) { return a->key && strcmp(a->key, key) == 0; }
+
+OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *props, PtrVec *attrs, PtrVec *in_types,
+                         PtrVec *result_types, SrcLoc loc) {
+    Tok opname = {name.text + 1, name.len >= 2 ? name.len - 2 : 0, name.loc};
+    PtrVec *dict = pc_list(ctx);
+    const Attr *segments = NULL;
+    for (size_t i = 0; props && i < props->count; i++) {
+        Attr *a = props->items[i];
+        if (key_is(a, "operandSegmentSizes") || key_is(a, "resultSegmentSizes")) segments = a;
+        else ptrvec_push(ctx->scratch, dict, a);
+    }
+    for (size_t i = 0; attrs && i < attrs->count; i++) ptrvec_push(ctx->scratch, dict, attrs->items[i]);
+    PtrVec *items = pc_list(ctx);
+    if (in_types->count != operands->count) {
+        pc_error(ctx, loc, "generic form of '%.*s' lists %zu operand types for %zu operands", (int)opname.len, opname.text,
+                 in_types->count, operands->count);
+        return NULL;
+    }
+    OpCode code;
+    const OpInfo *info = lookup_op(ctx, opname.text, opname.len, &code) ? op_info(code) : NULL;
+    if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0 && !info->outs[0].name) {
+        /* no destination (tprint): ins(...) only */
+        Item *ins = pc_item(ctx, IT_INS, loc);
+        ins->operands = operands;
+        ins->types = in_types;
+        ptrvec_push(ctx->scratch, items, ins);
+        if (dict->count) {
+            Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+            it->attrs = dict;
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        return pc_draft(ctx, opname, items, NULL, NULL, loc);
+    }
+    if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0) {
+        /* `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` is `pto.tadd ins(%a, %b : A, B) outs(%d : D)` */
+        size_t dst = ptoas_dst_index(code, operands->count);
+        Item *ins = pc_item(ctx, IT_INS, loc), *outs = pc_item(ctx, IT_OUTS, loc);
+        ins->operands = pc_list(ctx);
+        ins->types = pc_list(ctx);
+        outs->operands = pc_list1(ctx, operands->items[dst]);
+        outs->types = pc_list1(ctx, in_types->items[dst]);
+        for (size_t i = 0; i < operands->count; i++) {
+            if (i == dst) continue;
+            ptrvec_push(ctx->scratch, ins->operands, operands->items[i]);
+            ptrvec_push(ctx->scratch, ins->types, in_types->items[i]);
+        }
+        if (ins->operands->count) ptrvec_push(ctx->scratch, items, ins);
+        ptrvec_push(ctx->scratch, items, outs);
+        if (dict->count) {
+            Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+            it->attrs = dict;
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        return pc_draft(ctx, opname, items, NULL, NULL, loc);
+    }
+    if (info && info->kw[0].name && segments && !(info->flags & OPF_DPS)) {
+        /* keyword groups (alloc_tile's addr/valid_row/valid_col, make_tensor_view's shape/strides):
+         * operandSegmentSizes gives each group's operand count, the groups last */
+        int64_t seg[16];
+        int n_seg = 0, n_kw = 0;
+        while (n_kw < 4 && info->kw[n_kw].name) n_kw++;
+        const char *t = segments->text ? strchr(segments->text, ':') : NULL;
+        while (t && *t && n_seg < 16) {
+            while (*t && !(*t >= '0' && *t <= '9')) t++;
+            if (!*t) break;
+            seg[n_seg] = 0;
+            while (*t >= '0' && *t <= '9' && seg[n_seg] < 1000000) seg[n_seg] = seg[n_seg] * 10 + (*t++ - '0');
+            n_seg++;
+        }
+        int64_t total = 0;
+        for (int i = 0; i < n_seg; i++) total += seg[i];
+        if (n_seg < n_kw || total != (int64_t)operands->count) {
+            pc_error(ctx, segments->loc, "'%s' op operandSegmentSizes %s does not match its %zu operands and %d keyword groups",
+                     info->name, segments->text ? segments->text : "", operands->count, n_kw);
+            return NULL;
+        }
+        size_t at = 0;
+        PtrVec *positional_types = pc_list(ctx);
+        for (int i = 0; i < n_seg; i++) {
+            int kw = i - (n_seg - n_kw); /* < 0: positional operands */
+            if (kw < 0) {
+                for (int64_t j = 0; j < seg[i]; j++, at++) {
+                    Item *it = pc_item(ctx, IT_OPERAND, ((Operand *)operands->items[at])->loc);
+                    it->operand = operands->items[at];
+                    ptrvec_push(ctx->scratch, items, it);
+                    ptrvec_push(ctx->scratch, positional_types, in_types->items[at]);
+                }
+                continue;
+            }
+            if (seg[i] == 0) continue;
+            bool list = info->kw[kw].flags & SPEC_VARIADIC;
+            Item *it = pc_item(ctx, list ? IT_KEYWORD_LIST : IT_KEYWORD, ((Operand *)operands->items[at])->loc);
+            it->tok = (Tok){info->kw[kw].name, (uint32_t)strlen(info->kw[kw].name), it->loc};
+            if (list) {
+                it->operands = pc_list(ctx);
+                for (int64_t j = 0; j < seg[i]; j++, at++) ptrvec_push(ctx->scratch, it->operands, operands->items[at]);
+            } else {
+                if (seg[i] != 1) {
+                    pc_error(ctx, segments->loc, "'%s' op takes one '%s' operand, operandSegmentSizes gives %lld", info->name,
+                             info->kw[kw].name, (long long)seg[i]);
+                    return NULL;
+                }
+                it->operand = operands->items[at++];
+            }
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        if (dict->count) {
+            Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+            it->attrs = dict;
+            ptrvec_push(ctx->scratch, items, it);
+        }
+        return pc_draft(ctx, opname, items, pc_sig(ctx, positional_types, result_types, true, false, loc), NULL, loc);
+    }
+    if (info && (info->kw[0].name || segments) && operands->count > 0) {
+        pc_error(ctx, loc, "pto-as does not read the generic form of '%s' with operandSegmentSizes; write it in its custom "
+                 "form", info->name);
+        return NULL;
+    }
+    for (size_t i = 0; i < operands->count; i++) {
+        Item *it = pc_item(ctx, IT_OPERAND, ((Operand *)operands->items[i])->loc);
+        it->operand = operands->items[i];
+        ptrvec_push(ctx->scratch, items, it);
+    }
+    if (dict->count) {
+        Item *it = pc_item(ctx, IT_ATTR_DICT, loc);
+        it->attrs = dict;
+        ptrvec_push(ctx->scratch, items, it);
+    }
+    return pc_draft(ctx, opname, items, pc_sig(ctx, in_types, result_types, true, false, loc), NULL, loc);
+}
+
 /* After a syntax error the parser may resume in the middle of a statement; such fragments are
  * dropped until a statement starts a line again. */
 static bool starts_line(ParseCtx *ctx, uint32_t offset) {
@@ -1055,6 +1195,10 @@ static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, con
 }
 
 void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
+    if (!d) { /* a generic form already reported */
+        pc_poison_defs(ctx, defs);
+        return;
+    }
     SrcLoc start = defs ? defs->loc : d->name.loc;
     if (!keep_statement(ctx, start)) {
         pc_poison_defs(ctx, defs);
@@ -1063,7 +1207,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     FuncCtx *fc = current_func(ctx, start);
     OpCode code;
     if (!lookup_op(ctx, d->name.text, d->name.len, &code)) {
-        pc_error(ctx, d->name.loc, "unsupported operation '%.*s'", (int)d->name.len, d->name.text);
+        if (d->name.len > 7 && memcmp(d->name.text, "memref.", 7) == 0)
+            pc_error(ctx, d->name.loc, "unsupported operation '%.*s': IR after memref lowering is out of scope for pto-as, "
+                     "which reads PTO's tile-level IR", (int)d->name.len, d->name.text);
+        else
+            pc_error(ctx, d->name.loc, "unsupported operation '%.*s'", (int)d->name.len, d->name.text);
         pc_poison_defs(ctx, defs);
         return;
     }
@@ -1131,6 +1279,20 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             break;
         case IT_PAREN:
             pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
+            malformed = true;
+            break;
+        case IT_INDEXED:
+            pc_error(ctx, it->loc, "'%s' op does not take an indexed operand '%.*s[...]' (PTOAS indexes event-id arrays "
+                     "and pto.subset tiles, which pto-as does not implement)", opn, (int)it->tok.len, it->tok.text);
+            malformed = true;
+            break;
+        case IT_ATTR_VALUE:
+            if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0)
+                pc_error(ctx, it->loc, "'arith.constant' op: dense<...> constants (tensor and vector values) are not "
+                         "supported; pto-as's constants are integer, float and boolean scalars");
+            else
+                pc_error(ctx, it->loc, "'%s' op unexpected attribute '%.*s' among its operands", opn, (int)it->tok.len,
+                         it->tok.text);
             malformed = true;
             break;
         case IT_INS:
@@ -1609,6 +1771,12 @@ void pc_block_args(ParseCtx *ctx, PtrVec *args) {
     b->args = arena_alloc_array(ctx->arena, args->count ? args->count : 1, sizeof *b->args);
     for (size_t i = 0; i < args->count; i++) {
         const ArgDecl *a = args->items[i];
+        for (size_t k = 0; a->attrs && k < a->attrs->count; k++) {
+            const Attr *at = a->attrs->items[k];
+            diag_report(ctx->diags, ctx->file, SEV_ERROR, at->loc, "ATTR.unknown",
+                        "unknown argument attribute '%s' on %.*s (pto-as would ignore it; PTOAS defines none)",
+                        at->key ? at->key : "", (int)a->name.len, a->name.text);
+        }
         define_block_arg(ctx, f->fc, b, (int)i, a->name, *a->type);
     }
 }
@@ -1736,6 +1904,28 @@ void pc_condition(ParseCtx *ctx, Tok kw, Operand *cond, PtrVec *values, PtrVec *
 /* Functions and modules                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* A module or function attribute PTOAS does not define is an error naming it; pto.kernel_kind's
+ * value is checked. */
+static void check_scope_attrs(ParseCtx *ctx, const AttrList *attrs, bool on_func) {
+    for (int i = 0; i < attrs->count; i++) {
+        const Attr *a = &attrs->items[i];
+        if (!scope_attr_use(on_func, a->key)) {
+            diag_report(ctx->diags, ctx->file, SEV_ERROR, a->loc, "ATTR.unknown",
+                        "unknown %s attribute '%s' (pto-as would ignore it); PTOAS defines %s", on_func ? "function" : "module",
+                        a->key ? a->key : "", scope_attr_names(on_func));
+            continue;
+        }
+        const char *w;
+        size_t n;
+        if (on_func && strcmp(a->key, "pto.kernel_kind") == 0 &&
+            !(a->kind == ATTR_RAW && a->text && strncmp(a->text, "#pto.kernel_kind<", 17) == 0 && attr_enum_word(a, &w, &n) &&
+              ((n == 6 && memcmp(w, "vector", 6) == 0) || (n == 4 && memcmp(w, "cube", 4) == 0))))
+            diag_report(ctx->diags, ctx->file, SEV_ERROR, a->loc, "ATTR.value",
+                        "function attribute 'pto.kernel_kind' expects #pto.kernel_kind<vector> or #pto.kernel_kind<cube>, got %s",
+                        a->text ? a->text : "another kind of value");
+    }
+}
+
 void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
     Module *m = ctx->module;
     if (ctx->saw_module) pc_error_rule(ctx, PARSE_RULE_FUNC, loc, "only one 'module' is allowed per file");
@@ -1746,6 +1936,7 @@ void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
     ctx->saw_module = true;
     m->has_module_keyword = true;
     m->attrs = pc_attr_list(ctx, attrs);
+    check_scope_attrs(ctx, &m->attrs, false);
     const Attr *arch = attr_find(&m->attrs, "pto.target_arch");
     if (arch) {
         m->has_target_attr = true;
@@ -1776,6 +1967,7 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     f->loc = name.loc;
     f->is_private = is_private;
     f->attrs = pc_attr_list(ctx, attrs);
+    check_scope_attrs(ctx, &f->attrs, true);
     f->is_entry = attr_find(&f->attrs, "pto.entry") || attr_find(&f->attrs, "hacc.entry");
     f->result_types = type_array(ctx, results, &f->n_results, &f->result_type_locs);
     if (ctx->funcs.count == PARSE_MAX_FUNCS) /* reported once; the scan below stays bounded */
@@ -1802,6 +1994,12 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     f->args = arena_alloc_array(ctx->arena, (size_t)(f->n_args ? f->n_args : 1), sizeof *f->args);
     for (int i = 0; i < f->n_args; i++) {
         const ArgDecl *a = args->items[i];
+        for (size_t k = 0; a->attrs && k < a->attrs->count; k++) {
+            const Attr *at = a->attrs->items[k];
+            diag_report(ctx->diags, ctx->file, SEV_ERROR, at->loc, "ATTR.unknown",
+                        "unknown argument attribute '%s' on %.*s (pto-as would ignore it; PTOAS defines none)",
+                        at->key ? at->key : "", (int)a->name.len, a->name.text);
+        }
         Value *v = new_value(ctx, fc, arena_strndup(ctx->arena, a->name.text + 1, a->name.len - 1), a->type->type,
                              a->type->loc, a->name.loc);
         v->result_index = i;

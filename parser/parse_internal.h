@@ -50,7 +50,9 @@ typedef enum ItemKind {
     IT_ATTR_ARGS,     /* [ <A>, #pto.x<B>, ... ] */
     IT_ANGLE,         /* <PIPE_ALL> */
     IT_ATTR_DICT,     /* { key = value, ... } */
-    IT_PAREN          /* (operands [: types]) right after the op name (generic MLIR-style op syntax) */
+    IT_PAREN,         /* (operands [: types]) right after the op name (generic MLIR-style op syntax) */
+    IT_INDEXED,       /* %arr[%i, ...] (PTOAS's event-id arrays and pto.subset): tok, operands */
+    IT_ATTR_VALUE     /* a bare attribute as an operand: dense<...>, #pto.x<...> (tok) */
 } ItemKind;
 
 typedef struct Item {
@@ -95,6 +97,7 @@ typedef struct InitPair {
 typedef struct ArgDecl {
     Tok name;
     TypeUse *type;
+    PtrVec *attrs;        /* `%a: T {attrs}` (function arguments; rejected by name) or NULL */
 } ArgDecl;
 
 typedef enum TParamKind { TP_IDENT, TP_INT, TP_FLOAT, TP_SHAPE, TP_QUESTION, TP_STRING, TP_ATTR, TP_TYPE } TParamKind;
@@ -274,6 +277,13 @@ void pc_poison_defs(ParseCtx *ctx, ResultDefs *defs);
 
 Signature *pc_sig(ParseCtx *ctx, PtrVec *inputs, PtrVec *results, bool arrow, bool to, SrcLoc loc);
 OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block *region, SrcLoc loc);
+/* The generic operation form `"NAME"(operands) <{props}> {attrs} : (in_types) -> (result_types)`
+ * as a draft of the op's own form: a DPS op's operands become ins(...)/outs(...) (PTOAS's operand
+ * order), other ops' operands positional operands; props and attrs one attribute dictionary. */
+OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *props, PtrVec *attrs, PtrVec *in_types,
+                         PtrVec *result_types, SrcLoc loc);
+/* `a` followed by the items of `b` (a new list when `b` is not empty). */
+PtrVec *pc_concat(ParseCtx *ctx, PtrVec *a, PtrVec *b);
 
 void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs);
 void pc_module_end(ParseCtx *ctx);

@@ -85,7 +85,7 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
     ArgDecl *arg;
 }
 
-%token T_VALUE "value" T_VALUE_DEF "value definition" T_VALUE_GROUP "result group"
+%token T_VALUE "value" T_VALUE_DEF "value definition" T_VALUE_GROUP "result group" T_VALUE_INDEX "indexed value"
 %token T_SYMBOL "symbol" T_CARET "block label" T_TYPE_NAME "type name" T_ATTR "attribute"
 %token T_BARE_ID "identifier" T_BARE_KW "keyword" T_KEY "key"
 %token T_INT "integer" T_FLOAT "float" T_SHAPE "shape" T_STRING "string"
@@ -106,12 +106,13 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
 %type <list> type_list type_list_opt sig_results sig_inputs tparams tparams_opt attr_entries attr_dict
 %type <list> attr_elems attr_elems_opt angle_elems attr_values attr_values_opt module_attrs_opt
 %type <list> inits inits_opt iter_args_opt if_results_opt block_args block_args_opt
-%type <item> first_item plain_item group_nodict dps_group
+%type <item> first_item plain_item group_nodict dps_group ins_types
 %type <type> type base_type nested_type for_iv_type_opt
 %type <tparam> tparam tvalue
 %type <sig> sig
 %type <attr> attr_entry attr_value attr_elem angle_elem
-%type <draft> generic_op
+%type <draft> generic_op generic_form
+%type <list> generic_props_opt generic_attrs_opt
 %type <op> for_head for_stmt if_head if_then if_stmt while_head while_stmt call_stmt
 %type <defs> result_defs result_group def_names
 %type <block> region region_open
@@ -196,7 +197,7 @@ func_args
 
 func_arg
     : T_VALUE ':' type                      { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; }
-    | T_VALUE ':' type attr_dict            { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; }
+    | T_VALUE ':' type attr_dict            { $$ = pc_temp(ctx, sizeof *$$); $$->name = TOK(@1); $$->type = $3; $$->attrs = $4; }
     ;
 
 func_results_opt
@@ -229,6 +230,8 @@ stmt
     | result_defs if_stmt                   { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
     | while_stmt                            { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
     | result_defs while_stmt                { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
+    | generic_form                          { pc_generic_stmt(ctx, NULL, $1); if (!ctx->in_recovery) yyerrok; }
+    | result_defs generic_form              { pc_generic_stmt(ctx, $1, $2); if (!ctx->in_recovery) yyerrok; }
     | call_stmt                             { pc_control_stmt(ctx, NULL, $1, @1); if (!ctx->in_recovery) yyerrok; }
     | result_defs call_stmt                 { pc_control_stmt(ctx, $1, $2, @2); if (!ctx->in_recovery) yyerrok; }
     | T_RETURN                              { pc_return(ctx, TOK(@1), NULL, NULL, @$); if (!ctx->in_recovery) yyerrok; }
@@ -274,6 +277,23 @@ region
     : region_open stmts '}'                 { $$ = pc_region_close(ctx, $1); }
     ;
 
+/* MLIR's generic operation form: `"pto.tadd"(%a, %b, %d) <{props}> {attrs} : (A, B, D) -> ()`
+ * (pc_generic_form turns it into the op's own form) */
+generic_form
+    : T_STRING '(' operands_opt ')' generic_props_opt generic_attrs_opt ':' '(' type_list_opt ')' T_ARROW sig_results
+                                            { $$ = pc_generic_form(ctx, TOK(@1), $3, $5, $6, $9, $12, @$); }
+    ;
+
+generic_props_opt
+    : %empty                                { $$ = NULL; }
+    | '<' attr_dict '>'                     { $$ = $2; }
+    ;
+
+generic_attrs_opt
+    : %empty                                { $$ = NULL; }
+    | attr_dict
+    ;
+
 region_open
     : '{'                                   { $$ = pc_region_open(ctx, @1); }
     ;
@@ -312,6 +332,8 @@ plain_item
     | T_SYMBOL                              { $$ = pc_item(ctx, IT_SYMBOL, @1); $$->tok = TOK(@1); }
     | T_SYMBOL '(' operands_opt ')'         { $$ = pc_item(ctx, IT_SYMBOL_CALL, @$); $$->tok = TOK(@1); $$->operands = $3; }
     | T_BARE_KW                             { $$ = pc_item(ctx, IT_BAREWORD, @1); $$->tok = TOK(@1); }
+    | T_VALUE_INDEX '[' operands_opt ']'    { $$ = pc_item(ctx, IT_INDEXED, @$); $$->tok = TOK(@1); $$->operands = $3; }
+    | T_ATTR                                { $$ = pc_item(ctx, IT_ATTR_VALUE, @1); $$->tok = TOK(@1); }
     ;
 
 group_nodict
@@ -328,11 +350,18 @@ group_nodict
 /* ins(...) / outs(...); an operand may carry its own attribute dictionary (PTOAS tcvt rmode) */
 dps_group
     : T_INS '(' dps_operands_opt ')'        { $$ = pc_item(ctx, IT_INS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
-    | T_INS '(' dps_operands ':' type_list ')'
-                                            { $$ = pc_item(ctx, IT_INS, @1); $$->operands = $3; $$->types = $5; pc_take_operand_attrs(ctx, $$); }
+    | T_INS '(' dps_operands ':' ins_types ')'
+                                            { $$ = pc_item(ctx, IT_INS, @1); $$->operands = pc_concat(ctx, $3, $5->operands); $$->types = $5->types; pc_take_operand_attrs(ctx, $$); }
     | T_OUTS '(' dps_operands_opt ')'       { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
     | T_OUTS '(' dps_operands ':' type_list ')'
                                             { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = $3; $$->types = $5; pc_take_operand_attrs(ctx, $$); }
+    ;
+
+/* the types of ins(...), where PTOAS may add `%v : T` pairs after them: `ins(%acc : T, %pre : i64)` */
+ins_types
+    : type                                  { $$ = pc_item(ctx, IT_INS, @$); $$->types = pc_list1(ctx, $1); $$->operands = pc_list(ctx); }
+    | ins_types ',' type                    { $$ = $1; pc_push(ctx, $$->types, $3); }
+    | ins_types ',' T_VALUE ':' type        { $$ = $1; pc_push(ctx, $$->operands, pc_operand_value(ctx, TOK(@3))); pc_push(ctx, $$->types, $5); }
     ;
 
 dps_operands_opt
@@ -639,6 +668,7 @@ static int bison_token(TokenKind kind) {
     case TK_VALUE: return T_VALUE;
     case TK_VALUE_DEF: return T_VALUE_DEF;
     case TK_VALUE_GROUP: return T_VALUE_GROUP;
+    case TK_VALUE_INDEX: return T_VALUE_INDEX;
     case TK_SYMBOL: return T_SYMBOL;
     case TK_CARET_ID: return T_CARET;
     case TK_TYPE_NAME: return T_TYPE_NAME;

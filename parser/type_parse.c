@@ -709,6 +709,11 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     Type *t = arena_alloc(ctx->arena, sizeof *t);
     t->kind = TY_INVALID;
     if (name.text[0] != '!') {
+        if (tok_is(name, "memref")) { /* the memref-level IR ptoas lowers to: not PTO-AS input */
+            pc_error(ctx, name.loc, "memref types are IR after memref lowering, which pto-as does not read; write "
+                     "the kernel at tile level (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view, !pto.tile_buf)");
+            return t;
+        }
         if (params || looks_like_builtin_type(name)) {
             t->kind = TY_OTHER;
             t->text = type_text(ctx, span);

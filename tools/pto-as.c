@@ -50,8 +50,9 @@ static void print_help(FILE *out) {
           "  -Werror                 treat warnings as errors\n"
           "  -q                      quiet: report errors only (warnings and notes of their own are\n"
           "                          left out, in text and JSON; an error keeps its attached notes)\n"
-          "  --emit=dps|ssa          write the verified program in canonical DPS (PTOAS-compatible,\n"
-          "                          compact !pto.tile_buf types) or SSA form; needs exactly one FILE;\n"
+          "  --emit=dps|generic|ssa  write the verified program in canonical DPS (PTOAS-compatible,\n"
+          "                          compact !pto.tile_buf types), in DPS with the tile and scalar ops\n"
+          "                          in MLIR's generic form, or in SSA form; needs exactly one FILE;\n"
           "                          with --target, the output records it as pto.target_arch\n"
           "  -o FILE                 write --emit output to FILE (default: standard output); also\n"
           "                          -oFILE, -o=FILE\n"
@@ -136,7 +137,8 @@ static int parse_options(int argc, char **argv, Options *o) {
             if (missing) return usage_error("option %s needs a value (dps or ssa)", a);
             if (strcmp(v, "dps") == 0) o->emit_form = PRINT_DPS;
             else if (strcmp(v, "ssa") == 0) o->emit_form = PRINT_SSA;
-            else return usage_error("unknown --emit form '%s' (expected dps or ssa)", v);
+            else if (strcmp(v, "generic") == 0) o->emit_form = PRINT_GENERIC;
+            else return usage_error("unknown --emit form '%s' (expected dps, generic or ssa)", v);
             o->emit = true;
         } else if ((v = option_value(a, "--diagnostics", &i, argc, argv, &missing)) || missing) {
             if (missing) return usage_error("option %s needs a value (text or json)", a);

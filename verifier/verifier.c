@@ -520,7 +520,11 @@ static void check_op_attrs(VerifyCtx *ctx, const Op *op) {
         if (!a->key) continue;
         const AttrSpec *spec = op_attr_spec(info, a->key);
         int64_t v;
-        if (!spec)
+        const char *unimplemented = spec ? NULL : ptoas_attr_unimplemented(info->name, a->key);
+        if (unimplemented)
+            vreport(ctx, op, a->loc, SEV_ERROR, op_rule(ctx, op, "attr-unimplemented"),
+                    "attribute '%s' (PTOAS: %s) is not implemented by pto-as and pto-run", a->key, unimplemented);
+        else if (!spec)
             vreport(ctx, op, a->loc, SEV_ERROR, op_rule(ctx, op, "attr-unknown"),
                     "does not take the attribute '%s' (pto-as and pto-run would ignore it); %s", a->key,
                     info->attrs[0].name ? "see docs/rules.md for the ones it takes" : "it takes none");

@@ -2,7 +2,7 @@
  *
  * For any input: parsing, verifying (both target profiles), the `--verify-diagnostics` annotation
  * check and diagnostic printing must not crash, leak or touch foreign memory. For a program the
- * verifier accepts, in each printed form F (dps, ssa) that module_check_printable allows (as
+ * verifier accepts, in each printed form F (dps, generic, ssa) that module_check_printable allows (as
  * pto-as --emit does): p1 = print(F); p1 must parse and verify without errors; p2 =
  * print(parse(p1), F) must equal p1 byte for byte. */
 #define _POSIX_C_SOURCE 200809L /* fileno */
@@ -25,7 +25,7 @@ static Module *parse_and_verify(Arena *arena, const char *name, const char *text
 }
 
 static void check_round_trip(FILE *sink, const Module *m, const VerifyOptions *vo, PrintForm form) {
-    const char *form_name = form == PRINT_DPS ? "dps" : "ssa";
+    const char *form_name = form == PRINT_DPS ? "dps" : form == PRINT_GENERIC ? "generic" : "ssa";
     Arena *arena = arena_new();
     DiagList refused;
     diag_init(&refused, arena);
@@ -79,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 /* the printed program must pass under the profile the original passed under */
                 VerifyOptions again = {.target = eff, .target_given = true, .entry = NULL};
                 check_round_trip(sink, m, &again, PRINT_DPS);
+                check_round_trip(sink, m, &again, PRINT_GENERIC);
                 check_round_trip(sink, m, &again, PRINT_SSA);
                 checked |= 1u << eff;
             }

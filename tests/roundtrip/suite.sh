@@ -1,6 +1,6 @@
 #!/bin/sh
-# Round-trip suite: for every .pto under samples/ (recursively) and tests/roundtrip/, in both
-# output forms F (dps, ssa): p1 = pto-as --emit=F FILE; p2 = pto-as --emit=F p1; p1 must equal p2
+# Round-trip suite: for every .pto under samples/ (recursively) and tests/roundtrip/, in each of the three
+# output forms F (dps, generic, ssa): p1 = pto-as --emit=F FILE; p2 = pto-as --emit=F p1; p1 must equal p2
 # (printing is idempotent and the printed program re-parses). A file whose first line reads
 # `// pto-as: FLAGS` gets FLAGS (e.g. --target=a5) for the first print only: p1 must carry what the
 # flags decided (the target) so that it re-parses and verifies alone. Prints PASS/FAIL lines (tests/run.sh).
@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 for file in $(find samples tests/roundtrip -name '*.pto' 2>/dev/null | sort); do
-    for form in dps ssa; do
+    for form in dps generic ssa; do
         name="roundtrip-$form $file"
         flags=$(sed -n '1s|^// pto-as: ||p' "$file")
         # shellcheck disable=SC2086 # FLAGS are split on purpose

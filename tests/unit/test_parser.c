@@ -767,8 +767,8 @@ Test(parser, syntax_errors_are_located_and_recovered) {
 
 Test(parser, syntax_error_messages) {
     EXPECT_DIAGS("module {\n  func.func @f( {\n  }\n}\n", {2, "{", "syntax error: unexpected '{', expected value or ')'"});
-    EXPECT_DIAGS("%x = \n", {2, "", "syntax error: unexpected end of file, expected identifier, 'scf.for', 'scf.if', "
-                                    "'scf.while' or 'func.call'"});
+    /* six tokens may follow (an op name, a generic form's "name", scf.for/if/while, func.call): too many to list */
+    EXPECT_DIAGS("%x = \n", {2, "", "syntax error: unexpected end of file"});
     EXPECT_DIAGS("scf.for %i = %a to %b {\n}\n", {1, "{", "syntax error: unexpected '{', expected 'step'"});
     EXPECT_DIAGS("%t = pto.alloc_tile : !pto.tile_buf<vec 16x16xf32>\n",
                  {1, "16x16", "syntax error: unexpected shape '16x16xf32', expected ',', '<' or '>'"});

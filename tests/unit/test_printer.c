@@ -139,8 +139,8 @@ Test(printer, dps_of_an_ssa_program) {
                         "    %c = arith.constant 2.0 : f32\n"
                         "    %src = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
                         "    pto.texpands ins(%c : f32) outs(%src : !pto.tile_buf<vec, 16x16xf32>)\n"
-                        "    pto.tassign %dst, @tile(0x2000)\n"
-                        "    %dst = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+                        "    %c8192_i64 = arith.constant 8192 : i64\n"
+                        "    %dst = pto.alloc_tile addr = %c8192_i64 : !pto.tile_buf<vec, 16x16xf32>\n"
                         "    pto.tmuls ins(%src, %c : !pto.tile_buf<vec, 16x16xf32>, f32) outs(%dst : "
                         "!pto.tile_buf<vec, 16x16xf32>)\n"
                         "    return\n"
@@ -325,10 +325,12 @@ Test(printer, seed_samples_round_trip) {
 }
 
 Test(printer, dps_refuses_ssa_result_with_dynamic_valid_shape) {
-    /* the one inside a region is found too; a static result type and DPS-written ops are fine */
+    /* the one inside a region is found too; a static result type and DPS-written ops are fine; %a's
+     * valid shape is set at run time, so the alloc_tile's operands do not hold it */
     Module *m = parse_clean("func.func @k(%r: index, %cond: i1) {\n"
                             "  %c8 = arith.constant 8 : index\n"
                             "  %a = pto.alloc_tile valid_row = %r valid_col = %c8 : !pto.tile_buf<vec, 8x8xf32, valid=?x?>\n"
+                            "  pto.set_validshape %a, %c8, %r : !pto.tile_buf<vec, 8x8xf32, valid=?x?>\n"
                             "  %d = pto.tmuls %a, 2.0 : !pto.tile_buf<vec, 8x8xf32, valid=?x?> -> !pto.tile_buf<vec, 8x8xf32>\n"
                             "  pto.tmuls ins(%a, 2.0 : !pto.tile_buf<vec, 8x8xf32, valid=?x?>, f32) outs(%a : !pto.tile_buf<vec, 8x8xf32, valid=?x?>)\n"
                             "  scf.if %cond {\n"
@@ -343,7 +345,7 @@ Test(printer, dps_refuses_ssa_result_with_dynamic_valid_shape) {
     cr_assert_eq(d.count, 0);
     cr_assert_not(module_check_printable(m, PRINT_DPS, &d));
     cr_assert_eq(d.count, 1);
-    cr_assert_eq(d.items[0].loc.line, 7);
+    cr_assert_eq(d.items[0].loc.line, 8);
     cr_assert_str_eq(d.items[0].rule, "PRINT.dps-dynamic-valid");
     cr_assert(strstr(d.items[0].message, "result %b has a dynamic valid shape"), "%s", d.items[0].message);
 }
@@ -359,10 +361,10 @@ Test(printer, set_target_adds_or_replaces_the_attribute) {
                      "    return\n"
                      "  }\n"
                      "}\n");
-    m = parse_clean("module attributes {x = 1, pto.target_arch = \"a5\"} {\n}\n", "input");
+    m = parse_clean("module attributes {\"pto.device-spec\" = \"Ascend950\", pto.target_arch = \"a5\"} {\n}\n", "input");
     module_set_target(m, TARGET_A2A3);
     cr_assert_eq(m->file_target, TARGET_A2A3);
-    cr_assert_str_eq(module_to_string(arena, m, PRINT_DPS), "module attributes {x = 1, pto.target_arch = \"a2a3\"} {\n}\n");
+    cr_assert_str_eq(module_to_string(arena, m, PRINT_DPS), "module attributes {\"pto.device-spec\" = \"Ascend950\", pto.target_arch = \"a2a3\"} {\n}\n");
 }
 
 Test(printer, empty_file_is_an_empty_main) {

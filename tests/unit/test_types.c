@@ -184,9 +184,9 @@ Test(types, views_pointers_scalars) {
     cr_assert_eq(t->dtype, DT_INDEX);
     t = parse_type("i1");
     cr_assert_eq(t->dtype, DT_I1);
-    t = parse_type("memref<32x32xf32, #pto.address_space<gm>>");
+    t = parse_type("vector<4xi16>");
     cr_assert_eq(t->kind, TY_OTHER);
-    cr_assert_str_eq(t->text, "memref<32x32xf32, #pto.address_space<gm>>");
+    cr_assert_str_eq(t->text, "vector<4xi16>");
     t = parse_type("f64");
     cr_assert_eq(t->kind, TY_OTHER);
     t = parse_type("!pto.pipe");
