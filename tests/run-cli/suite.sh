@@ -148,15 +148,15 @@ expect npy_and_hex_scalar 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin
 expect compare_allclose_signed_zero 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin --compare=bits
-expect compare_bits_signed_zero 1 "out~%arg1: 16 elements, 16 mismatches (bit patterns)" "out~got -0 (0x80000000), want 0 (0x00000000)"
+expect compare_bits_signed_zero 1 "out~%arg1: 16 elements, 16 mismatches (100%), max abs err 0, max rel err 0 (bit patterns)" "out~got -0 (0x80000000), want 0 (0x00000000)"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare bits
-expect compare_bits_equal 0 "out~%arg1: 16 elements, 0 mismatches (bit patterns)"
+expect compare_bits_equal 0 "out~%arg1: 16 elements, 0 mismatches, max abs err 0, max rel err 0 (bit patterns)"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare=bits --atol 0
 expect compare_bits_with_tolerance 2 "err~--compare=bits takes no tolerance"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --compare=exact --expect arg1=data/out16_x2.bin
-expect compare_unknown_mode 2 "err~--compare expects bits or allclose, got 'exact'"
+expect compare_unknown_mode 2 "err~--compare expects allclose, bits or isa[:eps=E,frac=F], got 'exact'" "err~Try 'pto-run --help'."
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --atol 0.1
-expect atol_without_expect 2 "err~--compare, --atol and --rtol apply to --expect, and none is given"
+expect atol_without_expect 2 "err~pto-run: error: --compare, --atol, --rtol and --show apply to --expect, and none is given" "err~Try 'pto-run --help'."
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2_wrong.bin
 expect expect_mismatch 1 out=expect_mismatch.out
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/in15.bin
