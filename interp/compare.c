@@ -45,7 +45,9 @@ static void element_text(const DataArray *a, int64_t i, char *buf, size_t len) {
         return;
     }
     double v = element_as_double(a->data, i, a->dtype);
-    for (int prec = 1; prec <= 17; prec++) {
+    int first = 1; /* at least the integer digits below 1e17: 70, not 7e+01 */
+    for (double m = fabs(v); m >= 10.0 && m < 1e17 && first < 17; m /= 10.0) first++;
+    for (int prec = first; prec <= 17; prec++) {
         snprintf(buf, len, "%.*g", prec, v);
         if (isnan(v) || scalar_round_float(strtod(buf, NULL), a->dtype) == v) return;
     }

@@ -689,10 +689,13 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
     if (!gm_ensure(ip, in, v.buffer, reach)) return PC_ERROR;
     GmBuffer *b = &ip->gm[v.buffer];
     if (b->shape_rank == 0 && reach > 0) { /* remember the first row-major contiguous view as the buffer shape */
-        bool contiguous = v.strides[v.rank - 1] == 1;
-        for (int i = v.rank - 2; i >= 0 && contiguous; i--) {
-            int64_t inner;
-            contiguous = checked_mul_i64(v.strides[i + 1], v.shape[i + 1], &inner) && v.strides[i] == inner;
+        /* row-major and dense: each stride is the product of the inner extents; a dimension of
+         * extent 1 never steps, so its stride does not matter (PTOAS writes any value there) */
+        bool contiguous = true;
+        int64_t inner = 1;
+        for (int i = v.rank - 1; i >= 0 && contiguous; i--) {
+            if (v.shape[i] != 1 && v.strides[i] != inner) contiguous = false;
+            else if (!checked_mul_i64(inner, v.shape[i], &inner)) contiguous = false;
         }
         if (contiguous) {
             b->shape_rank = v.rank;
