@@ -505,6 +505,10 @@ static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataAr
     }
     if (t->kind == TY_PTR && rv->view.buffer >= 0 && rv->view.buffer < ip->n_gm) {
         const GmBuffer *g = &ip->gm[rv->view.buffer];
+        InterpBinding b = {.kind = BIND_GM, .arg_index = -1};
+        for (int a = 0; a < ip->entry->n_args; a++)
+            if (ip->gm_of_arg[a] == rv->view.buffer) b.arg_index = a;
+        if (b.arg_index >= 0) return interp_fetch(ip, &b, out, err, errlen); /* shaped as --out */
         if (!data_array_alloc(out, g->dtype, g->count, -1, err, errlen)) return false;
         if (g->count) memcpy(out->data, g->data, (size_t)g->count * g->elem_size);
         return true;
@@ -545,9 +549,11 @@ static void watch_after(Interp *ip, const Instr *in, const Frame *f) {
             continue;
         }
         if (len > 0 && (size_t)len < sizeof title) {
+            int64_t rows = 1; /* all but the last dim */
+            for (int d = 0; d + 1 < a.rank; d++) rows *= a.shape[d];
             if (a.rank >= 2)
-                snprintf(title + len, sizeof title - (size_t)len, "): %lldx%lld %s", (long long)a.shape[0],
-                         (long long)a.shape[1], dtype_name(a.dtype));
+                snprintf(title + len, sizeof title - (size_t)len, "): %lldx%lld %s", (long long)rows,
+                         (long long)a.shape[a.rank - 1], dtype_name(a.dtype));
             else
                 snprintf(title + len, sizeof title - (size_t)len, "): %lld %s", (long long)a.count, dtype_name(a.dtype));
         }

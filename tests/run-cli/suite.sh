@@ -293,6 +293,8 @@ invoke calls.pto --print 'twice:t@5[0, 0:2]'
 expect print_func_qualified_region 0 "out~%t @5 in @twice (step 10): 1x8 i32" "out~       3        3"
 invoke calls.pto --print two@4 --print n@16
 expect print_scalar_and_call_result 0 "out~%two @4 in @twice (step 9): 1 i32" "out~%n @16 in @main (step 13): 1x8 i32"
+invoke blocks.pto --blocks 2 --print 'arg0@19[:, 0:3]' --print-format=%g
+expect print_at_line_per_block 0 "out~%arg0 @19 in @k (step 16, block 0): 8x8 f32" "out~%arg0 @19 in @k (step 33, block 1): 128 f32"
 invoke calls.pto --print twice:d
 expect print_callee_without_line 2 "err~only the entry function's values (@main) exist after the run; add @LINE"
 invoke calls.pto --print d@9
