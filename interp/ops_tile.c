@@ -579,6 +579,12 @@ bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach) {
     memset(grown + (size_t)b->count * b->elem_size, 0, (size_t)bytes - (size_t)b->count * b->elem_size);
     b->data = grown;
     if (ip->opts.require_inputs && !b->bound) { /* the written map grows with it (zero: not written) */
+        if (!interp_reserve_memory(ip, reach - b->count)) {
+            rt_error(ip, in, "view on %%%s reaches %lld elements, over pto-run's memory limit of %lld bytes for GM "
+                     "buffers and frames (with one byte per element recording what the run wrote)", b->arg->name,
+                     (long long)reach, (long long)ip->max_memory);
+            return false;
+        }
         uint8_t *w = realloc(b->written, (size_t)reach);
         if (!w) {
             rt_error(ip, in, "out of host memory for %lld bytes of %%%s", (long long)reach, b->arg->name);
