@@ -340,6 +340,10 @@ invoke warn.pto --entry uses_scratch
 expect warnings_shown 0 "err~warning: 'pto.tassign' op tile at [0x2e000, 0x2e040)"
 invoke -q warn.pto --entry uses_scratch
 expect quiet_drops_warnings 0 noerr~warning
+invoke ../sync/auto_no_sync_note.pto --check-sync --zero-inputs
+expect check_sync_note_shown 0 "err~note: @k executes no set_flag"
+invoke -q ../sync/auto_no_sync_note.pto --check-sync --zero-inputs
+expect quiet_drops_notes 0 noerr~note:
 invoke -Werror warn.pto --entry uses_scratch
 expect werror 1 "err~error: 'pto.tassign' op tile at [0x2e000, 0x2e040)" "err~[MEM.scratch-overlap]"
 invoke --diagnostics=json misaligned.pto
