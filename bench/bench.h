@@ -19,7 +19,7 @@ typedef struct BenchOptions {
     const char *root;       /* repository root: samples/README.md is read from here (default ".") */
     int samples;            /* timed samples per figure (median reported) */
     double target_ms;       /* wall time of one timed sample of a seed-op case */
-    bool sections[7];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
+    bool sections[8];       /* which sections run (BENCH_SEC_*, BENCH_SEC_COUNT of them) */
     const char *op_filter;  /* run only seed-op cases whose op name contains this (NULL: all) */
     bool verbose;           /* print diagnostics of generated programs */
     const char *write_front;    /* --write-front FILE */
@@ -32,7 +32,7 @@ typedef struct BenchOptions {
 } BenchOptions;
 
 enum { BENCH_SEC_OPS, BENCH_SEC_FAMILIES, BENCH_SEC_DISPATCH, BENCH_SEC_E2E, BENCH_SEC_FRONT, BENCH_SEC_RSS, BENCH_SEC_MATMUL,
-       BENCH_SEC_COUNT };
+       BENCH_SEC_CHECK, BENCH_SEC_COUNT };
 
 /* ---- timing and statistics ---------------------------------------------------------------------- */
 
@@ -68,7 +68,7 @@ typedef struct GoalResult {
 
 enum {
     GOAL_OPS_32BIT, GOAL_OPS_F16, GOAL_OPS_2048X8, GOAL_TROWPROD_64, GOAL_DISPATCH, GOAL_E2E, GOAL_FRONT_MBS,
-    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_MATMUL_SIM, GOAL_COUNT
+    GOAL_FRONT_SCALING, GOAL_RSS, GOAL_FAM_MEMCPY, GOAL_FAM_SIM, GOAL_FAM_FIXED, GOAL_MATMUL_SIM, GOAL_CHECK_SYNC, GOAL_COUNT
 };
 
 /* "PASS" or "MISS". */
@@ -88,6 +88,8 @@ const char *bench_find_pto_isa(const BenchOptions *o, char *note, size_t note_le
 bool bench_sim_overlay(const BenchOptions *o, const char *inc, char *overlay, size_t len);
 /* The matmul section (bench_matmul.c): tmatmul against the simulator at -O2 and -O3 -march=native. */
 bool bench_matmul(const BenchOptions *o, GoalResult *goals);
+/* The checkers section (bench_check.c): --check-sync and --check-init against a plain run. */
+bool bench_checkers(const BenchOptions *o, GoalResult *goals);
 bool bench_families(const BenchOptions *o, GoalResult *goals);
 bool bench_dispatch(const BenchOptions *o, GoalResult *goals);
 bool bench_end_to_end(const BenchOptions *o, GoalResult *goals);

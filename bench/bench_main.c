@@ -87,7 +87,7 @@ static const char usage_text[] =
     "  --root DIR        repository root (samples/README.md; default: .)\n"
     "  --samples N       timed samples per figure, median reported (default 7)\n"
     "  --target-ms MS    wall time of one timed seed-op sample (default 3)\n"
-    "  --only LIST       comma-separated sections: ops,families,dispatch,e2e,front,rss,matmul (default: all)\n"
+    "  --only LIST       comma-separated sections: ops,families,dispatch,e2e,front,rss,matmul,check (default: all)\n"
     "  --op NAME         seed-op and family cases of that op only (exact mnemonic, else those\n"
     "                    containing NAME, e.g. trowprod); family ops so chosen run on every shape\n"
     "  --families LIST   families section: only binary,ternary,unary,tile-scalar,tile-scalar-tile\n"
@@ -156,7 +156,7 @@ static int parse_options(int argc, char **argv, BenchOptions *o) {
             o->op_filter = v, i++;
         } else if (!strcmp(a, "--only") && v) {
             static const char *const names[BENCH_SEC_COUNT] = {"ops", "families", "dispatch", "e2e", "front", "rss",
-                                                               "matmul"};
+                                                               "matmul", "check"};
             for (int s = 0; s < BENCH_SEC_COUNT; s++) o->sections[s] = false;
             char *list = strdup(v), *save = NULL;
             if (!list) return usage("out of memory", NULL);
@@ -264,6 +264,7 @@ int main(int argc, char **argv) {
         [GOAL_FAM_SIM] = {.goal = "families, every case: >= 1x simulator (g++ -O2)"},
         [GOAL_FAM_FIXED] = {.goal = "families, 16x16 fixed cost: <= 10 ns/instruction"},
         [GOAL_MATMUL_SIM] = {.goal = "tmatmul, every shape: >= 1x simulator (g++ -O3 -march=native)"},
+        [GOAL_CHECK_SYNC] = {.goal = "--check-sync on a synchronised pipeline: <= 3x a plain run"},
     };
 
     print_header(&o);
@@ -273,6 +274,7 @@ int main(int argc, char **argv) {
     if (o.sections[BENCH_SEC_OPS]) ok &= bench_seed_ops(&o, goals);
     if (o.sections[BENCH_SEC_FAMILIES]) ok &= bench_families(&o, goals);
     if (o.sections[BENCH_SEC_MATMUL]) ok &= bench_matmul(&o, goals);
+    if (o.sections[BENCH_SEC_CHECK]) ok &= bench_checkers(&o, goals);
     if (o.sections[BENCH_SEC_DISPATCH]) ok &= bench_dispatch(&o, goals);
     if (o.sections[BENCH_SEC_E2E]) ok &= bench_end_to_end(&o, goals);
     if (o.sections[BENCH_SEC_FRONT] || o.sections[BENCH_SEC_RSS]) {

@@ -42,22 +42,30 @@ static bool self_ordered(Target target, int p) {
     return target == TARGET_A5;
 }
 
-enum { SHADOW_BLOCK = 32, PAGE_BLOCKS = 4096 };
+enum { SHADOW_BLOCK = 32 };
 
 typedef struct Shadow {
     const Op *wsite;        /* last write: site (NULL: never written by a tracked instruction) */
     uint32_t wtime;
     int8_t wpipe;
+    int32_t wblock;                 /* the block (--blocks) that wrote */
     uint32_t rtime[N_PIPES];        /* last read per pipe (0: none) */
     const Op *rsite[N_PIPES];
+    int32_t rblock[N_PIPES];
 } Shadow;
+
+/* A run of blocks with one access history (block-aligned byte offsets in the region). */
+typedef struct Seg {
+    int64_t lo, hi;
+    Shadow sh;
+} Seg;
 
 typedef struct MemRegion {
     const uint8_t *base;
     int64_t bytes;
     bool gm;                /* a GM buffer (kept across blocks) */
-    Shadow **pages;
-    int64_t n_pages;
+    Seg *segs;              /* the accessed bytes: sorted, disjoint [lo, hi) runs of one history */
+    int64_t n_segs, cap_segs;
 } MemRegion;
 
 typedef struct Report {
@@ -69,6 +77,7 @@ typedef struct Report {
     int64_t lo, hi;         /* bytes of the first occurrence, from the tile's or buffer's start */
     int64_t count;          /* executions of the second site that raced */
     uint64_t last_step;
+    int32_t b1, b2;         /* the blocks of the two accesses (--blocks) */
     struct Report *next;
 } Report;
 
@@ -77,6 +86,15 @@ typedef struct FlagState {
     const Op *site;
     uint32_t clock[N_PIPES];
 } FlagState;
+
+/* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
+ * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
+typedef struct Decoded {
+    bool done;
+    bool warned;            /* SYNC.key-overlap reported at this set */
+    bool valid;             /* the arguments decoded (else the op is ignored: verified elsewhere) */
+    int8_t pipe, src, dst, event;
+} Decoded;
 
 struct SyncChecker {
     Target target;
@@ -91,7 +109,14 @@ struct SyncChecker {
     int n_regions, cap_regions;
     Report *reports;
     int64_t n_reports;
+    struct Decoded *decoded; /* per instruction (index in ip->code), decoded on first execution */
+    int32_t n_decoded;
+    Seg *mid;               /* scratch: the new runs of one access */
+    int64_t cap_mid;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
+    int32_t block;          /* the block being run (--blocks) */
+    const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
+    int cur_pipe;           /* its pipe */
 };
 
 SyncChecker *sync_checker_new(Target target, bool strict) {
@@ -103,44 +128,35 @@ SyncChecker *sync_checker_new(Target target, bool strict) {
 void sync_checker_free(SyncChecker *s) {
     if (!s) return;
     for (int i = 0; i < s->n_regions; i++) {
-        for (int64_t p = 0; p < s->regions[i].n_pages; p++) free(s->regions[i].pages[p]);
-        free(s->regions[i].pages);
+        free(s->regions[i].segs);
     }
     free(s->regions);
+    free(s->mid);
+    free(s->decoded);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
     free(s);
 }
 
 /* A new block (--blocks): fresh local memories and pipes, GM shadows kept. */
 void sync_checker_new_block(SyncChecker *s) {
+    s->block++;
     memset(s->vc, 0, sizeof s->vc);
     memset(s->barrier, 0, sizeof s->barrier);
     memset(s->done, 0, sizeof s->done);
     memset(s->flag, 0, sizeof s->flag);
     for (int i = 0; i < s->n_regions; i++)
         if (!s->regions[i].gm)
-            for (int64_t p = 0; p < s->regions[i].n_pages; p++) free(s->regions[i].pages[p]), s->regions[i].pages[p] = NULL;
+            s->regions[i].n_segs = 0;
 }
 
 /* The memory holding [p, p + n): an on-chip buffer, a GM buffer or a frame's automatic storage. */
 static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
     for (int i = 0; i < s->n_regions; i++)
         if (p >= s->regions[i].base && p < s->regions[i].base + s->regions[i].bytes) return &s->regions[i];
-    const uint8_t *base = NULL;
-    int64_t bytes = 0;
-    bool gm = false;
-    for (int l = 0; l < LOC_COUNT && !base; l++)
-        if (ip->buf[l] && p >= ip->buf[l] && p < ip->buf[l] + ip->buf_size[l])
-            base = ip->buf[l], bytes = ip->buf_size[l];
-    for (int g = 0; g < ip->n_gm && !base; g++) {
-        const GmBuffer *b = &ip->gm[g];
-        if (b->data && p >= b->data && p < b->data + (size_t)b->count * b->elem_size)
-            base = b->data, bytes = b->count * (int64_t)b->elem_size, gm = true;
-    }
-    for (Frame *f = ip->all_frames; f && !base; f = f->next_all)
-        if (f->auto_mem && p >= f->auto_mem && p < f->auto_mem + f->fn->auto_bytes)
-            base = f->auto_mem, bytes = f->fn->auto_bytes;
-    if (!base) return NULL;
+    const uint8_t *base;
+    int64_t bytes;
+    bool gm;
+    if (!interp_memory_of(ip, p, &base, &bytes, &gm)) return NULL;
     if (s->n_regions == s->cap_regions) {
         int cap = s->cap_regions ? 2 * s->cap_regions : 16;
         MemRegion *g = realloc(s->regions, (size_t)cap * sizeof *g);
@@ -149,17 +165,9 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
     }
     MemRegion *r = &s->regions[s->n_regions++];
     r->base = base, r->bytes = bytes, r->gm = gm;
-    r->n_pages = (bytes / SHADOW_BLOCK + PAGE_BLOCKS) / PAGE_BLOCKS;
-    r->pages = calloc((size_t)r->n_pages, sizeof *r->pages);
-    if (!r->pages) r->n_pages = 0;
+    r->segs = NULL;
+    r->n_segs = r->cap_segs = 0;
     return r;
-}
-
-static Shadow *shadow_at(MemRegion *r, int64_t block) {
-    int64_t pg = block / PAGE_BLOCKS;
-    if (pg >= r->n_pages) return NULL;
-    if (!r->pages[pg]) r->pages[pg] = calloc(PAGE_BLOCKS, sizeof(Shadow));
-    return r->pages[pg] ? &r->pages[pg][block % PAGE_BLOCKS] : NULL;
 }
 
 /* Is an access at (pipe q, own time t) ordered before what pipe p does now? */
@@ -168,46 +176,125 @@ static bool ordered(const SyncChecker *s, int q, uint32_t t, int p) {
     return t <= s->vc[p][q];
 }
 
-static void report(SyncChecker *s, int kind, const Op *first, int p1, const Op *second, int p2, const Value *value,
-                   const char *mem, int64_t lo, int64_t hi) {
+static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1, const Op *second, int p2,
+                   const Value *value, const char *mem, int64_t lo, int64_t hi) {
     for (Report *x = s->reports; x; x = x->next)
         if (x->first == first && x->second == second && x->kind == kind) {
-            if (x->last_step != s->step) x->count++, x->last_step = s->step;
+            if (x->last_step != s->step) {
+                x->count++, x->last_step = s->step;
+            } else if (x->count == 1 && x->value == value) { /* more runs of the first occurrence */
+                if (lo < x->lo) x->lo = lo;
+                if (hi > x->hi) x->hi = hi;
+            }
             return;
         }
     Report *x = calloc(1, sizeof *x);
     if (!x) return;
-    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, s->reports};
+    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, b1, s->block, s->reports};
     s->reports = x;
     s->n_reports++;
 }
 
+static bool same_history(const Shadow *x, const Shadow *y) {
+    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe || x->wblock != y->wblock) return false;
+    for (int q = 0; q < N_PIPES; q++)
+        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q]) return false;
+    return true;
+}
+
+static bool reserve_segs(Seg **v, int64_t *cap, int64_t need) {
+    if (need <= *cap) return true;
+    int64_t c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    Seg *g = realloc(*v, (size_t)c * sizeof *g);
+    if (!g) return false;
+    *v = g, *cap = c;
+    return true;
+}
+
+/* Appends a run to the scratch list, merged into the previous one when adjacent with one history. */
+static bool push_mid(SyncChecker *s, int64_t *n, int64_t lo, int64_t hi, const Shadow *sh) {
+    if (lo >= hi) return true;
+    if (*n && s->mid[*n - 1].hi == lo && same_history(&s->mid[*n - 1].sh, sh)) {
+        s->mid[*n - 1].hi = hi;
+        return true;
+    }
+    if (!reserve_segs(&s->mid, &s->cap_mid, *n + 1)) return false;
+    s->mid[*n] = (Seg){lo, hi, *sh};
+    (*n)++;
+    return true;
+}
+
 /* An access of bytes [p, p + n) by `op` on pipe `pipe`, within `value` (a tile, or a GM buffer's
- * argument) in memory `mem`, whose bytes count from `origin` in reports. */
+ * argument) in memory `mem`, whose bytes count from `origin` in reports. The region's history is a
+ * sorted list of runs of whole 32-byte blocks: the overlapped runs are checked, then replaced by
+ * the access's result (one run for a write; for a read, each piece with this pipe's read added). */
 static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
                    const Value *value, const char *mem, const uint8_t *origin) {
     if (n <= 0) return;
     MemRegion *r = region_of(ip, s, p);
     if (!r) return;
-    int64_t off = p - r->base, b0 = off / SHADOW_BLOCK, b1 = (off + n - 1) / SHADOW_BLOCK;
+    int64_t a = (p - r->base) / SHADOW_BLOCK * SHADOW_BLOCK, b = p - r->base + n;
+    b = (b + SHADOW_BLOCK - 1) / SHADOW_BLOCK * SHADOW_BLOCK;
     uint32_t now = s->vc[pipe][pipe];
-    for (int64_t b = b0; b <= b1; b++) {
-        Shadow *sh = shadow_at(r, b);
-        if (!sh) return;
-        bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now; /* this very execution */
-        if (sh->wsite && !self && !ordered(s, sh->wpipe, sh->wtime, pipe))
-            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, op, pipe, value, mem, p - origin, p - origin + n);
-        if (write) {
-            for (int q = 0; q < N_PIPES; q++)
-                if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now) &&
-                    !ordered(s, q, sh->rtime[q], pipe))
-                    report(s, 1, sh->rsite[q], q, op, pipe, value, mem, p - origin, p - origin + n);
-            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe;
-            memset(sh->rtime, 0, sizeof sh->rtime);
-        } else {
-            sh->rtime[pipe] = now, sh->rsite[pipe] = op;
-        }
+    int64_t lo = 0, hi = r->n_segs; /* first run ending after a */
+    while (lo < hi) {
+        int64_t m = lo + (hi - lo) / 2;
+        if (r->segs[m].hi <= a) lo = m + 1;
+        else hi = m;
     }
+    int64_t first = lo, end = lo;
+    int64_t rep_lo = p - origin, rep_hi = p - origin + n;
+    for (; end < r->n_segs && r->segs[end].lo < b; end++) {
+        const Shadow *sh = &r->segs[end].sh;
+        bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
+        if (sh->wsite && !self && (sh->wblock != s->block || !ordered(s, sh->wpipe, sh->wtime, pipe)))
+            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, sh->wblock, op, pipe, value, mem, rep_lo, rep_hi);
+        if (write)
+            for (int q = 0; q < N_PIPES; q++)
+                if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block) &&
+                    (sh->rblock[q] != s->block || !ordered(s, q, sh->rtime[q], pipe)))
+                    report(s, 1, sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem, rep_lo, rep_hi);
+    }
+    if (end == first + 1 && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
+        Shadow *sh = &r->segs[first].sh;
+        if (write) {
+            memset(sh, 0, sizeof *sh);
+            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
+        } else {
+            sh->rtime[pipe] = now, sh->rsite[pipe] = op, sh->rblock[pipe] = s->block;
+        }
+        return;
+    }
+    /* the new runs from min(a, first run's lo) to max(b, last run's hi) */
+    int64_t nm = 0;
+    bool ok = true;
+    if (first < end && r->segs[first].lo < a) ok = push_mid(s, &nm, r->segs[first].lo, a, &r->segs[first].sh);
+    if (write) {
+        Shadow w = {0};
+        w.wsite = op, w.wtime = now, w.wpipe = (int8_t)pipe, w.wblock = s->block;
+        ok = ok && push_mid(s, &nm, a, b, &w);
+    } else {
+        int64_t at = a;
+        for (int64_t i = first; i < end && ok; i++) {
+            Shadow none = {0};
+            none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
+            if (r->segs[i].lo > at) ok = push_mid(s, &nm, at, r->segs[i].lo, &none); /* a gap: never accessed */
+            Shadow sh = r->segs[i].sh;
+            sh.rtime[pipe] = now, sh.rsite[pipe] = op, sh.rblock[pipe] = s->block;
+            int64_t from = r->segs[i].lo > a ? r->segs[i].lo : a, to = r->segs[i].hi < b ? r->segs[i].hi : b;
+            ok = ok && push_mid(s, &nm, from, to, &sh);
+            at = to;
+        }
+        Shadow none = {0};
+        none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
+        ok = ok && push_mid(s, &nm, at, b, &none);
+    }
+    if (ok && end > first && r->segs[end - 1].hi > b) ok = push_mid(s, &nm, b, r->segs[end - 1].hi, &r->segs[end - 1].sh);
+    if (!ok || !reserve_segs(&r->segs, &r->cap_segs, r->n_segs - (end - first) + nm)) return; /* out of memory: no record */
+    if (nm != end - first) memmove(r->segs + first + nm, r->segs + end, (size_t)(r->n_segs - end) * sizeof *r->segs);
+    memcpy(r->segs + first, s->mid, (size_t)nm * sizeof *r->segs);
+    r->n_segs += nm - (end - first);
 }
 
 /* The bytes of a GM view, one contiguous run per row of its last dimension. */
@@ -218,21 +305,27 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     for (int i = 0; i < r; i++)
         if (v->shape[i] <= 0) return;
     int64_t idx[INTERP_MAX_RANK] = {0};
-    int64_t last = v->shape[r - 1], ls = v->strides[r - 1];
+    int64_t last = v->shape[r - 1], ls = v->strides[r - 1], es = (int64_t)b->elem_size;
+    const uint8_t *run = NULL; /* the pending contiguous run: adjacent rows join it */
+    int64_t run_len = 0;
     for (;;) {
         int64_t off = v->offset;
         for (int i = 0; i < r - 1; i++) off += idx[i] * v->strides[i];
-        if (ls == 1)
-            access(ip, s, op, pipe, b->data + (size_t)off * b->elem_size, last * (int64_t)b->elem_size, write, b->arg, "GM",
-                   b->data);
-        else
-            for (int64_t c = 0; c < last; c++)
-                access(ip, s, op, pipe, b->data + (size_t)(off + c * ls) * b->elem_size, (int64_t)b->elem_size, write, b->arg,
-                       "GM", b->data);
+        for (int64_t c = 0; c < (ls == 1 ? 1 : last); c++) {
+            const uint8_t *at = b->data + (size_t)(off + c * ls) * b->elem_size;
+            int64_t len = (ls == 1 ? last : 1) * es;
+            if (run && at == run + run_len) {
+                run_len += len;
+                continue;
+            }
+            if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
+            run = at, run_len = len;
+        }
         int i = r - 2;
         while (i >= 0 && ++idx[i] == v->shape[i]) idx[i--] = 0;
         if (i < 0) break;
     }
+    if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
 }
 
 /* The pipe of a tile instruction, from its operands' memories (see the file comment). */
@@ -273,29 +366,58 @@ static void join_into(SyncChecker *s, int q, const uint32_t *from) {
     if (from[q] > s->done[q]) s->done[q] = from[q];
 }
 
-/* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
-static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
+static int pipe_of(const SyncChecker *s, const Op *op);
+
+/* The decoded form of the instruction `in` (made on its first execution); NULL when the host is out
+ * of memory. */
+static const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
+    if (!s->decoded) {
+        s->decoded = calloc((size_t)(ip->n_code > 0 ? ip->n_code : 1), sizeof *s->decoded);
+        if (!s->decoded) return NULL;
+        s->n_decoded = ip->n_code;
+    }
+    int64_t pc = in - ip->code;
+    if (pc < 0 || pc >= s->n_decoded) return NULL; /* an instruction outside the program (none today) */
+    Decoded *d = &s->decoded[pc];
+    if (d->done) return d;
+    d->done = true;
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
     const char *w;
     size_t n;
+    int ssrc, sdst, event;
+    if (info->cls != CLS_SYNC) {
+        d->pipe = (int8_t)pipe_of(s, op), d->valid = true;
+    } else if (info->flags & OPF_SYNC_BARRIER) {
+        int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
+        d->pipe = (int8_t)(sp >= 0 ? pipe_of_sync[sp] : -1), d->valid = d->pipe >= 0;
+    } else if ((info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) && sync_flag_args(op, &ssrc, &sdst, &event)) {
+        d->src = pipe_of_sync[ssrc], d->dst = pipe_of_sync[sdst], d->event = (int8_t)event;
+        d->valid = d->src >= 0 && d->dst >= 0 && d->src < N_PIPES && d->dst < N_PIPES;
+    }
+    return d;
+}
+
+/* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
+static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
+    const Op *op = in->op;
+    const OpInfo *info = op_info(op->code);
+    const Decoded *d = decoded(ip, s, in);
+    if (!d || !d->valid) return;
     if (info->flags & OPF_SYNC_BARRIER) {
-        if (op->attr_args.count < 1 || !attr_enum_word(&op->attr_args.items[0], &w, &n)) return;
-        int sp = sync_pipe_named(w, n), p = sp >= 0 ? pipe_of_sync[sp] : -1;
+        int p = d->pipe;
         if (p == N_PIPES) { /* PIPE_ALL: every pipe after every pipe */
             uint32_t all[N_PIPES] = {0};
             for (int q = 0; q < N_PIPES; q++) join(all, s->vc[q]);
             for (int q = 0; q < N_PIPES; q++) memcpy(s->vc[q], all, sizeof all), s->barrier[q] = s->done[q] = s->vc[q][q];
-        } else if (p >= 0) {
+        } else {
             s->barrier[p] = s->vc[p][p];
         }
         return;
     }
-    int ssrc, sdst, event;
-    if (!(info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) || !sync_flag_args(op, &ssrc, &sdst, &event)) return;
-    int64_t id = event >= 0 ? event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
-    int src = pipe_of_sync[ssrc], dst = pipe_of_sync[sdst];
-    if (src < 0 || dst < 0 || src >= N_PIPES || dst >= N_PIPES || id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
+    int64_t id = d->event >= 0 ? d->event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
+    int src = d->src, dst = d->dst;
+    if (id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
     FlagState *fl = &s->flag[src][dst][id];
     if (info->flags & OPF_SYNC_SET) {
         if (fl->set && ++s->n_errors)
@@ -303,6 +425,17 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
                         "sets flag (%s -> %s, EVENT_ID%lld) again while the set at line %d is still pending: a flag is "
                         "one bit, the hardware forbids a second set before a wait",
                         pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0);
+        for (int other = 0; other < N_PIPES && !d->warned; other++)
+            if (other != dst && s->flag[src][other][id].set) { /* PTOAS #823: keyed by (src, id) on the board */
+                const Op *pending = s->flag[src][other][id].site;
+                ((Decoded *)d)->warned = true;
+                diag_report(ip->diags, ip->file, SEV_WARNING, op->loc, "SYNC.key-overlap",
+                            "sets flag (%s -> %s, EVENT_ID%lld) while flag (%s -> %s, EVENT_ID%lld) set at line %d is "
+                            "still pending: the hardware has been seen to confuse flags of one source pipe and id "
+                            "(PTOAS #823, a deadlock); use another event id for one of them",
+                            pipe_text(src), pipe_text(dst), (long long)id, pipe_text(src), pipe_text(other), (long long)id,
+                            pending ? pending->loc.line : 0);
+            }
         fl->set = true;
         fl->site = op;
         memcpy(fl->clock, s->vc[src], sizeof fl->clock); /* fires after all earlier src-pipe work */
@@ -323,8 +456,45 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
         join_into(s, dst, fl->clock);
 }
 
+typedef struct TileAccess {
+    Interp *ip;
+    SyncChecker *s;
+    const Op *op;
+    const Value *value;
+    const char *mem;
+    const uint8_t *origin;
+    bool write;
+} TileAccess;
+
+static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
+    const TileAccess *x = ctx;
+    access(x->ip, x->s, x->op, x->s->cur_pipe, p, n, x->write, x->value, x->mem, x->origin);
+    return true;
+}
+
+/* An access of a tile operand: its valid region, or its whole footprint (`whole`). */
+static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole) {
+    const Frame *f = ip->frame;
+    if ((int64_t)v->id >= f->fn->n_slots) return;
+    const TileView *tv = &f->vals[v->id].tile;
+    if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    TileRef t;
+    tile_ref_fill(&v->type->tile, s->target, &t);
+    TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
+    tile_byte_runs(&t, tv->base, whole ? t.rows : tv->vr, whole ? t.cols : tv->vc, access_run, &x);
+}
+
+/* The operand `i` of list `l` as a value with a type, or NULL. */
+static const Value *typed_operand(const OperandList *l, int i) {
+    const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
+    return v && v->type ? v : NULL;
+}
+
+static bool is_view(const Value *v) { return v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW; }
+
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = in->op;
+    s->cur_op = NULL;
     if (!op || (unsigned)op->code >= OP_COUNT) return;
     const OpInfo *info = op_info(op->code);
     if (info->cls == CLS_SYNC) {
@@ -333,31 +503,76 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     if (info->cls != CLS_TILE && info->cls != CLS_TILE_MEM) return;
-    Frame *f = ip->frame;
+    const Decoded *d = decoded(ip, s, in);
+    if (!d) return;
     s->step++;
-    int pipe = pipe_of(s, op);
-    s->vc[pipe][pipe]++;
-    for (int pass = 0; pass < 2; pass++) { /* reads, then writes */
-        const OperandList *l = pass == 0 ? &op->ins : &op->outs;
-        for (int i = 0; i < l->count; i++) {
-            const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
-            if (!v || !v->type || (int64_t)v->id >= f->fn->n_slots) continue;
-            bool write = pass == 1 || (i < OPSPEC_MAX && (info->ins[i].flags & SPEC_TMP));
-            if (v->type->kind == TY_TILE) {
-                const TileView *tv = &f->vals[v->id].tile;
-                int64_t bytes;
-                if (!tv->base || !tile_footprint_bytes(&v->type->tile, &bytes)) continue;
-                const char *mem = buffer_name(v->type->tile.loc);
-                if (pass == 1 && (info->flags & OPF_DST_READ)) access(ip, s, op, pipe, tv->base, bytes, false, v, mem, tv->base);
-                access(ip, s, op, pipe, tv->base, bytes, write, v, mem, tv->base);
-            } else if (v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW) {
-                access_view(ip, s, op, pipe, &f->vals[v->id].view, write);
-            }
+    s->cur_op = op;
+    s->cur_pipe = d->pipe;
+    s->vc[s->cur_pipe][s->cur_pipe]++;
+    for (int i = 0; i < op->ins.count; i++) { /* reads: the sources' valid regions */
+        const Value *v = typed_operand(&op->ins, i);
+        if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
+        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
+        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, false);
+    }
+    if (info->flags & OPF_DST_READ)
+        for (int i = 0; i < op->outs.count; i++) {
+            const Value *v = typed_operand(&op->outs, i);
+            if (v && v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
         }
+}
+
+void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
+    const Op *op = s->cur_op;
+    if (!op || op != in->op) return;
+    s->cur_op = NULL;
+    const OpInfo *info = op_info(op->code);
+    for (int i = 0; i < op->ins.count && i < OPSPEC_MAX; i++) { /* tmp operands: scratch, written whole */
+        const Value *v = typed_operand(&op->ins, i);
+        if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP)) access_tile(ip, s, op, v, true, true);
+    }
+    for (int i = 0; i < op->outs.count; i++) { /* the destinations, as the instruction left them */
+        const Value *v = typed_operand(&op->outs, i);
+        if (!v) continue;
+        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, true, (info->flags & OPF_PAD_FILL) != 0);
+        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, true);
     }
 }
 
 static const char *const kind_text[3] = {"read-after-write", "write-after-read", "write-after-write"};
+
+/* The lowest event id that no set_flag/wait_flag of the program uses between pipes p1 and p2 (a
+ * static scan of every lowered instruction, taken or not), or -1 when all are taken. */
+static int free_event_id(const Interp *ip, int p1, int p2) {
+    bool used[SYNC_EVENT_IDS] = {false};
+    for (int32_t i = 0; i < ip->n_code; i++) {
+        const Op *op = ip->code[i].op;
+        int ssrc, sdst, event;
+        if (!op || (unsigned)op->code >= OP_COUNT || !(op_info(op->code)->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) ||
+            !sync_flag_args(op, &ssrc, &sdst, &event))
+            continue;
+        if (pipe_of_sync[ssrc] == p1 && pipe_of_sync[sdst] == p2 && event >= 0 && event < SYNC_EVENT_IDS) used[event] = true;
+    }
+    for (int e = 0; e < SYNC_EVENT_IDS; e++)
+        if (!used[e]) return e;
+    return -1;
+}
+
+/* The fix-it of a race between two pipes: the set/wait pair, on an event id the program leaves free
+ * between them. */
+static const char *sync_pair_fix(Interp *ip, const Report *r) {
+    int id = free_event_id(ip, r->p1, r->p2);
+    if (id < 0)
+        return arena_printf(ip->arena,
+                            "order line %d after line %d with a set_flag/wait_flag pair (%s -> %s); every event id of that "
+                            "pair is in use, so reuse one after its wait",
+                            r->second->loc.line, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2));
+    return arena_printf(ip->arena,
+                        "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID%d>]` after line %d and `pto.wait_flag[<%s>, <%s>, "
+                        "<EVENT_ID%d>]` before line %d (EVENT_ID%d is free between these pipes)",
+                        pipe_text(r->p1), pipe_text(r->p2), id, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2), id,
+                        r->second->loc.line, id);
+}
 
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
  * an error. A kernel that executed no sync op at all relies on PTOAS's automatic synchronisation:
@@ -379,21 +594,26 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         return s->n_errors == 0;
     }
     for (Report *r = s->reports; r; r = r->next) {
-        bool carried = r->first->loc.line == r->second->loc.line;
-        const char *fix = r->p1 == r->p2
+        bool cross = r->b1 != r->b2; /* two cores: no flag or barrier orders them */
+        bool carried = !cross && r->first->loc.line == r->second->loc.line;
+        const char *fix = cross ? arena_printf(ip->arena,
+                                               "order the blocks with cross-core synchronisation (pto.sync.set after "
+                                               "line %d in the writing block, pto.sync.wait before line %d in the other), "
+                                               "or give each block its own GM range",
+                                               r->first->loc.line, r->second->loc.line)
+                          : r->p1 == r->p2
                               ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
-                              : arena_printf(ip->arena,
-                                             "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID0>]` after line %d and "
-                                             "`pto.wait_flag[<%s>, <%s>, <EVENT_ID0>]` before line %d (any free event id)",
-                                             pipe_text(r->p1), pipe_text(r->p2), r->first->loc.line, pipe_text(r->p1),
-                                             pipe_text(r->p2), r->second->loc.line);
+                              : sync_pair_fix(ip, r);
+        const char *where1 = cross ? arena_printf(ip->arena, ", block %d", (int)r->b1)
+                             : carried ? ", an earlier loop iteration" : "";
+        const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)r->b2) : "";
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
-                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s are not ordered%s; fix: %s",
+                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s%s are not ordered%s; fix: %s",
                     kind_text[r->kind], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?", r->mem,
                     (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name,
-                    pipe_text(r->p1), r->first->loc.line, carried ? ", an earlier loop iteration" : "",
-                    op_info(r->second->code)->name, pipe_text(r->p2),
+                    pipe_text(r->p1), r->first->loc.line, where1,
+                    op_info(r->second->code)->name, pipe_text(r->p2), where2,
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
     }
     for (int a = 0; a < N_PIPES; a++)

@@ -85,6 +85,11 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
         interp_destroy(ip);
         return NULL;
     }
+    if (opts->check_init && !(ip->init = init_checker_new())) {
+        create_error(ip, top, "out of host memory for the initialisation checker");
+        interp_destroy(ip);
+        return NULL;
+    }
     ip->entry = module_entry(m, opts->entry);
     if (!ip->entry) {
         if (opts->entry) create_error(ip, top, "no function named @%s to run (--entry)", opts->entry);
@@ -153,6 +158,7 @@ void interp_destroy(Interp *ip) {
     if (!ip) return;
     sync_checker_free(ip->sync);
     free(ip->watches);
+    init_checker_free(ip->init);
     for (int l = 0; l < LOC_COUNT; l++) free(ip->buf[l]);
     for (int i = 0; i < ip->n_gm; i++) {
         free(ip->gm[i].data);
@@ -180,6 +186,69 @@ void interp_destroy(Interp *ip) {
 }
 
 /* ---- frames ---------------------------------------------------------------------------------- */
+
+void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx) {
+    int64_t es = (int64_t)dtype_size(t->dtype);
+    if (rows <= 0 || cols <= 0) return;
+    bool plain = t->box_r == 1 && t->box_c == 1;
+    if (plain && t->cs == 1) { /* row-major: a row per run, one run when the rows are whole */
+        if (cols == t->cols || rows == 1) {
+            fn(ctx, base, ((int64_t)(rows - 1) * t->rs + cols) * es);
+            return;
+        }
+        for (int r = 0; r < rows; r++)
+            if (!fn(ctx, base + r * t->rs * es, cols * es)) return;
+    } else if (plain && t->rs == 1) { /* col-major: a column per run */
+        if (rows == t->rows || cols == 1) {
+            fn(ctx, base, ((int64_t)(cols - 1) * t->cs + rows) * es);
+            return;
+        }
+        for (int k = 0; k < cols; k++)
+            if (!fn(ctx, base + k * t->cs * es, rows * es)) return;
+    } else {
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < cols; k++)
+                if (!fn(ctx, base + tile_elem_offset(t, r, k) * es, es)) return;
+    }
+}
+
+void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col) {
+    *row = *col = -1;
+    if (t->box_r == 1 && t->box_c == 1) {
+        int64_t major = t->cs == 1 ? t->rs : t->cs;
+        int64_t hi = major > 0 ? e / major : 0, lo = major > 0 ? e % major : e;
+        *row = (int)(t->cs == 1 ? hi : lo), *col = (int)(t->cs == 1 ? lo : hi);
+        return;
+    }
+    for (int r = 0; r < t->rows; r++)
+        for (int k = 0; k < t->cols; k++)
+            if (tile_elem_offset(t, r, k) == e) {
+                *row = r, *col = k;
+                return;
+            }
+}
+
+bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm) {
+    *gm = false;
+    for (int l = 0; l < LOC_COUNT; l++)
+        if (ip->buf[l] && p >= ip->buf[l] && p < ip->buf[l] + ip->buf_size[l]) {
+            *base = ip->buf[l], *bytes = ip->buf_size[l];
+            return true;
+        }
+    for (int g = 0; g < ip->n_gm; g++) {
+        const GmBuffer *b = &ip->gm[g];
+        if (b->data && p >= b->data && p < b->data + (size_t)b->count * b->elem_size) {
+            *base = b->data, *bytes = b->count * (int64_t)b->elem_size, *gm = true;
+            return true;
+        }
+    }
+    for (const Frame *f = ip->all_frames; f; f = f->next_all)
+        if (f->auto_mem && p >= f->auto_mem && p < f->auto_mem + f->fn->auto_bytes) {
+            *base = f->auto_mem, *bytes = f->fn->auto_bytes;
+            return true;
+        }
+    return false;
+}
 
 bool interp_reserve_memory(Interp *ip, int64_t delta) {
     int64_t total;
@@ -223,6 +292,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
     memcpy(f->vals, fc->slot_init, (size_t)fc->n_slots * sizeof *f->vals);
     if (reused && fc->auto_bytes) memset(f->auto_mem, 0, (size_t)fc->auto_bytes); /* a new one is zeroed already */
     f->fn = fc;
+    if (ip->init && fc->auto_bytes) init_checker_forget(ip, ip->init, f->auto_mem, fc->auto_bytes);
     f->fn_index = fn_index;
     if (++ip->next_serial == 0) ip->next_serial = 1;
     f->serial = ip->next_serial;
@@ -566,7 +636,7 @@ static void watch_after(Interp *ip, const Instr *in, const Frame *f) {
 /* ---- running ----------------------------------------------------------------------------------- */
 
 /* The execution loop; `checked` (a constant in each caller, so each gets its own copy) adds the
- * synchronisation checker's step (--check-sync) and the watches (--print NAME@LINE), which keeps
+  * checkers' steps (--check-sync, --check-init) and the watches (--print NAME@LINE), which keeps
  * the plain loop free of them. */
 static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int32_t pc, bool checked) {
     const Instr *code = ip->code;
@@ -580,8 +650,18 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
             return false;
         }
         const Frame *before = ip->frame; /* call and return switch frames: trace the op's own */
-        if (checked && ip->sync) sync_checker_step(ip, ip->sync, in);
+        if (checked) {
+            if (ip->sync) sync_checker_step(ip, ip->sync, in);
+            if (ip->init) init_checker_before(ip, ip->init, in);
+        }
         pc = in->exec(ip, in, pc);
+        if (checked && pc != PC_ERROR) {
+            Frame *now = ip->frame;
+            ip->frame = (Frame *)before; /* a tile op's operands live in the frame it ran in */
+            if (ip->sync) sync_checker_after(ip, ip->sync, in);
+            if (ip->init) init_checker_after(ip, ip->init, in);
+            ip->frame = now;
+        }
         if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
         if (checked && ip->n_watches && pc != PC_ERROR) watch_after(ip, in, before);
     }
@@ -618,15 +698,18 @@ bool interp_run(Interp *ip) {
             if (ip->entry_frame) frame_release(ip, ip->entry_frame);
             ip->entry_frame = NULL;
             if (ip->sync) sync_checker_new_block(ip->sync);
+            if (ip->init) init_checker_new_block(ip->init);
         }
         if (ip->opts.trace && ip->block_num > 1)
             fprintf(ip->out, "-- block %lld of %lld\n", (long long)ip->block_idx, (long long)ip->block_num);
-        if (!run_block(ip)) {
-            if (ip->sync) sync_checker_finish(ip, ip->sync); /* what it saw before the error */
+        if (!run_block(ip)) { /* what the checkers saw before the error */
+            if (ip->sync) sync_checker_finish(ip, ip->sync);
+            if (ip->init) init_checker_finish(ip, ip->init);
             return false;
         }
     }
-    return ip->sync ? sync_checker_finish(ip, ip->sync) : true;
+    bool synced = ip->sync ? sync_checker_finish(ip, ip->sync) : true;
+    return (ip->init ? init_checker_finish(ip, ip->init) : true) && synced;
 }
 
 /* Runs the entry function once (one block). */
@@ -671,6 +754,7 @@ static bool run_block(Interp *ip) {
                     return false;
                 }
                 tile_fill_from_array(t, tv, in);
+                if (ip->init) init_checker_mark_valid(ip, ip->init, t, tv);
             }
             break;
         }
@@ -678,7 +762,7 @@ static bool run_block(Interp *ip) {
             break;
         }
     }
-    return ip->sync || ip->n_watches ? run_loop_checked(ip, fc->entry_pc) : run_loop(ip, fc->entry_pc);
+    return ip->sync || ip->init || ip->n_watches ? run_loop_checked(ip, fc->entry_pc) : run_loop(ip, fc->entry_pc);
 }
 
 uint64_t interp_steps(const Interp *ip) { return ip->steps; }

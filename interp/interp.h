@@ -153,6 +153,7 @@ typedef struct InterpOptions {
     bool require_inputs;     /* a GM buffer without bound data (interp_bind_gm) that a tload or a
                                 tprint reads before the run wrote the element is a run-time error
                                 (pto-run without --zero-inputs); false: such buffers read as zeros */
+    bool check_init;         /* pto-run --check-init: reads of unwritten on-chip bytes (check_init.c) */
 } InterpOptions;
 
 typedef struct Interp Interp;

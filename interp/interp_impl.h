@@ -222,10 +222,46 @@ SyncChecker *sync_checker_new(Target target, bool strict);
 void sync_checker_free(SyncChecker *s);
 /* Resets the pipes, flags and local-memory shadows for the next block (GM shadows stay). */
 void sync_checker_new_block(SyncChecker *s);
-/* Accounts for one instruction about to execute: its pipe, its memory accesses, its sync effect. */
+/* Accounts for one instruction about to execute: its pipe, the valid regions it reads, its sync
+ * effect. */
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in);
+/* Accounts for what the instruction that just executed wrote (its destinations' valid regions,
+ * whole footprints for tmp operands and pad fills). */
+void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in);
 /* Reports the races found and the flags left set; false when there was a race. */
 bool sync_checker_finish(Interp *ip, SyncChecker *s);
+
+/* The memory holding p: an on-chip buffer, a GM buffer (*gm) or a frame's automatic tile storage;
+ * false when p is in none of them. */
+bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm);
+
+/* One contiguous run of a tile region's bytes: n bytes at p; return false to stop the walk. */
+typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n);
+/* Walks the rows x cols region at the top left of tile t stored at base in contiguous runs: one
+ * for whole rows (row-major) or columns (col-major), else one per row or column; one per element
+ * in boxed layouts. */
+void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx);
+/* The (row, col) of the element at offset e (elements) in t's storage; -1, -1 when none is. */
+void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col);
+
+/* The uninitialised-read checker of pto-run --check-init (check_init.c). */
+typedef struct InitChecker InitChecker;
+/* A checker with every on-chip byte unwritten (NULL when the host is out of memory). */
+InitChecker *init_checker_new(void);
+/* Frees the checker (NULL is allowed). */
+void init_checker_free(InitChecker *c);
+/* Marks every on-chip byte unwritten again (the next block's fresh core). */
+void init_checker_new_block(InitChecker *c);
+/* Marks [p, p + n) unwritten (a frame's automatic tile storage when the frame is entered). */
+void init_checker_forget(Interp *ip, InitChecker *c, const uint8_t *p, int64_t n);
+/* Checks the valid regions an instruction about to execute reads. */
+void init_checker_before(Interp *ip, InitChecker *c, const Instr *in);
+/* Marks what an instruction that just executed wrote. */
+void init_checker_after(Interp *ip, InitChecker *c, const Instr *in);
+/* Marks a tile's valid region written (a tile filled from --in). */
+void init_checker_mark_valid(Interp *ip, InitChecker *c, const TileRef *t, const TileView *tv);
+/* Reports the unwritten reads found; false when there was one. */
+bool init_checker_finish(Interp *ip, InitChecker *c);
 
 struct Interp {
     const Module *module;
@@ -268,6 +304,7 @@ struct Interp {
     SyncChecker *sync;      /* --check-sync, or NULL */
     Watch *watches;         /* --print NAME@LINE (malloc'd) */
     int n_watches;
+    InitChecker *init;      /* --check-init, or NULL */
 };
 
 /* ------------------------------------------------------------------------------------------ */

@@ -411,6 +411,7 @@ static bool apply_tile_input(Interp *ip, const Instr *in, const TileRef *t, cons
         return false;
     }
     tile_fill_from_array(t, v, a);
+    if (ip->init) init_checker_mark_valid(ip, ip->init, t, v);
     return true;
 }
 
@@ -965,7 +966,9 @@ static bool gm_nd(const TileRef *t) {
     return boxed(t) ? !t->box_col : t->blayout == BL_ROW_MAJOR;
 }
 
-/* Fills a whole tile footprint with its pad value (TLOAD with pad = zero / max / min). */
+/* Fills a whole tile footprint with its pad value (TLOAD: zero for pad = null or zero, as the
+ * simulator's TLoad does; the hardware leaves a null pad's bytes as they were, which
+ * --check-init reports when read). */
 static void fill_pad(const Interp *ip, const TileRef *t, const TileView *v) {
     KScalar k = {0.0f, 0};
     bool is_float = dtype_is_float(t->dtype);
@@ -995,7 +998,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
     if (!gm_check_inputs(ip, in, v)) return PC_ERROR;
-    if (t->pad >= 1 && t->pad <= 3) fill_pad(ip, t, tv);
+    if (tv->vr < t->rows || tv->vc < t->cols) fill_pad(ip, t, tv); /* the copy writes the rest */
     gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, gm_nd(t), DT_NONE, in->extra);
     return pc + 1;
 }

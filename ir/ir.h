@@ -351,7 +351,8 @@ enum {
     SPEC_OPTIONAL = 1u << 0,  /* may be absent (only trailing positions) */
     SPEC_VARIADIC = 1u << 1,  /* zero or more (last position only) */
     SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
-    SPEC_TMP      = 1u << 3   /* scratch the op may clobber: not an input, not an output */
+    SPEC_TMP      = 1u << 3,  /* scratch the op may clobber: not an input, not an output */
+    SPEC_NAMED    = 1u << 4   /* a tile named but not accessed (tassign binds it, treshape views it) */
 };
 
 typedef struct OperandSpec {
@@ -421,7 +422,10 @@ enum {
     OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
     OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
-    OPF_CUBE       = 1u << 23  /* runs on the cube unit (PIPE_M): the matmul rows */
+    OPF_CUBE       = 1u << 23, /* runs on the cube unit (PIPE_M): the matmul rows */
+    OPF_PAD_FILL   = 1u << 24  /* fills dst's whole footprint with its pad value before writing the
+                                * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
+                                * zeros there, the hardware leaves those bytes as they were) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

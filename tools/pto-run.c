@@ -79,6 +79,10 @@ static const char usage_text[] =
     "                      second set before its wait, flags left set. auto (the default): a\n"
     "                      kernel with no sync op at all gets one note listing what it needs\n"
     "                      (PTOAS inserts it); strict: errors there too\n"
+    "  --check-init        report reads of on-chip bytes no instruction wrote (INIT.read), and\n"
+    "                      reads of the bytes a tload with no pad value leaves outside its\n"
+    "                      valid region (INIT.pad: zeros here and in the simulator, stale data\n"
+    "                      on the hardware)\n"
     "  -q                  quiet: no warnings, notes or reports of passing --expect buffers\n"
     "                      (errors, failing reports and what --print/--trace ask for remain)\n"
     "  --diagnostics=text|json\n"
@@ -143,6 +147,7 @@ typedef struct Options {
     uint64_t max_steps;
     int64_t blocks;
     int check_sync;         /* 0 off, 1 auto, 2 strict */
+    bool check_init;        /* --check-init */
     /* JSON mode: messages that text mode prints as "pto-run: error: ..." */
     char **errors;
     int n_errors, cap_errors;
@@ -445,6 +450,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         }
         if (!strcmp(a, "--check-sync=strict")) {
             o->check_sync = 2;
+            continue;
+        }
+        if (!strcmp(a, "--check-init")) {
+            o->check_init = true;
             continue;
         }
         if (!strncmp(a, "--check-sync=", 13)) return usage_error("--check-sync takes auto or strict, got '%s'", a + 13);
@@ -892,6 +901,7 @@ static int run(Options *opts) {
                            .max_steps = o->max_steps,
                            .blocks = o->blocks,
                            .check_sync = o->check_sync,
+                           .check_init = o->check_init,
                            .trace = o->trace,
                            .require_inputs = !o->zero_inputs,
                            .out = o->json ? stderr : stdout};
