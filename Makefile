@@ -3,7 +3,9 @@
 #   make test         unit tests (Criterion) + golden, verifier, round-trip and error tests
 #   make demo         build and run a sample against its expected output
 #   make check-asan   the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (tools and man pages)
+#   make lib          build/libpto.so, the shared library behind the Python package (api/pto.h)
+#   make install-python   installs the Python package `pto` (python/) with the library, offline
 #   make clean
 # Generated sources, objects and binaries all go to $(BUILD); nothing generated is committed.
 
@@ -20,7 +22,7 @@ WARN     := -Wall -Wextra -Werror
 # No contraction or reassociation: every seed op is a sequence of single IEEE operations.
 FPFLAGS  := -ffp-contract=off -fno-fast-math
 CFLAGS   ?=
-CPPFLAGS += -Iir -Ilexer -Iparser -Iverifier -Iinterp -I$(BUILD)/gen
+CPPFLAGS += -Iir -Ilexer -Iparser -Iverifier -Iinterp -Iapi -I$(BUILD)/gen
 ALL_CFLAGS = -std=c17 $(WARN) $(OPT) -g $(FPFLAGS) $(OPT_KERNELS) $(SANFLAGS) $(CFLAGS)
 LDLIBS  += -lm
 
@@ -34,19 +36,21 @@ VERIFY_SRCS := $(wildcard verifier/*.c)
 INTERP_SRCS := $(wildcard interp/*.c)
 GEN_SRCS    := $(if $(wildcard lexer/lexer.re),$(BUILD)/gen/lexer.c) $(if $(wildcard parser/parser.y),$(BUILD)/gen/parser.c)
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
+API_SRCS    := $(wildcard api/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 IR_OBJS     := $(call obj,$(IR_SRCS))
 FRONT_OBJS  := $(call obj,$(FRONT_SRCS)) $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
 VERIFY_OBJS := $(call obj,$(VERIFY_SRCS))
 INTERP_OBJS := $(call obj,$(INTERP_SRCS))
-LIB_OBJS    := $(IR_OBJS) $(FRONT_OBJS) $(VERIFY_OBJS) $(INTERP_OBJS)
+API_OBJS    := $(call obj,$(API_SRCS))
+LIB_OBJS    := $(IR_OBJS) $(FRONT_OBJS) $(VERIFY_OBJS) $(INTERP_OBJS) $(API_OBJS)
 LIB         := $(BUILD)/libpto.a
 
 TOOLS := $(BUILD)/pto-as $(BUILD)/pto-run
 UNIT  := $(BUILD)/unit-tests
 
-.PHONY: all deps test unit check demo check-asan check-valgrind install uninstall clean bench fuzz
+.PHONY: all deps test unit check demo check-asan check-valgrind install uninstall clean bench fuzz lib install-python
 all: $(TOOLS)
 
 # ---- dependencies (installs re2c, bison, criterion through apt-get when missing) -------------
@@ -61,7 +65,8 @@ $(BUILD)/gen/lexer.c: lexer/lexer.re | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(RE2C) -W -Werror --no-generation-date -o $@ $<
 
-$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h: parser/parser.y | $(DEPS_STAMP)
+# one bison run makes both files (a grouped target, GNU make 4.3+)
+$(BUILD)/gen/parser.c $(BUILD)/gen/parser.h &: parser/parser.y | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(BISON) -Wall -Werror --defines=$(BUILD)/gen/parser.h -o $(BUILD)/gen/parser.c $<
 
@@ -96,6 +101,36 @@ $(BUILD)/pto-run: $(BUILD)/obj/tools/pto-run.o $(LIB)
 $(UNIT): $(call obj,$(UNIT_SRCS)) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
 
+# ---- shared library (api/pto.h) for the Python package -------------------------------------------
+# The same sources compiled position-independent into their own tree ($(BUILD)/pic), with every
+# symbol hidden but the PTO_API functions of api/pto.h; the static tools are not affected.
+SHLIB    := $(BUILD)/libpto.so
+PIC_OBJS := $(patsubst $(BUILD)/obj/%,$(BUILD)/pic/%,$(LIB_OBJS))
+lib: $(SHLIB)
+
+$(PIC_OBJS): | $(PARSER_HDR)
+
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Wno-unused-function -MMD -MP -c $< -o $@
+
+$(BUILD)/pic/interp/kernels.o $(BUILD)/pic/interp/kernels_avx2.o $(BUILD)/pic/interp/kernels_matmul.o $(BUILD)/pic/interp/ops_cube.o $(BUILD)/pic/interp/ops_convert.o $(BUILD)/pic/interp/ops_reduce.o $(BUILD)/pic/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+
+$(SHLIB): $(PIC_OBJS)
+	$(CC) -shared $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Installs the Python package with the library inside it (python/setup.py packs $(SHLIB)), offline (Debian's python3-numpy and
+# python3-setuptools; no download, no build isolation) for $(PYTHON). PIP_FLAGS: by default
+# --break-system-packages for a system Python (Debian 12's pip refuses system installs otherwise,
+# PEP 668; the package goes to /usr/local, Debian's own packages are untouched), nothing in a venv.
+PIP_FLAGS ?= $(shell $(PYTHON) -c 'import sys; print("" if sys.prefix != sys.base_prefix else "--break-system-packages")' 2>/dev/null)
+install-python: $(SHLIB)
+	PTO_LIBRARY=$(abspath $(SHLIB)) $(PYTHON) -m pip install --no-build-isolation --no-index $(PIP_FLAGS) ./python
+
 # ---- tests -------------------------------------------------------------------------------------
 # `make test`: Criterion prints its own summary; tests/run.sh runs the file-based suites
 # (golden outputs, verifier annotations, round trips, error cases) and ends with "N passed, N failed".
@@ -109,6 +144,9 @@ test: all $(UNIT)
 	exit $$status
 
 check: test
+
+# the Python suite (tests/python) loads the shared library
+test: $(SHLIB)
 
 demo: all
 	$(BUILD)/pto-run samples/tmuls_f32.pto --in arg0=samples/data/tmuls_f32.in.bin \
@@ -126,17 +164,24 @@ bench: all
 	@if [ -f bench/Makefile.inc ]; then $(MAKE) -f bench/Makefile.inc BUILD=$(BUILD) run; \
 	else echo "bench: no benchmark harness yet (bench/)"; exit 1; fi
 
+# Installs the two tools and their man pages, nothing else (no unit-test binary, no test or fuzz
+# library, no static library): tests/install checks the list.
+MANDIR  ?= $(PREFIX)/share/man
+MAN1    := docs/man/pto-as.1 docs/man/pto-run.1
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BUILD)/pto-as $(BUILD)/pto-run $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pto-as $(DESTDIR)$(PREFIX)/bin/pto-run
+	rm -f $(DESTDIR)$(MANDIR)/man1/pto-as.1 $(DESTDIR)$(MANDIR)/man1/pto-run.1
 
 clean:
 	rm -rf $(BUILD)
+	rm -rf python/pto/libpto.so python/build python/pto.egg-info
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 # libFuzzer harnesses (issue #6): make fuzz-build | fuzz FUZZ_SECONDS=N | fuzz-smoke | fuzz-regress
 include tests/fuzz/fuzz.mk

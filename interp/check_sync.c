@@ -560,18 +560,24 @@ static int free_event_id(const Interp *ip, int p1, int p2) {
 
 /* The fix-it of a race between two pipes: the set/wait pair, on an event id the program leaves free
  * between them. */
-static const char *sync_pair_fix(Interp *ip, const Report *r) {
+static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
     int id = free_event_id(ip, r->p1, r->p2);
     if (id < 0)
         return arena_printf(ip->arena,
-                            "order line %d after line %d with a set_flag/wait_flag pair (%s -> %s); every event id of that "
-                            "pair is in use, so reuse one after its wait",
-                            r->second->loc.line, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2));
+                            "every event id between %s and %s is in use: insert `pto.barrier <PIPE_ALL>` before line %d, or "
+                            "reuse an id after its wait",
+                            pipe_text(r->p1), pipe_text(r->p2), r->second->loc.line);
+    const char *pair = arena_printf(ip->arena,
+                                    "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID%d>]` after line %d and `pto.wait_flag[<%s>, "
+                                    "<%s>, <EVENT_ID%d>]` before line %d (EVENT_ID%d is free between these pipes)",
+                                    pipe_text(r->p1), pipe_text(r->p2), id, r->first->loc.line, pipe_text(r->p1),
+                                    pipe_text(r->p2), id, r->second->loc.line, id);
+    if (!carried) return pair;
     return arena_printf(ip->arena,
-                        "insert `pto.set_flag[<%s>, <%s>, <EVENT_ID%d>]` after line %d and `pto.wait_flag[<%s>, <%s>, "
-                        "<EVENT_ID%d>]` before line %d (EVENT_ID%d is free between these pipes)",
-                        pipe_text(r->p1), pipe_text(r->p2), id, r->first->loc.line, pipe_text(r->p1), pipe_text(r->p2), id,
-                        r->second->loc.line, id);
+                        "%s, in the prime/steady/drain shape of a loop-carried edge: one more set_flag before the loop "
+                        "(prime: the first iteration's wait has its set) and one more wait_flag after it (drain: the "
+                        "last iteration's set is consumed)",
+                        pair);
 }
 
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
@@ -595,7 +601,10 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     }
     for (Report *r = s->reports; r; r = r->next) {
         bool cross = r->b1 != r->b2; /* two cores: no flag or barrier orders them */
-        bool carried = !cross && r->first->loc.line == r->second->loc.line;
+        /* loop-carried: the earlier access comes at or after the later one in the text (a previous
+         * iteration of a loop around both) */
+        bool carried = !cross && (r->first->loc.line > r->second->loc.line ||
+                                  (r->first->loc.line == r->second->loc.line && r->first->loc.col >= r->second->loc.col));
         const char *fix = cross ? arena_printf(ip->arena,
                                                "order the blocks with cross-core synchronisation (pto.sync.set after "
                                                "line %d in the writing block, pto.sync.wait before line %d in the other), "
@@ -604,7 +613,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                           : r->p1 == r->p2
                               ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
-                              : sync_pair_fix(ip, r);
+                              : sync_pair_fix(ip, r, carried);
         const char *where1 = cross ? arena_printf(ip->arena, ", block %d", (int)r->b1)
                              : carried ? ", an earlier loop iteration" : "";
         const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)r->b2) : "";

@@ -64,6 +64,21 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_UPROMO_u64 uint64_t
 #define EI_WRAP(x) ((uint64_t)(x)) /* where a promoted signed result could overflow */
 
+/* Integer quotient truncated toward zero, as C divides. Up to 32 bits it is computed in double:
+ * exact, since |a|, |b| < 2^32 make the double quotient's error (below 2^-21 / |b|) smaller than
+ * the distance 1 / |b| from a true quotient to the next integer, and it vectorises where the
+ * integer divide does not. Divisors of 0 and INT_MIN / -1 never get here (EC_DIVISOR). */
+#define EI_QUOT_DOUBLE(T, a, b) ((EI_PROMO_##T)((double)(a) / (double)(b)))
+#define EI_QUOT_i8 EI_QUOT_DOUBLE
+#define EI_QUOT_u8 EI_QUOT_DOUBLE
+#define EI_QUOT_i16 EI_QUOT_DOUBLE
+#define EI_QUOT_u16 EI_QUOT_DOUBLE
+#define EI_QUOT_i32 EI_QUOT_DOUBLE
+#define EI_QUOT_u32 EI_QUOT_DOUBLE
+#define EI_QUOT_i64(T, a, b) (EI_P(T, a) / EI_P(T, b))
+#define EI_QUOT_u64(T, a, b) (EI_P(T, a) / EI_P(T, b))
+#define EI_QUOT(T, a, b) EI_QUOT_##T(T, a, b)
+
 #define EC_OK(T, a, b) EFAULT_NONE
 #define EC_DIVISOR(T, a, b) ((b) == 0 ? EFAULT_DIV_ZERO : EI_DIV_TRAPS(T, a, b) ? EFAULT_DIV_OVERFLOW : EFAULT_NONE)
 /* Shift counts: the simulator shifts the promoted value; counts outside [0, width of the
@@ -94,13 +109,13 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 
 #define EFDOM_div FI
 #define EF_div(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
-#define EI_div(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
+#define EI_div(T, a, b, c) EI_QUOT(T, a, b)
 #define EC_div EC_DIVISOR
 
 /* scalar / tile (TDIVS with the scalar first, TRECIP = 1 / x) */
 #define EFDOM_rdiv FI
 #define EF_rdiv(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
-#define EI_rdiv(T, a, b, c) (EI_P(T, a) / EI_P(T, b))
+#define EI_rdiv(T, a, b, c) EI_QUOT(T, a, b)
 #define EC_rdiv EC_DIVISOR
 
 /* std::max(a, b) keeps a unless a < b (a NaN in a stays, one in b is dropped); std::min likewise */
@@ -220,7 +235,7 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* TRECIP is TDIVS(dst, 1, src): 1 converted to T, divided by x in T */
 #define EFDOM_recip FI
 #define EF_recip(T, a, b, c) (1.0f / (a))
-#define EI_recip(T, a, b, c) (EI_P(T, 1) / EI_P(T, a))
+#define EI_recip(T, a, b, c) EI_QUOT(T, 1, a)
 #define EC_recip(T, a, b) EC_DIVISOR(T, 1, a)
 
 /* ---- helpers ------------------------------------------------------------------------------- */

@@ -442,6 +442,10 @@ KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt);
 /* The destination tile of a tile op (outs[0], or the result of the SSA form, which this
  * instruction then defines: *defines, with auto storage reserved). */
 bool lower_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *defines);
+/* The bits of pad value `pad` (a tile type's pad= code: 1 zero, 2 max: +inf for floats, 3 min:
+ * -inf for floats, numeric_limits<T>::min() for integers, 0 for unsigned ones; 0 otherwise) for
+ * element type dt. */
+uint64_t pad_value_bits(DType dt, int pad);
 /* True for a boxed (fractal) tile layout. */
 bool boxed(const TileRef *t);
 /* Resolves ins[i] as a tile refusing boxed layouts; false on failure, *emitted if "unsupported" was emitted. */

@@ -14,6 +14,20 @@
 #include <math.h>
 #include <string.h>
 
+/* The DType of a kernel template's type token (f32, i16, ...): KDT(f32) is DT_F32. */
+#define KDT(T) KDT_##T
+#define KDT_f32 DT_F32
+#define KDT_f16 DT_F16
+#define KDT_bf16 DT_BF16
+#define KDT_i8 DT_I8
+#define KDT_u8 DT_U8
+#define KDT_i16 DT_I16
+#define KDT_u16 DT_U16
+#define KDT_i32 DT_I32
+#define KDT_u32 DT_U32
+#define KDT_i64 DT_I64
+#define KDT_u64 DT_U64
+
 /* The AVX2 + F16C kernel variant (kernels_avx2.c) exists on x86-64 with GCC. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define KERNELS_HAVE_AVX2 1

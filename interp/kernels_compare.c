@@ -87,17 +87,8 @@
 KC_FOR_TYPES(KC_DEF_MODES)
 #pragma GCC diagnostic pop
 
-#define KC_ROW(T) [DT_##T##_IDX] = {kc_cmp_##T##_eq, kc_cmp_##T##_ne, kc_cmp_##T##_lt, kc_cmp_##T##_le, kc_cmp_##T##_gt, kc_cmp_##T##_ge},
-#define KC_ROWS(T) [DT_##T##_IDX] = {kc_cmps_##T##_eq, kc_cmps_##T##_ne, kc_cmps_##T##_lt, kc_cmps_##T##_le, kc_cmps_##T##_gt, kc_cmps_##T##_ge},
-#define DT_f32_IDX DT_F32
-#define DT_f16_IDX DT_F16
-#define DT_bf16_IDX DT_BF16
-#define DT_i8_IDX DT_I8
-#define DT_u8_IDX DT_U8
-#define DT_i16_IDX DT_I16
-#define DT_u16_IDX DT_U16
-#define DT_i32_IDX DT_I32
-#define DT_u32_IDX DT_U32
+#define KC_ROW(T) [KDT(T)] = {kc_cmp_##T##_eq, kc_cmp_##T##_ne, kc_cmp_##T##_lt, kc_cmp_##T##_le, kc_cmp_##T##_gt, kc_cmp_##T##_ge},
+#define KC_ROWS(T) [KDT(T)] = {kc_cmps_##T##_eq, kc_cmps_##T##_ne, kc_cmps_##T##_lt, kc_cmps_##T##_le, kc_cmps_##T##_gt, kc_cmps_##T##_ge},
 
 static const CmpRowFn cmp_table[DT_COUNT][CMP_MODE_COUNT] = {KC_FOR_TYPES(KC_ROW)};
 static const CmpsRowFn cmps_table[DT_COUNT][CMP_MODE_COUNT] = {KC_FOR_TYPES(KC_ROWS)};

@@ -279,18 +279,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
 #include "ops.def"
 
 /* the tables: [opcode][element type] */
-#define KE_DT_f32 DT_F32
-#define KE_DT_f16 DT_F16
-#define KE_DT_bf16 DT_BF16
-#define KE_DT_i8 DT_I8
-#define KE_DT_u8 DT_U8
-#define KE_DT_i16 DT_I16
-#define KE_DT_u16 DT_U16
-#define KE_DT_i32 DT_I32
-#define KE_DT_u32 DT_U32
-#define KE_DT_i64 DT_I64
-#define KE_DT_u64 DT_U64
-#define KE_ENTRY(id, T) [KE_DT_##T] = KE_NAME(id, T),
+#define KE_ENTRY(id, T) [KDT(T)] = KE_NAME(id, T),
 #define KE_TABLE_ROW(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY, id)},
 #define KE_TABLE_REV_ROW(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY, id##_rev)},
 

@@ -12,8 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-enum { MM_PLAIN, MM_ACC, MM_BIAS };
-
 /* What lowering decided for one matmul instruction (Instr.extra): staging sized for the tiles'
  * full shapes (the valid ones can only be smaller). */
 typedef struct MatmulPlan {
@@ -26,20 +24,6 @@ typedef struct MatmulPlan {
     TileOffsets off[4];  /* per operand, tabulated once: t[0..3] = dst, lhs, rhs, acc_in/bias */
 } MatmulPlan;
 
-
-/* The form of a row (its ELEM column), resolved per opcode from the table. */
-static const int8_t matmul_form[OP_COUNT] = {
-#define OP(...)
-#define MATMUL_OP(id, name, form, flags) [OP_##id] = MM_FORM_##form,
-#define MM_FORM_plain MM_PLAIN
-#define MM_FORM_acc MM_ACC
-#define MM_FORM_bias MM_BIAS
-#include "../ir/ops.def"
-#undef OP
-#undef MM_FORM_plain
-#undef MM_FORM_acc
-#undef MM_FORM_bias
-};
 
 /* Gathers the rows x cols top-left block of a float-like tile (f32, f16, bf16) into dense
  * row-major floats, through the tabulated offsets. */
@@ -143,7 +127,7 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
 }
 
 bool lower_matmul(LowerCtx *ctx, const Op *op) {
-    int form = matmul_form[op->code];
+    int form = matmul_form(op->code);
     int first = form == MM_ACC ? 1 : 0;
     if (op->ins.count < first + 2 + (form == MM_BIAS) || op->outs.count < 1)
         return lower_error(ctx, op, (SrcLoc){0}, "expects %s operands", form == MM_PLAIN ? "lhs, rhs" : "three tile");

@@ -277,25 +277,6 @@ bool lower_broadcast(LowerCtx *ctx, const Op *op) {
 
 /* ---- fill and pad (FILLPAD_OP) --------------------------------------------------------------- */
 
-/* The pad value's bytes for element type dt: 1 zero, 2 max (+inf for floats), 3 min (-inf for
- * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones). */
-static uint64_t pad_bits(DType dt, int pad) {
-    if (pad != 2 && pad != 3) return 0;
-    bool max = pad == 2;
-    switch (dt) {
-    case DT_F32: return max ? 0x7f800000u : 0xff800000u;
-    case DT_F16: return max ? 0x7c00u : 0xfc00u;
-    case DT_BF16: return max ? 0x7f80u : 0xff80u;
-    case DT_I8: return max ? 0x7fu : 0x80u;
-    case DT_I16: return max ? 0x7fffu : 0x8000u;
-    case DT_I32: return max ? 0x7fffffffu : 0x80000000u;
-    case DT_U8: return max ? 0xffu : 0;
-    case DT_U16: return max ? 0xffffu : 0;
-    case DT_U32: return max ? 0xffffffffu : 0;
-    default: return 0;
-    }
-}
-
 static int32_t exec_fillpad(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *dt = &in->t[0], *st = &in->t[1];
     TileView *s = use_tile(ip, in, st);
@@ -307,7 +288,7 @@ static int32_t exec_fillpad(Interp *ip, const Instr *in, int32_t pc) {
     if (s->vr > dt->rows || s->vc > dt->cols)
         return rt_error(ip, in, "src's valid shape %dx%d exceeds dst's %dx%d shape", s->vr, s->vc, dt->rows, dt->cols);
     size_t es = dtype_size(dt->dtype);
-    uint64_t pad = pad_bits(dt->dtype, dt->pad);
+    uint64_t pad = pad_value_bits(dt->dtype, dt->pad);
     KTile kd = ktile(dt, d), ks = ktile(st, s);
     for (int64_t r = 0; r < dt->rows; r++)
         for (int64_t c = 0; c < dt->cols; c++) {

@@ -966,21 +966,34 @@ static bool gm_nd(const TileRef *t) {
     return boxed(t) ? !t->box_col : t->blayout == BL_ROW_MAJOR;
 }
 
+/* The pad value's bytes for element type dt: 1 zero, 2 max (+inf for floats), 3 min (-inf for
+ * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones). */
+uint64_t pad_value_bits(DType dt, int pad) {
+    if (pad != 2 && pad != 3) return 0;
+    bool max = pad == 2;
+    switch (dt) {
+    case DT_F32: return max ? 0x7f800000u : 0xff800000u;
+    case DT_F16: return max ? 0x7c00u : 0xfc00u;
+    case DT_BF16: return max ? 0x7f80u : 0xff80u;
+    case DT_I8: return max ? 0x7fu : 0x80u;
+    case DT_I16: return max ? 0x7fffu : 0x8000u;
+    case DT_I32: return max ? 0x7fffffffu : 0x80000000u;
+    case DT_U8: return max ? 0xffu : 0;
+    case DT_U16: return max ? 0xffffu : 0;
+    case DT_U32: return max ? 0xffffffffu : 0;
+    default: return 0;
+    }
+}
+
 /* Fills a whole tile footprint with its pad value (TLOAD: zero for pad = null or zero, as the
  * simulator's TLoad does; the hardware leaves a null pad's bytes as they were, which
  * --check-init reports when read). */
 static void fill_pad(const Interp *ip, const TileRef *t, const TileView *v) {
-    KScalar k = {0.0f, 0};
-    bool is_float = dtype_is_float(t->dtype);
-    size_t es = dtype_size(t->dtype);
-    bool uns = dtype_is_unsigned(t->dtype);
-    if (t->pad == 2) { /* max */
-        if (is_float) k.f = INFINITY;
-        else k.u = uns ? UINT64_MAX : (UINT64_MAX >> (65 - 8 * es));
-    } else if (t->pad == 3) { /* min */
-        if (is_float) k.f = -INFINITY;
-        else k.u = uns ? 0 : ~(UINT64_MAX >> (65 - 8 * es));
-    }
+    uint64_t bits = pad_value_bits(t->dtype, t->pad);
+    KScalar k = {0.0f, bits};
+    if (t->dtype == DT_F32) memcpy(&k.f, &bits, sizeof k.f);
+    else if (t->dtype == DT_F16) k.f = f16_bits_to_f32((uint16_t)bits);
+    else if (t->dtype == DT_BF16) k.f = bf16_bits_to_f32((uint16_t)bits);
     const KernelSet *ks = kernel_set(t->dtype, ip->isa);
     if (ks) ks->fill(ktile(t, v), k, t->rows, t->cols);
 }

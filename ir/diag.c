@@ -22,6 +22,7 @@ const char *severity_name(Severity sev) {
 void diag_vreport(DiagList *list, const SourceFile *file, Severity sev, SrcLoc loc, const char *rule,
                   const char *fmt, va_list ap) {
     if (sev == SEV_WARNING && list->warnings_as_errors) sev = SEV_ERROR;
+    list->last_recorded = false;
     if (sev == SEV_ERROR && list->max_errors && list->errors >= list->max_errors) {
         list->errors++;
         return;
@@ -40,7 +41,11 @@ void diag_vreport(DiagList *list, const SourceFile *file, Severity sev, SrcLoc l
     d->rule = rule ? arena_strdup(list->arena, rule) : NULL;
     d->message = arena_vprintf(list->arena, fmt, ap);
     d->seq = list->count;
+    d->notes = NULL;
+    d->fixits = NULL;
+    d->n_notes = d->n_fixits = 0;
     list->count++;
+    list->last_recorded = true;
     if (sev == SEV_ERROR) list->errors++;
     else if (sev == SEV_WARNING) list->warnings++;
 }
@@ -51,6 +56,61 @@ void diag_report(DiagList *list, const SourceFile *file, Severity sev, SrcLoc lo
     va_start(ap, fmt);
     diag_vreport(list, file, sev, loc, rule, fmt, ap);
     va_end(ap);
+}
+
+/* Grows an arena array of `count` elements by one (a copy: diagnostics have few notes). */
+static void *grow_by_one(Arena *arena, const void *items, uint32_t count, size_t elem_size) {
+    void *bigger = arena_alloc_array(arena, (size_t)count + 1, elem_size);
+    if (count) memcpy(bigger, items, count * elem_size);
+    return bigger;
+}
+
+void diag_add_note(DiagList *list, SrcLoc loc, const char *fmt, ...) {
+    if (!list->last_recorded || list->count == 0) return;
+    Diag *d = &list->items[list->count - 1];
+    DiagNote *notes = grow_by_one(list->arena, d->notes, d->n_notes, sizeof *notes);
+    va_list ap;
+    va_start(ap, fmt);
+    notes[d->n_notes].message = arena_vprintf(list->arena, fmt, ap);
+    va_end(ap);
+    notes[d->n_notes].loc = loc;
+    d->notes = notes;
+    d->n_notes++;
+}
+
+void diag_add_fixit(DiagList *list, SrcLoc loc, const char *replacement) {
+    if (!list->last_recorded || list->count == 0) return;
+    Diag *d = &list->items[list->count - 1];
+    DiagFixit *fixits = grow_by_one(list->arena, d->fixits, d->n_fixits, sizeof *fixits);
+    fixits[d->n_fixits].loc = loc;
+    fixits[d->n_fixits].replacement = arena_strdup(list->arena, replacement ? replacement : "");
+    d->fixits = fixits;
+    d->n_fixits++;
+}
+
+void diag_copy(DiagList *list, const Diag *d) {
+    diag_report(list, d->file, d->severity, d->loc, d->rule, "%s", d->message);
+    for (uint32_t i = 0; i < d->n_notes; i++) diag_add_note(list, d->notes[i].loc, "%s", d->notes[i].message);
+    for (uint32_t i = 0; i < d->n_fixits; i++) diag_add_fixit(list, d->fixits[i].loc, d->fixits[i].replacement);
+}
+
+void diag_end_position(const SourceFile *file, SrcLoc loc, uint32_t *end_line, uint32_t *end_col) {
+    *end_line = loc.line;
+    *end_col = loc.col;
+    if (!file || !file->text || loc.line == 0 || loc.len == 0) return;
+    size_t end = (size_t)loc.offset + loc.len;
+    if (loc.offset > file->len || end > file->len) return;
+    uint32_t line = loc.line, col = loc.col;
+    for (size_t i = loc.offset; i < end; i++) {
+        if (file->text[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    *end_line = line;
+    *end_col = col;
 }
 
 static int compare_diags(const void *pa, const void *pb) {
@@ -69,31 +129,60 @@ void diag_sort(DiagList *list) {
     if (list->count > 1) qsort(list->items, list->count, sizeof *list->items, compare_diags);
 }
 
-/* Writes the source line containing `loc` and a caret line under the located span. */
+static bool is_utf8_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* Writes the source line containing `loc` and a caret line under the located span. A line longer
+ * than DIAG_MAX_EXCERPT bytes is shown as a window of DIAG_EXCERPT_WINDOW bytes around the column,
+ * with "..." where it is cut; scanning stays within DIAG_MAX_EXCERPT bytes each way, so printing
+ * many diagnostics on one long line stays linear. */
 static void print_source_excerpt(FILE *out, const SourceFile *file, SrcLoc loc) {
     if (!file || !file->text || loc.line == 0 || loc.offset > file->len) return;
-    /* do not echo giant lines; scan at most DIAG_MAX_EXCERPT bytes each way, so printing many
-     * diagnostics on one long line stays linear */
+    const char *text = file->text;
+    size_t limit = DIAG_MAX_EXCERPT + 1;
     size_t start = loc.offset;
-    while (start > 0 && file->text[start - 1] != '\n') {
-        if (loc.offset - start > DIAG_MAX_EXCERPT) return;
-        start--;
-    }
+    while (start > 0 && text[start - 1] != '\n' && loc.offset - start < limit) start--;
+    bool start_is_line_start = start == 0 || text[start - 1] == '\n';
     size_t end = loc.offset;
-    while (end < file->len && file->text[end] != '\n' && file->text[end] != '\r') {
-        if (end - start > DIAG_MAX_EXCERPT) return;
-        end++;
+    while (end < file->len && text[end] != '\n' && text[end] != '\r' && end - loc.offset < limit) end++;
+    bool end_is_line_end = end == file->len || text[end] == '\n' || text[end] == '\r';
+    size_t from = start, to = end;
+    if (!start_is_line_start || !end_is_line_end || end - start > DIAG_MAX_EXCERPT) {
+        size_t before = DIAG_EXCERPT_WINDOW / 3;
+        from = loc.offset - start > before ? loc.offset - before : start;
+        to = end - from > DIAG_EXCERPT_WINDOW ? from + DIAG_EXCERPT_WINDOW : end;
+        /* cut between characters, not inside a UTF-8 sequence */
+        while (from < loc.offset && is_utf8_continuation(text[from])) from++;
+        while (to > loc.offset && to < end && is_utf8_continuation(text[to])) to--;
     }
-    if (end - start > DIAG_MAX_EXCERPT) return;
-    fprintf(out, "  %.*s\n  ", (int)(end - start), file->text + start);
-    for (size_t i = start; i < loc.offset; i++) fputc(file->text[i] == '\t' ? '\t' : ' ', out);
+    bool cut_before = from > start || !start_is_line_start;
+    bool cut_after = to < end || !end_is_line_end;
+    fprintf(out, "  %s%.*s%s\n  ", cut_before ? "..." : "", (int)(to - from), text + from, cut_after ? "..." : "");
+    if (cut_before) fputs("   ", out);
+    for (size_t i = from; i < loc.offset; i++) fputc(text[i] == '\t' ? '\t' : ' ', out);
     fputc('^', out);
     size_t span = loc.len;
     if (span > 1) {
-        if (loc.offset + span > end) span = end - loc.offset;
+        if (loc.offset + span > to) span = to > loc.offset ? to - loc.offset : 1;
         for (size_t i = 1; i < span; i++) fputc('~', out);
     }
     fputc('\n', out);
+}
+
+/* The located bytes of `loc` for a message (at most 60, one line), or "" when unknown. */
+static void print_span_text(FILE *out, const SourceFile *file, SrcLoc loc) {
+    if (!file || !file->text || (size_t)loc.offset + loc.len > file->len) return;
+    size_t n = 0;
+    while (n < loc.len && n < 60 && file->text[loc.offset + n] != '\n') n++;
+    fprintf(out, "%.*s%s", (int)n, file->text + loc.offset, n < loc.len ? "..." : "");
+}
+
+/* Writes `s` with line breaks and tabs as \\n and \\t (a fix-it's replacement on one line). */
+static void print_escaped(FILE *out, const char *s) {
+    for (; *s; s++) {
+        if (*s == '\n') fputs("\\n", out);
+        else if (*s == '\t') fputs("\\t", out);
+        else fputc(*s, out);
+    }
 }
 
 void diag_print_text(FILE *out, const DiagList *list) {
@@ -104,9 +193,29 @@ void diag_print_text(FILE *out, const DiagList *list) {
             fprintf(out, "%s:%u:%u: %s: %s", path, d->loc.line, d->loc.col, severity_name(d->severity), d->message);
         else
             fprintf(out, "%s: %s: %s", path, severity_name(d->severity), d->message);
-        if (d->rule) fprintf(out, " [%s]", d->rule);
+        /* parse errors' rule IDs (PARSE.*) are categories for tools (JSON); the message says it all */
+        if (d->rule && strncmp(d->rule, "PARSE.", 6) != 0) fprintf(out, " [%s]", d->rule);
         fputc('\n', out);
         print_source_excerpt(out, d->file, d->loc);
+        for (uint32_t k = 0; k < d->n_notes; k++) {
+            const DiagNote *n = &d->notes[k];
+            if (n->loc.line) fprintf(out, "%s:%u:%u: note: %s\n", path, n->loc.line, n->loc.col, n->message);
+            else fprintf(out, "%s: note: %s\n", path, n->message);
+            if (n->loc.offset != d->loc.offset || n->loc.line != d->loc.line) print_source_excerpt(out, d->file, n->loc);
+        }
+        for (uint32_t k = 0; k < d->n_fixits; k++) {
+            const DiagFixit *f = &d->fixits[k];
+            fprintf(out, "%s:%u:%u: fix-it: ", path, f->loc.line, f->loc.col);
+            if (f->loc.len) {
+                fputs("replace '", out);
+                print_span_text(out, d->file, f->loc);
+                fputs("' with '", out);
+            } else {
+                fputs("insert '", out);
+            }
+            print_escaped(out, f->replacement);
+            fputs("'\n", out);
+        }
     }
     size_t shown = 0;
     for (size_t i = 0; i < list->count; i++) shown += list->items[i].severity == SEV_ERROR;
@@ -115,6 +224,19 @@ void diag_print_text(FILE *out, const DiagList *list) {
                 list->max_errors);
 }
 
+/* Bytes of the well-formed UTF-8 sequence at p (1 for ASCII), or 0 when it is not one. */
+static int utf8_length(const unsigned char *p) {
+    int n = p[0] < 0x80 ? 1 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+            : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0))) return 0; /* overlong, surrogate */
+    if (n == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* A JSON string: escapes as RFC 8259 requires; a byte that is not part of well-formed UTF-8 (a
+ * path or quoted source text may hold any byte) becomes U+FFFD, so the document stays valid. */
 static void print_json_string(FILE *out, const char *s) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
@@ -125,28 +247,67 @@ static void print_json_string(FILE *out, const char *s) {
         case '\t': fputs("\\t", out); break;
         case '\r': fputs("\\r", out); break;
         default:
-            if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-            else fputc(*p, out);
+            if (*p < 0x20) {
+                fprintf(out, "\\u%04x", *p);
+            } else if (*p < 0x80) {
+                fputc(*p, out);
+            } else {
+                int n = utf8_length(p);
+                if (n == 0) {
+                    fputs("\\ufffd", out);
+                } else {
+                    fwrite(p, 1, (size_t)n, out);
+                    p += n - 1;
+                }
+            }
         }
     }
     fputc('"', out);
 }
 
+/* "file": ..., "line": L, "column": C, "end_line": EL, "end_column": EC (no braces) */
+static void print_json_location(FILE *out, const SourceFile *file, SrcLoc loc) {
+    uint32_t end_line, end_col;
+    diag_end_position(file, loc, &end_line, &end_col);
+    fputs("\"file\": ", out);
+    print_json_string(out, file ? file->path : "");
+    fprintf(out, ", \"line\": %u, \"column\": %u, \"end_line\": %u, \"end_column\": %u", loc.line, loc.col, end_line,
+            end_col);
+}
+
 void diag_print_json(FILE *out, const DiagList *list) {
-    fputc('[', out);
+    fputs("{\"version\": 1, \"diagnostics\": [", out);
+    size_t shown = 0;
     for (size_t i = 0; i < list->count; i++) {
         const Diag *d = &list->items[i];
-        fputs(i ? ",\n {" : "\n {", out);
-        fputs("\"file\": ", out);
-        print_json_string(out, d->file ? d->file->path : "");
-        fprintf(out, ", \"line\": %u, \"column\": %u, \"severity\": ", d->loc.line, d->loc.col);
+        shown += d->severity == SEV_ERROR;
+        fputs(i ? ",\n  {" : "\n  {", out);
+        print_json_location(out, d->file, d->loc);
+        fputs(", \"severity\": ", out);
         print_json_string(out, severity_name(d->severity));
         fputs(", \"rule\": ", out);
         if (d->rule) print_json_string(out, d->rule);
         else fputs("null", out);
         fputs(", \"message\": ", out);
         print_json_string(out, d->message);
-        fputc('}', out);
+        fputs(", \"notes\": [", out);
+        for (uint32_t k = 0; k < d->n_notes; k++) {
+            fputs(k ? ", {" : "{", out);
+            print_json_location(out, d->file, d->notes[k].loc);
+            fputs(", \"message\": ", out);
+            print_json_string(out, d->notes[k].message);
+            fputc('}', out);
+        }
+        fputs("], \"fixits\": [", out);
+        for (uint32_t k = 0; k < d->n_fixits; k++) {
+            fputs(k ? ", {" : "{", out);
+            print_json_location(out, d->file, d->fixits[k].loc);
+            fputs(", \"replacement\": ", out);
+            print_json_string(out, d->fixits[k].replacement);
+            fputc('}', out);
+        }
+        fputs("]}", out);
     }
-    fputs(list->count ? "\n]\n" : "]\n", out);
+    fprintf(out, "%s], \"errors\": %zu, \"warnings\": %zu, \"errors_not_shown\": %zu}\n", list->count ? "\n" : "",
+            list->errors, list->warnings, list->errors > shown ? list->errors - shown : 0);
 }

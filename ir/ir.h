@@ -81,21 +81,40 @@ typedef struct SrcLoc {
 
 typedef enum Severity { SEV_ERROR, SEV_WARNING, SEV_NOTE } Severity;
 
+/* A note attached to a diagnostic: more context at another (or the same) place, e.g. "previously
+ * defined here" or "write blayout=col_major". line 0: no location (printed as a plain note). */
+typedef struct DiagNote {
+    SrcLoc loc;
+    const char *message;
+} DiagNote;
+
+/* A fix-it hint: replace the bytes of `loc` (offset, len; len 0 = insert at offset) with
+ * `replacement`. Applying every fix-it of a diagnostic gives text that no longer has the error. */
+typedef struct DiagFixit {
+    SrcLoc loc;
+    const char *replacement;
+} DiagFixit;
+
 typedef struct Diag {
     Severity severity;
     const SourceFile *file;
     SrcLoc loc;
-    const char *rule;     /* stable rule ID such as "TROWPROD.dst-valid-cols", or NULL */
+    const char *rule;     /* stable rule ID such as "TROWPROD.dst-valid-cols" or "PARSE.syntax" (docs/rules.md) */
     const char *message;  /* full message, e.g. "'pto.tmuls' op expects ..." */
     uint64_t seq;         /* report order, to keep sorting stable */
+    DiagNote *notes;      /* diag_add_note, in order (same file as the diagnostic) */
+    DiagFixit *fixits;    /* diag_add_fixit, in order */
+    uint32_t n_notes, n_fixits;
 } Diag;
 
 /* Errors one DiagList records (diag_init's max_errors); later ones are only counted, and
  * diag_print_text ends with a note saying how many were not shown (issue #6: a file of garbage
  * must not produce millions of diagnostics). */
 #define DIAG_MAX_ERRORS 1000
-/* Source lines longer than this (bytes) are not echoed under a diagnostic. */
+/* Source lines up to this many bytes are echoed whole under a diagnostic; longer ones are shown
+ * as a window of DIAG_EXCERPT_WINDOW bytes around the column, with "..." where it is cut. */
 #define DIAG_MAX_EXCERPT 400
+#define DIAG_EXCERPT_WINDOW 160
 
 typedef struct DiagList {
     Arena *arena;         /* where messages are stored */
@@ -104,6 +123,7 @@ typedef struct DiagList {
     size_t errors, warnings;
     bool warnings_as_errors; /* -Werror: warnings are recorded as errors */
     size_t max_errors;    /* stop recording after this many errors (0 = unlimited; diag_init: DIAG_MAX_ERRORS) */
+    bool last_recorded;   /* the last diag_report was recorded (diag_add_note / diag_add_fixit attach to it) */
 } DiagList;
 
 /* Initialises an empty list whose messages live in `arena`. */
@@ -114,11 +134,28 @@ void diag_report(DiagList *list, const SourceFile *file, Severity sev, SrcLoc lo
 /* va_list flavour of diag_report. */
 void diag_vreport(DiagList *list, const SourceFile *file, Severity sev, SrcLoc loc, const char *rule,
                   const char *fmt, va_list ap);
+/* Attaches a note (at `loc`; line 0 for none) to the diagnostic reported last; nothing when that
+ * one was not recorded (over max_errors). */
+void diag_add_note(DiagList *list, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Attaches a fix-it (replace `loc`'s bytes with `replacement`) to the diagnostic reported last. */
+void diag_add_fixit(DiagList *list, SrcLoc loc, const char *replacement);
+/* Records a copy of `d` (its notes and fix-its included) in `list`, counted as usual. */
+void diag_copy(DiagList *list, const Diag *d);
+/* Where a location ends: the line and column (1-based, bytes) just past its last byte, computed
+ * from the file text; the start itself for a point or when the text is unknown. */
+void diag_end_position(const SourceFile *file, SrcLoc loc, uint32_t *end_line, uint32_t *end_col);
 /* Sorts diagnostics by file, then source position, keeping report order for ties. */
 void diag_sort(DiagList *list);
-/* Prints "FILE:LINE:COL: error: MESSAGE [RULE]", the source line and a caret, for each entry. */
+/* Prints "FILE:LINE:COL: error: MESSAGE [RULE]" ([RULE] left out for the PARSE.* categories), the
+ * source line (windowed when long) and a caret, then its notes ("FILE:LINE:COL: note: ...") and fix-its ("FILE:LINE:COL: fix-it: replace 'A'
+ * with 'B'"), for each entry. */
 void diag_print_text(FILE *out, const DiagList *list);
-/* Prints the diagnostics as a JSON array of {file,line,column,severity,rule,message} objects. */
+/* Prints the diagnostics as ONE JSON document (docs/rules.md, "Diagnostics as JSON"):
+ *   {"version": 1, "diagnostics": [{"file", "line", "column", "end_line", "end_column",
+ *    "severity", "rule" (string or null), "message", "notes": [{"file", "line", "column",
+ *    "end_line", "end_column", "message"}], "fixits": [{"file", "line", "column", "end_line",
+ *    "end_column", "replacement"}]}, ...], "errors": N, "warnings": N, "errors_not_shown": N}
+ * Columns count bytes from 1; end_line/end_column is the position just past the span. */
 void diag_print_json(FILE *out, const DiagList *list);
 /* Name of a severity ("error", "warning", "note"). */
 const char *severity_name(Severity sev);
@@ -565,6 +602,7 @@ typedef struct Func {
     bool is_private;
     bool is_entry;            /* has the pto.entry (or hacc.entry) attribute */
     bool is_declaration;      /* no body */
+    bool parse_failed;        /* the parser reported an error in it (head or body): the verifier skips it */
     Region body;
     uint32_t n_values;        /* values numbered 0..n_values-1 (Value.id) */
     SrcLoc loc;               /* location of the function name */
@@ -594,7 +632,8 @@ int module_func_index(const Module *m, const char *name);
 void module_set_target(Module *m, Target target);
 /* Finds a function by name, or NULL. */
 Func *module_find_func(const Module *m, const char *name);
-/* The entry function per SPEC 1.2 (`pto.entry`, else the only function, else `name`), or NULL. */
+/* The entry function per SPEC 1.2: `name` when given, else the one marked `pto.entry`, else the
+ * only definition, else the only public (not `private`) definition; NULL when none of these. */
 Func *module_entry(const Module *m, const char *name);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -607,6 +646,11 @@ typedef enum PrintForm {
     PRINT_SSA   /* SSA Level 1: `%d = pto.OP a, b : (T0, T1) -> R`, !pto.tile types, bare statements
                  * for an implicit @main */
 } PrintForm;
+
+/* The form of a matmul row (ir/ops_cube.def, its ELEM column): what happens to the product. */
+enum { MM_PLAIN, MM_ACC, MM_BIAS };
+/* MM_PLAIN, MM_ACC (adds acc_in) or MM_BIAS (adds a bias row) for a matmul op; MM_PLAIN otherwise. */
+int matmul_form(OpCode code);
 
 /* Reports (as errors) the ops `form` cannot express (DPS: an SSA-form op whose tile result has a
  * dynamic valid shape); true when there are none. Check before printing. */

@@ -159,5 +159,32 @@ Func *module_entry(const Module *m, const char *name) {
         }
     }
     if (marked) return marked;
-    return definitions == 1 ? only : NULL;
+    if (definitions == 1) return only;
+    /* a kernel with private helpers: the one public definition is the entry */
+    Func *public_def = NULL;
+    int publics = 0;
+    for (int i = 0; i < m->n_funcs; i++) {
+        Func *f = m->funcs[i];
+        if (!f->is_declaration && !f->is_private) {
+            publics++;
+            public_def = f;
+        }
+    }
+    return publics == 1 ? public_def : NULL;
 }
+
+/* The form of each matmul row (its ELEM column: plain, acc, bias), from the table. */
+static const int8_t matmul_forms[OP_COUNT] = {
+#define OP(...)
+#define MATMUL_OP(id, name, form, flags) [OP_##id] = MM_FORM_##form,
+#define MM_FORM_plain MM_PLAIN
+#define MM_FORM_acc MM_ACC
+#define MM_FORM_bias MM_BIAS
+#include "ops.def"
+#undef OP
+#undef MM_FORM_plain
+#undef MM_FORM_acc
+#undef MM_FORM_bias
+};
+
+int matmul_form(OpCode code) { return (unsigned)code < OP_COUNT ? matmul_forms[code] : MM_PLAIN; }

@@ -54,6 +54,10 @@ typedef struct Token {
     const char *error;    /* TK_ERROR: the message; another kind: a recoverable error about this token (e.g.
                            * `1e5` lexed as a float): report it, then use the token. Valid until the next
                            * lexer_next call; NULL when there is none. */
+    const char *fixit;    /* with `error`: text that replaces the token's first fixit_len bytes and fixes
+                           * the error (static storage or error_buf), or NULL */
+    uint32_t fixit_len;
+    const char *note;     /* with `error`: a hint shown as a note under the error, or NULL */
 } Token;
 
 typedef struct Lexer {
@@ -64,6 +68,7 @@ typedef struct Lexer {
     uint32_t line;
     bool at_line_start;       /* no token yet on the current line */
     char error_buf[160];      /* message storage for TK_ERROR tokens */
+    char fixit_buf[80];       /* fix-it storage (Token.fixit) */
     const char *list_start;   /* the last `%a, %b, ...` list scanned for a trailing `=`: names ending */
     const char *list_end;     /* in (list_start, list_end] reuse list_is_def, so a list of n names */
     bool list_is_def;         /* is lexed in O(n), not O(n^2) (issue #6) */

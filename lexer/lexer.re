@@ -80,6 +80,9 @@ static Token make_token(Lexer *lx, TokenKind kind, const char *start, const char
     t.loc.len = t.len;
     t.at_line_start = lx->at_line_start;
     t.error = NULL;
+    t.fixit = NULL;
+    t.fixit_len = 0;
+    t.note = NULL;
     lx->at_line_start = false;
     return t;
 }
@@ -284,6 +287,21 @@ Token lexer_next(Lexer *lx) {
         "@" (ident | "\"" [^"\n\x00]* "\"") { lx->cursor = cur; return make_token(lx, TK_SYMBOL, start, cur); }
         "^" suffix+ { lx->cursor = cur; return make_token(lx, TK_CARET_ID, start, cur); }
         "!" ident { lx->cursor = cur; return make_token(lx, TK_TYPE_NAME, start, cur); }
+        "#" ident / [^<A-Za-z0-9_$.] {
+            /* an attribute alias (`#alias`) cannot start a line: there this is a comment written
+             * without the space after '#' (or in another language's style); one error, line skipped */
+            lx->cursor = cur;
+            if (!lx->at_line_start) return make_token(lx, TK_ATTR, start, cur);
+            Token t = error_token(lx, start, (size_t)(cur - start),
+                                  "'%.*s' starts a line like a comment, but comments start with '//'",
+                                  (int)(cur - start), start);
+            t.fixit = "//";
+            t.fixit_len = 1;
+            t.note = "'#' starts a comment only when a space, a tab or the end of the line follows it; "
+                     "attributes are written '#pto.name<...>'";
+            while (*lx->cursor != '\n' && lx->cursor < lx->limit) lx->cursor++;
+            return t;
+        }
         "#" ident {
             const char *end = cur;
             uint32_t newlines = 0;
@@ -326,6 +344,11 @@ Token lexer_next(Lexer *lx) {
             int len = (int)(cur - start);
             Token t = error_token(lx, start, (size_t)len, "float literal '%.*s' needs a '.' (write %.*s.0%.*s)", len,
                                   start, mantissa, start, len - mantissa, start + mantissa);
+            if (snprintf(lx->fixit_buf, sizeof lx->fixit_buf, "%.*s.0%.*s", mantissa, start, len - mantissa,
+                         start + mantissa) < (int)sizeof lx->fixit_buf) {
+                t.fixit = lx->fixit_buf;
+                t.fixit_len = (uint32_t)len;
+            }
             t.kind = TK_FLOAT; /* reported, then parsed as the float it means: no follow-on errors */
             return t;
         }
@@ -364,6 +387,11 @@ Token lexer_next(Lexer *lx) {
         "="  { lx->cursor = cur; return make_token(lx, TK_EQUAL, start, cur); }
         "?"  { lx->cursor = cur; return make_token(lx, TK_QUESTION, start, cur); }
 
+        "..." "."* {
+            lx->cursor = cur;
+            return error_token(lx, start, (size_t)(cur - start),
+                               "'%.*s' is a placeholder, not PTO-AS text: write out what it stands for", (int)(cur - start), start);
+        }
         "#" {
             lx->cursor = cur;
             return error_token(lx, start, 1, "'#' must start a comment ('# ' or '#' at the end of a line) or an attribute ('#pto.name<...>')");

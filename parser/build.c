@@ -14,10 +14,23 @@
 /* Basics                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
+static void report_error(ParseCtx *ctx, const char *rule, SrcLoc loc, const char *fmt, va_list ap) {
+    Func *f = ctx->blame_func ? ctx->blame_func : ctx->func ? ctx->func->func : NULL;
+    if (f) f->parse_failed = true;
+    diag_vreport(ctx->diags, ctx->file, SEV_ERROR, loc, rule, fmt, ap);
+}
+
 void pc_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    diag_vreport(ctx->diags, ctx->file, SEV_ERROR, loc, NULL, fmt, ap);
+    report_error(ctx, PARSE_RULE_OP, loc, fmt, ap);
+    va_end(ap);
+}
+
+void pc_error_rule(ParseCtx *ctx, const char *rule, SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    report_error(ctx, rule, loc, fmt, ap);
     va_end(ap);
 }
 
@@ -273,10 +286,10 @@ static void define_value(ParseCtx *ctx, FuncCtx *fc, Value *v, const Op *op) {
     Value *current = table_find(&fc->visible, v->name, n, h);
     if (current) {
         if (op)
-            pc_error(ctx, v->loc, "'%s' op redefines value '%%%s' (previously defined at line %u)", op_name_of(op), v->name,
+            pc_error_rule(ctx, PARSE_RULE_VALUE, v->loc, "'%s' op redefines value '%%%s' (previously defined at line %u)", op_name_of(op), v->name,
                      line_of(current));
         else
-            pc_error(ctx, v->loc, "redefinition of value '%%%s' (previously defined at line %u)", v->name, line_of(current));
+            pc_error_rule(ctx, PARSE_RULE_VALUE, v->loc, "redefinition of value '%%%s' (previously defined at line %u)", v->name, line_of(current));
         return;
     }
     table_put(&fc->visible, v, n, h);
@@ -297,7 +310,7 @@ static Block *new_block(ParseCtx *ctx) {
 
 static void push_block(ParseCtx *ctx, FuncCtx *fc, Block *b, SrcLoc loc) {
     if (ctx->n_frames >= PARSE_MAX_REGION_DEPTH && !ctx->depth_reported) {
-        pc_error(ctx, loc, "regions are nested more than %d levels deep", PARSE_MAX_REGION_DEPTH);
+        pc_error_rule(ctx, PARSE_RULE_LIMIT, loc, "regions are nested more than %d levels deep", PARSE_MAX_REGION_DEPTH);
         ctx->depth_reported = true;
     }
     if (ctx->n_frames == ctx->frames_cap) {
@@ -357,7 +370,7 @@ static FuncCtx *current_func(ParseCtx *ctx, SrcLoc loc) {
     if (ctx->func) return ctx->func;
     if (ctx->saw_module || ctx->saw_func) {
         if (!ctx->mixing_reported)
-            pc_error(ctx, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+            pc_error_rule(ctx, PARSE_RULE_FUNC, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
         ctx->mixing_reported = true;
     }
     ctx->saw_bare = true;
@@ -418,7 +431,7 @@ Operand *pc_operand_int(ParseCtx *ctx, Tok tok) {
 static double parse_float_literal(ParseCtx *ctx, Tok tok, const char *text) {
     errno = 0;
     double v = strtod(text, NULL);
-    if (errno == ERANGE && isinf(v)) pc_error(ctx, tok.loc, "float literal '%s' is out of the 64-bit range", text);
+    if (errno == ERANGE && isinf(v)) pc_error_rule(ctx, PARSE_RULE_LITERAL, tok.loc, "float literal '%s' is out of the 64-bit range", text);
     return v;
 }
 
@@ -556,7 +569,7 @@ ResultDefs *pc_defs_group(ParseCtx *ctx, Tok group) {
     int64_t n = 0;
     for (uint32_t i = colon + 1; i < group.len && n <= PARSE_MAX_GROUP_RESULTS; i++) n = n * 10 + (group.text[i] - '0');
     if (n < 1 || n > PARSE_MAX_GROUP_RESULTS) {
-        pc_error(ctx, group.loc, "result group '%.*s' must have between 1 and %d results", (int)group.len, group.text,
+        pc_error_rule(ctx, PARSE_RULE_LIMIT, group.loc, "result group '%.*s' must have between 1 and %d results", (int)group.len, group.text,
                  PARSE_MAX_GROUP_RESULTS);
         n = 1;
     }
@@ -791,14 +804,14 @@ static void resolve_pending(ParseCtx *ctx, FuncCtx *fc) {
                 o->value = later;
                 check_operand(ctx, p->op, o, p->role, p->kinds);
             } else {
-                pc_error(ctx, o->loc, "'%s' op operand '%s' uses %%%s before its definition at line %u", opn, p->role, o->text,
+                pc_error_rule(ctx, PARSE_RULE_VALUE, o->loc, "'%s' op operand '%s' uses %%%s before its definition at line %u", opn, p->role, o->text,
                          line_of(later));
             }
         } else if (later) {
-            pc_error(ctx, o->loc, "'%s' op operand '%s' uses %%%s, which is not visible here (defined at line %u inside "
+            pc_error_rule(ctx, PARSE_RULE_VALUE, o->loc, "'%s' op operand '%s' uses %%%s, which is not visible here (defined at line %u inside "
                      "another region)", opn, p->role, o->text, line_of(later));
         } else {
-            pc_error(ctx, o->loc, "'%s' op operand '%s' uses undefined value %%%s", opn, p->role, o->text);
+            pc_error_rule(ctx, PARSE_RULE_VALUE, o->loc, "'%s' op operand '%s' uses undefined value %%%s", opn, p->role, o->text);
         }
     }
     fc->pending.count = 0;
@@ -833,7 +846,7 @@ static void append_op(ParseCtx *ctx, Op *op) {
     Block *b = current_block(ctx);
     if (!b) return;
     if (b->last && (op_info(b->last->code)->flags & OPF_TERMINATOR))
-        pc_error(ctx, b->last->loc, "'%s' op must be the last operation in its block", op_name_of(b->last));
+        pc_error_rule(ctx, PARSE_RULE_REGION, b->last->loc, "'%s' op must be the last operation in its block", op_name_of(b->last));
     block_append(b, op);
 }
 
@@ -1002,6 +1015,34 @@ static void merge_operand_attrs(ParseCtx *ctx, Op *op, const PtrVec *extra) {
     op->attrs.count = n;
 }
 
+/* Bytes from an ins/outs keyword at `offset` to just past its list's closing ')' (0 if unclosed). */
+static uint32_t group_span(const ParseCtx *ctx, uint32_t offset) {
+    const char *text = ctx->file->text;
+    size_t i = offset;
+    int depth = 0;
+    while (i < ctx->file->len && text[i] != '(') i++;
+    for (; i < ctx->file->len; i++) {
+        if (text[i] == '(') depth++;
+        else if (text[i] == ')' && --depth == 0) return (uint32_t)(i + 1 - offset);
+    }
+    return 0;
+}
+
+/* `outs(...) ins(...)`: PTOAS's format (and ours) is `ins(...) outs(...)`; the operands are still
+ * bound by their keywords, so this is one error with a fix-it that swaps the two lists. */
+static void swapped_groups(ParseCtx *ctx, const char *opn, const Item *ins_group, const Item *outs_group) {
+    pc_error(ctx, outs_group->loc, "'%s' op writes outs(...) before ins(...)", opn);
+    pc_note(ctx, ins_group->loc, "the inputs come first: write ins(...) outs(...)");
+    uint32_t outs_len = group_span(ctx, outs_group->loc.offset), ins_len = group_span(ctx, ins_group->loc.offset);
+    if (!outs_len || !ins_len || outs_group->loc.offset + outs_len > ins_group->loc.offset) return;
+    const char *text = ctx->file->text;
+    uint32_t gap = ins_group->loc.offset - (outs_group->loc.offset + outs_len);
+    SrcLoc both = outs_group->loc;
+    both.len = ins_group->loc.offset + ins_len - outs_group->loc.offset;
+    pc_fixit(ctx, both, arena_printf(ctx->arena, "%.*s%.*s%.*s", (int)ins_len, text + ins_group->loc.offset, (int)gap,
+                                     text + outs_group->loc.offset + outs_len, (int)outs_len, text + outs_group->loc.offset));
+}
+
 /* Type list of an ins(...)/outs(...) group bound to its operands. */
 static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, const char *what) {
     int n = (int)group->operands->count, k = (int)group->types->count;
@@ -1166,6 +1207,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         if (d->sig)
             pc_error(ctx, d->sig->loc, "'%s' op takes no ':' signature in the ins(...)/outs(...) form (the types go inside "
                      "the lists)", opn);
+        if (ins_group && outs_group && outs_group->loc.offset < ins_group->loc.offset) swapped_groups(ctx, opn, ins_group, outs_group);
         if (ins_group) bind_group_types(ctx, op, ins_group, "ins");
         if (outs_group) bind_group_types(ctx, op, outs_group, "outs");
         ins_ops = ins_group ? (Operand **)ins_group->operands->items : NULL;
@@ -1406,20 +1448,20 @@ static void check_yield(ParseCtx *ctx, const Op *op, const Block *b, Type **type
     bool is_yield = last && last->code == OP_SCF_YIELD;
     const char *opn = op_name_of(op);
     if (n > 0 && !is_yield) {
-        pc_error(ctx, last ? last->loc : op->loc, "'%s' op region must end with 'scf.yield' of %d value%s", opn, n,
+        pc_error_rule(ctx, PARSE_RULE_REGION, last ? last->loc : op->loc, "'%s' op region must end with 'scf.yield' of %d value%s", opn, n,
                  n == 1 ? "" : "s");
         return;
     }
     if (!is_yield) return;
     if (last->ins.count != n) {
-        pc_error(ctx, last->loc, "'scf.yield' op yields %d value%s, but the enclosing '%s' expects %d", last->ins.count,
+        pc_error_rule(ctx, PARSE_RULE_REGION, last->loc, "'scf.yield' op yields %d value%s, but the enclosing '%s' expects %d", last->ins.count,
                  last->ins.count == 1 ? "" : "s", opn, n);
         return;
     }
     for (int i = 0; i < n; i++) {
         const Type *t = operand_type(&last->ins.items[i]);
         if (t && types[i] && t->kind != TY_INVALID && types[i]->kind != TY_INVALID && !type_equal(t, types[i]))
-            pc_error(ctx, last->ins.items[i].loc, "'scf.yield' op value %d has type %s, but the enclosing '%s' expects %s", i,
+            pc_error_rule(ctx, PARSE_RULE_REGION, last->ins.items[i].loc, "'scf.yield' op value %d has type %s, but the enclosing '%s' expects %s", i,
                      type_to_string(ctx->arena, t, false), opn, type_to_string(ctx->arena, types[i], false));
     }
 }
@@ -1446,14 +1488,14 @@ Op *pc_for_begin(ParseCtx *ctx, Tok iv, Operand *lb, Operand *ub, Operand *step,
     resolve_list(ctx, fc, op, &op->ins, 0, info->ins, n_spec);
     op->result_types = type_array(ctx, iter_types, &op->n_result_types, &op->result_type_locs);
     if (n_init && op->n_result_types != n_init)
-        pc_error(ctx, loc, "'scf.for' op has %d iter_args but %d result types", n_init, op->n_result_types);
+        pc_error_rule(ctx, PARSE_RULE_REGION, loc, "'scf.for' op has %d iter_args but %d result types", n_init, op->n_result_types);
     check_list(ctx, op, &op->ins, info->ins, n_spec);
     for (int i = 0; i < n_init && i < op->n_result_types; i++) {
         const Operand *init = &op->ins.items[3 + i];
         const Type *t = operand_type(init);
         const Type *want = op->result_types[i];
         if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
-            pc_error(ctx, init->loc, "'scf.for' op iter_args initial value %d has type %s, but the loop-carried type is %s", i,
+            pc_error_rule(ctx, PARSE_RULE_REGION, init->loc, "'scf.for' op iter_args initial value %d has type %s, but the loop-carried type is %s", i,
                      type_to_string(ctx->arena, t, false), type_to_string(ctx->arena, want, false));
     }
     Block *body = op->regions[0].block;
@@ -1504,7 +1546,7 @@ Op *pc_if_end(ParseCtx *ctx, Op *op, bool has_else) {
         check_yield(ctx, op, op->regions[1].block, op->result_types, op->n_result_types);
         pop_block(ctx, op->regions[1].block);
     } else if (op->n_result_types > 0) {
-        pc_error(ctx, op->loc, "'scf.if' op with results needs an 'else' region");
+        pc_error_rule(ctx, PARSE_RULE_REGION, op->loc, "'scf.if' op with results needs an 'else' region");
     }
     return op;
 }
@@ -1519,7 +1561,7 @@ Op *pc_while_begin(ParseCtx *ctx, PtrVec *inits, PtrVec *init_types, PtrVec *res
     int n_types = init_types ? (int)init_types->count : 0;
     TypeUse **types = init_types ? (TypeUse **)init_types->items : NULL;
     if (n_types != n)
-        pc_error(ctx, loc, "'scf.while' op has %d initial values but its signature lists %d types", n, n_types);
+        pc_error_rule(ctx, PARSE_RULE_REGION, loc, "'scf.while' op has %d initial values but its signature lists %d types", n, n_types);
     else
         for (int i = 0; i < n; i++) set_operand_type(ops[i], types[i]);
     op->ins = operand_list(ctx, ops, n);
@@ -1541,16 +1583,16 @@ void pc_while_do(ParseCtx *ctx, Op *op, SrcLoc loc) {
     Block *before = op->regions[0].block;
     const Op *last = before->last;
     if (!last || last->code != OP_SCF_CONDITION) {
-        pc_error(ctx, last ? last->loc : op->loc, "'scf.while' op first region must end with 'scf.condition'");
+        pc_error_rule(ctx, PARSE_RULE_REGION, last ? last->loc : op->loc, "'scf.while' op first region must end with 'scf.condition'");
     } else if (last->ins.count - 1 != op->n_result_types) {
-        pc_error(ctx, last->loc, "'scf.condition' op forwards %d values, but the enclosing 'scf.while' has %d results",
+        pc_error_rule(ctx, PARSE_RULE_REGION, last->loc, "'scf.condition' op forwards %d values, but the enclosing 'scf.while' has %d results",
                  last->ins.count - 1, op->n_result_types);
     } else {
         for (int i = 0; i < op->n_result_types; i++) {
             const Type *t = operand_type(&last->ins.items[1 + i]);
             const Type *want = op->result_types[i];
             if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
-                pc_error(ctx, last->ins.items[1 + i].loc, "'scf.condition' op value %d has type %s, but the enclosing "
+                pc_error_rule(ctx, PARSE_RULE_REGION, last->ins.items[1 + i].loc, "'scf.condition' op value %d has type %s, but the enclosing "
                          "'scf.while' result type is %s", i, type_to_string(ctx->arena, t, false),
                          type_to_string(ctx->arena, want, false));
         }
@@ -1574,7 +1616,7 @@ void pc_block_args(ParseCtx *ctx, PtrVec *args) {
 Op *pc_while_end(ParseCtx *ctx, Op *op) {
     Block *after = op->regions[1].block;
     if (after->n_args != op->n_result_types)
-        pc_error(ctx, op->loc, "'scf.while' op 'do' region has %d arguments, but the condition forwards %d values",
+        pc_error_rule(ctx, PARSE_RULE_REGION, op->loc, "'scf.while' op 'do' region has %d arguments, but the condition forwards %d values",
                  after->n_args, op->n_result_types);
     Block *before = op->regions[0].block;
     Type **want = arena_alloc_array(ctx->arena, (size_t)(before->n_args ? before->n_args : 1), sizeof *want);
@@ -1593,9 +1635,9 @@ Op *pc_call(ParseCtx *ctx, Tok callee, PtrVec *args, Signature *sig, SrcLoc loc)
     op->sig_loc = sig->loc;
     int n = (int)args->count;
     if (sig->to || !sig->arrow) {
-        pc_error(ctx, sig->loc, "'func.call' op expects a function type signature such as ': (T) -> (R)'");
+        pc_error_rule(ctx, PARSE_RULE_FUNC, sig->loc, "'func.call' op expects a function type signature such as ': (T) -> (R)'");
     } else if ((int)sig->inputs->count != n) {
-        pc_error(ctx, sig->loc, "'func.call' op signature lists %d argument types, but the call has %d arguments",
+        pc_error_rule(ctx, PARSE_RULE_FUNC, sig->loc, "'func.call' op signature lists %d argument types, but the call has %d arguments",
                  (int)sig->inputs->count, n);
     } else {
         for (int i = 0; i < n; i++) set_operand_type(args->items[i], sig->inputs->items[i]);
@@ -1606,6 +1648,7 @@ Op *pc_call(ParseCtx *ctx, Tok callee, PtrVec *args, Signature *sig, SrcLoc loc)
     check_list(ctx, op, &op->ins, info->ins, n_spec);
     if (sig->arrow) op->result_types = type_array(ctx, sig->results, &op->n_result_types, &op->result_type_locs);
     ptrvec_push(ctx->arena, &ctx->calls, op);
+    ptrvec_push(ctx->arena, &ctx->call_funcs, fc->func);
     return op;
 }
 
@@ -1656,15 +1699,15 @@ void pc_return(ParseCtx *ctx, Tok kw, PtrVec *values, PtrVec *types, SrcLoc loc)
     check_list(ctx, op, &op->ins, info->ins, n_spec);
     Func *f = fc->func;
     if (current_block(ctx) != fc->body) {
-        pc_error(ctx, op->loc, "'return' op must be directly inside a function body (use 'scf.yield' in regions)");
+        pc_error_rule(ctx, PARSE_RULE_FUNC, op->loc, "'return' op must be directly inside a function body (use 'scf.yield' in regions)");
     } else if (n != f->n_results) {
-        pc_error(ctx, op->loc, "'return' op has %d operands, but enclosing function (@%s) returns %d", n, f->name, f->n_results);
+        pc_error_rule(ctx, PARSE_RULE_FUNC, op->loc, "'return' op has %d operands, but enclosing function (@%s) returns %d", n, f->name, f->n_results);
     } else {
         for (int i = 0; i < n; i++) {
             const Type *t = operand_type(&op->ins.items[i]);
             if (t && f->result_types[i] && t->kind != TY_INVALID && f->result_types[i]->kind != TY_INVALID &&
                 !type_equal(t, f->result_types[i]))
-                pc_error(ctx, op->ins.items[i].loc, "'return' op type of return operand %d (%s) doesn't match function result "
+                pc_error_rule(ctx, PARSE_RULE_FUNC, op->ins.items[i].loc, "'return' op type of return operand %d (%s) doesn't match function result "
                          "type (%s) in function @%s", i, type_to_string(ctx->arena, t, false),
                          type_to_string(ctx->arena, f->result_types[i], false), f->name);
         }
@@ -1695,9 +1738,9 @@ void pc_condition(ParseCtx *ctx, Tok kw, Operand *cond, PtrVec *values, PtrVec *
 
 void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
     Module *m = ctx->module;
-    if (ctx->saw_module) pc_error(ctx, loc, "only one 'module' is allowed per file");
+    if (ctx->saw_module) pc_error_rule(ctx, PARSE_RULE_FUNC, loc, "only one 'module' is allowed per file");
     else if (ctx->saw_bare && !ctx->mixing_reported) {
-        pc_error(ctx, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+        pc_error_rule(ctx, PARSE_RULE_FUNC, loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
         ctx->mixing_reported = true;
     }
     ctx->saw_module = true;
@@ -1710,7 +1753,7 @@ void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs) {
         bool known = arch->kind == ATTR_STRING && target_from_name(arch->text, &t);
         m->file_target = known ? t : TARGET_A2A3;
         if (!known) /* SPEC 1.2: any other value means A2A3; an unquoted a5 is a likely slip */
-            diag_report(ctx->diags, ctx->file, SEV_WARNING, arch->loc, NULL,
+            diag_report(ctx->diags, ctx->file, SEV_WARNING, arch->loc, PARSE_RULE_FUNC,
                         "pto.target_arch value %s%s%s is not one of \"a2a3\", \"a2\", \"a3\", \"a5\" (a quoted string): "
                         "the A2A3 rules apply", arch->kind == ATTR_STRING ? "\"" : "", arch->text ? arch->text : "?",
                         arch->kind == ATTR_STRING ? "\"" : "");
@@ -1722,8 +1765,9 @@ void pc_module_end(ParseCtx *ctx) {
 }
 
 Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrVec *results, PtrVec *attrs) {
+    size_t errors_before = ctx->diags->errors;
     if (ctx->saw_bare && !ctx->mixing_reported) {
-        pc_error(ctx, name.loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
+        pc_error_rule(ctx, PARSE_RULE_FUNC, name.loc, "bare top-level statements cannot be mixed with 'module' or 'func.func'");
         ctx->mixing_reported = true;
     }
     ctx->saw_func = true;
@@ -1735,12 +1779,20 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     f->is_entry = attr_find(&f->attrs, "pto.entry") || attr_find(&f->attrs, "hacc.entry");
     f->result_types = type_array(ctx, results, &f->n_results, &f->result_type_locs);
     if (ctx->funcs.count == PARSE_MAX_FUNCS) /* reported once; the scan below stays bounded */
-        pc_error(ctx, name.loc, "more than %d functions in one module", PARSE_MAX_FUNCS);
+        pc_error_rule(ctx, PARSE_RULE_LIMIT, name.loc, "more than %d functions in one module", PARSE_MAX_FUNCS);
     for (size_t i = 0; i < ctx->funcs.count && ctx->funcs.count <= PARSE_MAX_FUNCS; i++)
         if (strcmp(((Func *)ctx->funcs.items[i])->name, f->name) == 0) {
-            pc_error(ctx, name.loc, "redefinition of symbol '@%s'", f->name);
+            pc_error_rule(ctx, PARSE_RULE_FUNC, name.loc, "redefinition of symbol '@%s'", f->name);
             break;
         }
+    /* an error in its head (or a head type that failed to parse): the verifier skips it */
+    if (ctx->diags->errors > errors_before) f->parse_failed = true;
+    for (int i = 0; i < f->n_results; i++)
+        if (!f->result_types[i] || f->result_types[i]->kind == TY_INVALID) f->parse_failed = true;
+    for (size_t i = 0; args && i < args->count; i++) {
+        const ArgDecl *a = args->items[i];
+        if (!a->type || !a->type->type || a->type->type->kind == TY_INVALID) f->parse_failed = true;
+    }
     ptrvec_push(ctx->arena, &ctx->funcs, f);
     FuncCtx *fc = new_func_ctx(ctx, f);
     fc->outer = ctx->func;
@@ -1759,23 +1811,34 @@ Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrV
     return f;
 }
 
-static void finish_func(ParseCtx *ctx, FuncCtx *fc, bool has_body) {
+/* `close` is the function's closing '}' (line 0 when unknown). */
+static void finish_func(ParseCtx *ctx, FuncCtx *fc, bool has_body, SrcLoc close) {
     Func *f = fc->func;
     f->is_declaration = !has_body;
     resolve_pending(ctx, fc);
-    if (has_body && f->n_results > 0 && (!fc->body->last || fc->body->last->code != OP_RETURN))
-        pc_error(ctx, f->loc, "'func.func' op body of @%s must end with 'return' of %d value%s", f->name, f->n_results,
+    bool ends_with_return = fc->body->last && fc->body->last->code == OP_RETURN;
+    if (has_body && f->n_results > 0 && !ends_with_return) {
+        pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op body of @%s must end with 'return' of %d value%s", f->name, f->n_results,
                  f->n_results == 1 ? "" : "s");
+    } else if (has_body && !ends_with_return && fc != ctx->implicit_main) {
+        /* MLIR (and PTOAS) need the terminator; only a bare program gets an implicit one */
+        pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op body of @%s must end with 'return'", f->name);
+        if (close.line) {
+            SrcLoc line_start = {close.line, 1, close.offset - (close.col - 1), 0};
+            pc_note(ctx, close, "the body ends here");
+            pc_fixit(ctx, line_start, arena_printf(ctx->arena, "%*sreturn\n", (int)close.col + 1, ""));
+        }
+    }
     if (!has_body && f->is_entry)
-        pc_error(ctx, f->loc, "'func.func' op `pto.entry` is only valid on function definitions");
+        pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op `pto.entry` is only valid on function definitions");
 }
 
-void pc_func_end(ParseCtx *ctx, Func *func, bool has_body) {
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body, SrcLoc close) {
     FuncCtx *fc = ctx->func;
     while (fc && fc->func != func) fc = fc->outer;
     if (!fc) return;
     pop_block(ctx, fc->body);
-    finish_func(ctx, fc, has_body);
+    finish_func(ctx, fc, has_body, close);
     ctx->func = fc->outer;
     func_tables_free(fc); /* its names are resolved: the next function starts from an empty table */
 }
@@ -1794,18 +1857,19 @@ static void check_module(ParseCtx *ctx) {
     Module *m = ctx->module;
     for (size_t i = 0; i < ctx->calls.count; i++) {
         Op *call = ctx->calls.items[i];
+        ctx->blame_func = ctx->call_funcs.items[i]; /* an error here is the caller's */
         Func *callee = module_find_func(m, call->callee);
         if (!callee) {
-            pc_error(ctx, call->loc, "'func.call' op '@%s' does not reference a valid function", call->callee);
+            pc_error_rule(ctx, PARSE_RULE_FUNC, call->loc, "'func.call' op '@%s' does not reference a valid function", call->callee);
             continue;
         }
         if (callee->n_args != call->ins.count) {
-            pc_error(ctx, call->loc, "'func.call' op incorrect number of operands for callee @%s: expects %d, got %d",
+            pc_error_rule(ctx, PARSE_RULE_FUNC, call->loc, "'func.call' op incorrect number of operands for callee @%s: expects %d, got %d",
                      callee->name, callee->n_args, call->ins.count);
             continue;
         }
         if (callee->n_results != call->n_result_types) {
-            pc_error(ctx, call->loc, "'func.call' op incorrect number of results for callee @%s: expects %d, got %d",
+            pc_error_rule(ctx, PARSE_RULE_FUNC, call->loc, "'func.call' op incorrect number of results for callee @%s: expects %d, got %d",
                      callee->name, callee->n_results, call->n_result_types);
             continue;
         }
@@ -1813,7 +1877,7 @@ static void check_module(ParseCtx *ctx) {
             const Type *t = operand_type(&call->ins.items[j]);
             const Type *want = callee->args[j]->type;
             if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
-                pc_error(ctx, call->ins.items[j].loc, "'func.call' op operand type mismatch: expected operand type %s, but "
+                pc_error_rule(ctx, PARSE_RULE_FUNC, call->ins.items[j].loc, "'func.call' op operand type mismatch: expected operand type %s, but "
                          "provided %s for operand number %d", type_to_string(ctx->arena, want, false),
                          type_to_string(ctx->arena, t, false), j);
         }
@@ -1821,7 +1885,7 @@ static void check_module(ParseCtx *ctx) {
             const Type *t = call->result_types[j];
             const Type *want = callee->result_types[j];
             if (t && want && t->kind != TY_INVALID && want->kind != TY_INVALID && !type_equal(t, want))
-                pc_error(ctx, call->sig_loc, "'func.call' op result type mismatch at index %d: expected %s, got %s", j,
+                pc_error_rule(ctx, PARSE_RULE_FUNC, call->sig_loc, "'func.call' op result type mismatch at index %d: expected %s, got %s", j,
                          type_to_string(ctx->arena, want, false), type_to_string(ctx->arena, t, false));
         }
     }
@@ -1829,10 +1893,12 @@ static void check_module(ParseCtx *ctx) {
     Func *entry = module_entry(m, NULL);
     for (int i = 0; i < m->n_funcs; i++) {
         Func *f = m->funcs[i];
+        ctx->blame_func = f;
         if ((f->is_entry || f == entry) && !f->is_declaration && f->n_results > 0)
-            pc_error(ctx, f->loc, "'func.func' op PTO entry functions must return void (@%s returns %d value%s)", f->name,
+            pc_error_rule(ctx, PARSE_RULE_FUNC, f->loc, "'func.func' op PTO entry functions must return void (@%s returns %d value%s)", f->name,
                      f->n_results, f->n_results == 1 ? "" : "s");
     }
+    ctx->blame_func = NULL;
 }
 
 void pc_finish_file(ParseCtx *ctx) {
@@ -1848,7 +1914,7 @@ void pc_finish_file(ParseCtx *ctx) {
         current_func(ctx, (SrcLoc){1, 1, 0, 0});
     if (ctx->implicit_main) {
         pop_block(ctx, ctx->implicit_main->body);
-        finish_func(ctx, ctx->implicit_main, true);
+        finish_func(ctx, ctx->implicit_main, true, (SrcLoc){0, 0, 0, 0});
         ptrvec_push(ctx->arena, &ctx->funcs, ctx->implicit_main->func);
         ctx->func = NULL;
     }

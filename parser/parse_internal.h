@@ -206,6 +206,13 @@ typedef struct ParseCtx {
     SrcLoc operand_attr_loc;
     bool mixing_reported;
     int syntax_errors;
+    PtrVec call_funcs;            /* Func* holding each op of `calls` (its caller) */
+    Func *blame_func;             /* while set, errors mark this function as failed (pc_error) instead
+                                   * of the current one */
+    TypeEntry *bad_types;         /* spellings whose type failed (heap hash table): a later use of the
+                                   * same spelling gets the same poisoned type without a new error */
+    uint32_t bad_types_cap, bad_types_count;
+    uint32_t lex_error_end;       /* offset just past the last lexical error (0: none) */
 } ParseCtx;
 
 /* ---- builder entry points used by grammar actions (parser/build.c) ---- */
@@ -222,7 +229,24 @@ static inline Tok pc_tok_at(const ParseCtx *ctx, SrcLoc loc) {
 /* Allocates a zeroed grammar temporary (scratch arena). */
 void *pc_temp(ParseCtx *ctx, size_t size);
 void pc_finish_file(ParseCtx *ctx);
+/* Rule IDs of parse errors (docs/rules.md, "Parse errors"). */
+#define PARSE_RULE_TOKEN "PARSE.token"     /* lexical: characters, literals, comments, strings */
+#define PARSE_RULE_SYNTAX "PARSE.syntax"   /* grammar: unexpected token */
+#define PARSE_RULE_TYPE "PARSE.type"       /* type spellings: unknown type or element type, parameters */
+#define PARSE_RULE_LITERAL "PARSE.literal" /* numeric literals out of range */
+#define PARSE_RULE_OP "PARSE.op"           /* op structure: name, operands, keywords, attributes, signature, results */
+#define PARSE_RULE_VALUE "PARSE.value"     /* value names: undefined, redefined, used before definition, not visible */
+#define PARSE_RULE_REGION "PARSE.region"   /* regions and terminators: scf.yield, scf.condition, ops after a terminator */
+#define PARSE_RULE_FUNC "PARSE.func"       /* module and functions: return, calls, entry, symbols */
+#define PARSE_RULE_LIMIT "PARSE.limit"     /* input limits: file size, nesting, functions, result groups */
+/* Reports an error of rule PARSE_RULE_OP (most structural checks); marks the function it is in as
+ * failed (Func.parse_failed: the verifier skips it). */
 void pc_error(ParseCtx *ctx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* pc_error with another rule ID (PARSE_RULE_*). */
+void pc_error_rule(ParseCtx *ctx, const char *rule, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Attaches a note / fix-it to the error reported last (diag_add_note, diag_add_fixit). */
+#define pc_note(ctx, loc, ...) diag_add_note((ctx)->diags, (loc), __VA_ARGS__)
+#define pc_fixit(ctx, loc, text) diag_add_fixit((ctx)->diags, (loc), (text))
 void pc_syntax_error_seen(ParseCtx *ctx, SrcLoc loc);
 
 PtrVec *pc_list(ParseCtx *ctx);
@@ -254,7 +278,8 @@ OpDraft *pc_draft(ParseCtx *ctx, Tok name, PtrVec *items, Signature *sig, Block 
 void pc_module_begin(ParseCtx *ctx, SrcLoc loc, PtrVec *attrs);
 void pc_module_end(ParseCtx *ctx);
 Func *pc_func_begin(ParseCtx *ctx, bool is_private, Tok name, PtrVec *args, PtrVec *results, PtrVec *attrs);
-void pc_func_end(ParseCtx *ctx, Func *func, bool has_body);
+/* Ends a function; `close` is its body's closing '}' (for the missing-return fix-it). */
+void pc_func_end(ParseCtx *ctx, Func *func, bool has_body, SrcLoc close);
 
 Block *pc_region_open(ParseCtx *ctx, SrcLoc loc);
 Block *pc_region_close(ParseCtx *ctx, Block *block);
@@ -293,8 +318,11 @@ TypeUse *pc_type_use(ParseCtx *ctx, Type *type, SrcLoc span);
 Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span);
 /* The shared scalar type of `dt`. */
 Type *pc_scalar_type(ParseCtx *ctx, DType dt);
-/* Frees the type table. */
+/* Frees the type tables. */
 void pc_types_release(ParseCtx *ctx);
+/* A type name token `name` starts a `<...>` spelling that failed before in this parse: returns its
+ * poisoned type (TY_INVALID), moves the lexer past the spelling and widens *span; NULL otherwise. */
+Type *pc_known_bad_type(ParseCtx *ctx, const Token *name, SrcLoc *span);
 /* Parses a decimal or 0x integer token; false (with a diagnostic) when out of the int64 range. */
 bool pc_parse_int(ParseCtx *ctx, Tok tok, int64_t *out, bool *hex);
 

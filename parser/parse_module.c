@@ -7,7 +7,7 @@ Module *parse_module(Arena *arena, const SourceFile *file, DiagList *diags) {
     pc_init(&ctx, arena, file, diags);
     if (file->len > SOURCE_FILE_MAX_BYTES) {
         /* locations are 32-bit byte offsets; source_file_read enforces the same limit */
-        pc_error(&ctx, (SrcLoc){0, 0, 0, 0}, "file is larger than the limit of %zu MiB", SOURCE_FILE_MAX_BYTES >> 20);
+        pc_error_rule(&ctx, PARSE_RULE_LIMIT, (SrcLoc){0, 0, 0, 0}, "file is larger than the limit of %zu MiB", SOURCE_FILE_MAX_BYTES >> 20);
         pc_finish_file(&ctx);
     } else {
         pto_yyparse(&ctx);

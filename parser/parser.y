@@ -170,8 +170,8 @@ module_body
     ;
 
 func_def
-    : func_head                             { pc_func_end(ctx, $1, false); }
-    | func_head '{' stmts '}'               { pc_func_end(ctx, $1, true); }
+    : func_head                             { pc_func_end(ctx, $1, false, @1); }
+    | func_head '{' stmts '}'               { pc_func_end(ctx, $1, true, @4); }
     ;
 
 func_head
@@ -692,12 +692,23 @@ static int bison_token(TokenKind kind) {
 static int pto_yylex(PTO_YYSTYPE *lval, SrcLoc *lloc, ParseCtx *ctx) {
     for (;;) {
         Token t = lexer_next(&ctx->lexer);
-        if (t.error) pc_error(ctx, t.loc, "%s", t.error);
+        if (t.error) {
+            pc_error_rule(ctx, PARSE_RULE_TOKEN, t.loc, "%s", t.error);
+            if (t.fixit) {
+                SrcLoc fix_loc = t.loc;
+                fix_loc.len = t.fixit_len;
+                pc_fixit(ctx, fix_loc, t.fixit);
+            }
+            if (t.note) pc_note(ctx, t.loc, "%s", t.note);
+            ctx->lex_error_end = t.loc.offset + t.loc.len;
+        }
         if (t.kind == TK_ERROR) continue;
         *lloc = t.loc;
-        if (t.kind == TK_TYPE_NAME && ctx->diags->errors == ctx->errors_at_start) {
-            /* a spelling seen before: one token instead of re-parsing its parameters */
-            Type *known = pc_known_type(ctx, &t, lloc);
+        if (t.kind == TK_TYPE_NAME) {
+            /* a spelling seen before: one token instead of re-parsing its parameters; a spelling
+             * that failed before comes back poisoned, without its errors again */
+            Type *known = ctx->diags->errors == ctx->errors_at_start ? pc_known_type(ctx, &t, lloc)
+                                                                    : pc_known_bad_type(ctx, &t, lloc);
             if (known) {
                 lval->known = known;
                 return T_TYPE_READY;
@@ -709,9 +720,9 @@ static int pto_yylex(PTO_YYSTYPE *lval, SrcLoc *lloc, ParseCtx *ctx) {
 
 static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg) {
     if (strcmp(msg, "memory exhausted") == 0)
-        pc_error(ctx, *lloc, "input is nested too deeply (parser stack exhausted)");
+        pc_error_rule(ctx, PARSE_RULE_LIMIT, *lloc, "input is nested too deeply (parser stack exhausted)");
     else
-        pc_error(ctx, *lloc, "%s", msg);
+        pc_error_rule(ctx, PARSE_RULE_SYNTAX, *lloc, "%s", msg);
 }
 
 /* "syntax error: unexpected 'foo' (identifier), expected ':' or '('" */
@@ -767,7 +778,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ParseCtx *ctx) {
             len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", name);
         }
     }
-    pc_error(ctx, *loc, "%s", buf);
+    pc_error_rule(ctx, PARSE_RULE_SYNTAX, *loc, "%s", buf);
     pc_syntax_error_seen(ctx, *loc);
     return 0;
 }

@@ -8,6 +8,7 @@
  * grammar as one token (pc_known_type); where each type is written is kept per use (TypeUse). */
 #include "parse_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -81,9 +82,20 @@ bool pc_parse_int(ParseCtx *ctx, Tok tok, int64_t *out, bool *hex) {
     }
     return true;
 overflow:
-    pc_error(ctx, tok.loc, "integer literal '%.*s' is out of the 64-bit range", (int)tok.len, tok.text);
+    pc_error_rule(ctx, PARSE_RULE_LITERAL, tok.loc, "integer literal '%.*s' is out of the 64-bit range", (int)tok.len, tok.text);
     *out = 0;
     return false;
+}
+
+/* Notes the element types PTO tiles, pointers and views take, under an "unknown element type". */
+static void note_element_types(ParseCtx *ctx) {
+    char list[160];
+    size_t n = 0;
+    list[0] = '\0';
+    for (int dt = DT_F16; dt <= DT_U64 && n < sizeof list; dt++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", dt == DT_F16 ? "" : ", ", dtype_name((DType)dt));
+    SrcLoc nowhere = {0, 0, 0, 0};
+    pc_note(ctx, nowhere, "PTO element types are %s (f64 and other MLIR types are not)", list);
 }
 
 /* Parses a shape token `d0xd1x...[xdtype]`. dims gets room for every dim; `?` is DIM_DYNAMIC.
@@ -113,7 +125,7 @@ static bool parse_shape(ParseCtx *ctx, Tok t, int64_t **dims_out, int *rank_out,
                 i++;
             }
             if (overflow) {
-                pc_error(ctx, sub_loc(t, start, i - start), "dimension '%.*s' is out of the 64-bit range", (int)(i - start),
+                pc_error_rule(ctx, PARSE_RULE_TYPE, sub_loc(t, start, i - start), "dimension '%.*s' is out of the 64-bit range", (int)(i - start),
                          t.text + start);
                 return false;
             }
@@ -123,7 +135,8 @@ static bool parse_shape(ParseCtx *ctx, Tok t, int64_t **dims_out, int *rank_out,
             *has_dtype = true;
             *dtype_loc = sub_loc(t, start, t.len - start);
             if (!dtype_from_name(t.text + start, t.len - start, dtype)) {
-                pc_error(ctx, *dtype_loc, "unknown element type '%.*s'", (int)(t.len - start), t.text + start);
+                pc_error_rule(ctx, PARSE_RULE_TYPE, *dtype_loc, "unknown element type '%.*s'", (int)(t.len - start), t.text + start);
+                note_element_types(ctx);
                 return false;
             }
             break;
@@ -183,7 +196,7 @@ static void tile_fail(TileBuilder *b, SrcLoc loc, const char *fmt, ...) {
     va_start(ap, fmt);
     char *msg = arena_vprintf(b->ctx->arena, fmt, ap);
     va_end(ap);
-    pc_error(b->ctx, loc, "%s", msg);
+    pc_error_rule(b->ctx, PARSE_RULE_TYPE, loc, "%s", msg);
     b->failed = true;
 }
 
@@ -518,7 +531,7 @@ static bool tile_from_params(ParseCtx *ctx, Type *t, const char *type_name, PtrV
 static bool view_from_params(ParseCtx *ctx, Type *t, Tok name, PtrVec *params, SrcLoc span) {
     const TParam *p = params && params->count == 1 ? params->items[0] : NULL;
     if (!p || p->keyed || p->kind != TP_SHAPE) {
-        pc_error(ctx, p ? p->loc : span, "'%.*s' expects one DIMSxDTYPE parameter such as <?x?xf32>", (int)name.len, name.text);
+        pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "'%.*s' expects one DIMSxDTYPE parameter such as <?x?xf32>", (int)name.len, name.text);
         return false;
     }
     int64_t *dims;
@@ -528,7 +541,7 @@ static bool view_from_params(ParseCtx *ctx, Type *t, Tok name, PtrVec *params, S
     SrcLoc dloc;
     if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return false;
     if (!has_dtype || rank == 0) {
-        pc_error(ctx, p->loc, "'%.*s' expects DIMSxDTYPE such as <?x?xf32>, got '%.*s'", (int)name.len, name.text,
+        pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "'%.*s' expects DIMSxDTYPE such as <?x?xf32>, got '%.*s'", (int)name.len, name.text,
                  (int)p->value.len, p->value.text);
         return false;
     }
@@ -563,42 +576,64 @@ static uint32_t spelling_hash(const char *s, uint32_t n) {
     return (uint32_t)(h ^ h >> 29);
 }
 
-static Type *types_find(const ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash) {
-    if (!ctx->types) return NULL;
-    uint32_t mask = ctx->types_cap - 1;
+/* A hash table of spellings (ctx->types or ctx->bad_types). */
+typedef struct SpellingTable {
+    TypeEntry **slots;
+    uint32_t *cap, *count;
+} SpellingTable;
+
+static SpellingTable good_table(ParseCtx *ctx) { return (SpellingTable){&ctx->types, &ctx->types_cap, &ctx->types_count}; }
+static SpellingTable bad_table(ParseCtx *ctx) {
+    return (SpellingTable){&ctx->bad_types, &ctx->bad_types_cap, &ctx->bad_types_count};
+}
+
+static Type *table_find_type(SpellingTable tb, const char *text, uint32_t len, uint32_t hash) {
+    if (!*tb.slots) return NULL;
+    uint32_t mask = *tb.cap - 1;
     for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-        const TypeEntry *e = &ctx->types[i];
+        const TypeEntry *e = &(*tb.slots)[i];
         if (!e->type) return NULL;
         if (e->hash == hash && e->len == len && memcmp(e->text, text, len) == 0) return e->type;
     }
 }
 
-static void types_add(ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash, Type *type) {
-    if ((ctx->types_count + 1) * 2 > ctx->types_cap) {
-        uint32_t cap = ctx->types_cap ? ctx->types_cap * 2 : 64;
+static void table_add_type(SpellingTable tb, const char *text, uint32_t len, uint32_t hash, Type *type) {
+    if ((*tb.count + 1) * 2 > *tb.cap) {
+        uint32_t cap = *tb.cap ? *tb.cap * 2 : 64;
         TypeEntry *slots = calloc(cap, sizeof *slots);
         if (!slots) return; /* sharing is an optimisation: go on without it */
-        for (uint32_t i = 0; i < ctx->types_cap; i++) {
-            const TypeEntry *e = &ctx->types[i];
+        for (uint32_t i = 0; i < *tb.cap; i++) {
+            const TypeEntry *e = &(*tb.slots)[i];
             if (!e->type) continue;
             uint32_t j = e->hash & (cap - 1);
             while (slots[j].type) j = (j + 1) & (cap - 1);
             slots[j] = *e;
         }
-        free(ctx->types);
-        ctx->types = slots;
-        ctx->types_cap = cap;
+        free(*tb.slots);
+        *tb.slots = slots;
+        *tb.cap = cap;
     }
-    uint32_t mask = ctx->types_cap - 1, i = hash & mask;
-    while (ctx->types[i].type) i = (i + 1) & mask;
-    ctx->types[i] = (TypeEntry){.text = text, .len = len, .hash = hash, .type = type};
-    ctx->types_count++;
+    uint32_t mask = *tb.cap - 1, i = hash & mask;
+    while ((*tb.slots)[i].type) i = (i + 1) & mask;
+    (*tb.slots)[i] = (TypeEntry){.text = text, .len = len, .hash = hash, .type = type};
+    (*tb.count)++;
+}
+
+static Type *types_find(ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash) {
+    return table_find_type(good_table(ctx), text, len, hash);
+}
+
+static void types_add(ParseCtx *ctx, const char *text, uint32_t len, uint32_t hash, Type *type) {
+    table_add_type(good_table(ctx), text, len, hash, type);
 }
 
 void pc_types_release(ParseCtx *ctx) {
     free(ctx->types);
     ctx->types = NULL;
     ctx->types_cap = ctx->types_count = 0;
+    free(ctx->bad_types);
+    ctx->bad_types = NULL;
+    ctx->bad_types_cap = ctx->bad_types_count = 0;
 }
 
 Type *pc_scalar_type(ParseCtx *ctx, DType dt) {
@@ -625,12 +660,13 @@ static const unsigned char spelling_class[128] = {
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
 };
 
-Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
-    if (!ctx->types_count) return NULL;
+/* Length of the `NAME <...>` spelling starting at the type name token `name` when it holds only
+ * bytes of the known classes and closes within KNOWN_TYPE_MAX_BYTES; 0 otherwise. */
+static uint32_t spelling_length(const Token *name) {
     const unsigned char *start = (const unsigned char *)name->text, *p = start + name->len;
     const unsigned char *limit = start + KNOWN_TYPE_MAX_BYTES;
     while (*p == ' ' && p < limit) p++;
-    if (*p != '<') return NULL;
+    if (*p != '<') return 0;
     int depth = 0;
     for (; p < limit; p++) {
         unsigned c = *p;
@@ -641,16 +677,31 @@ Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
         } else if (k == 3) {
             if (--depth == 0) break;
         } else if (k != 4 || p[1] == '>') {
-            return NULL;
+            return 0;
         }
     }
-    if (p >= limit) return NULL;
-    uint32_t len = (uint32_t)(p + 1 - start);
-    Type *t = types_find(ctx, name->text, len, spelling_hash(name->text, len));
+    if (p >= limit) return 0;
+    return (uint32_t)(p + 1 - start);
+}
+
+/* The type of the spelling at `name` in table `tb`; on a hit moves the lexer past it. */
+static Type *known_spelling(ParseCtx *ctx, SpellingTable tb, const Token *name, SrcLoc *span) {
+    if (!*tb.count) return NULL;
+    uint32_t len = spelling_length(name);
+    if (!len) return NULL;
+    Type *t = table_find_type(tb, name->text, len, spelling_hash(name->text, len));
     if (!t) return NULL;
-    lexer_advance_to(&ctx->lexer, (const char *)p + 1);
+    lexer_advance_to(&ctx->lexer, name->text + len);
     span->len = len;
     return t;
+}
+
+Type *pc_known_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
+    return known_spelling(ctx, good_table(ctx), name, span);
+}
+
+Type *pc_known_bad_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
+    return known_spelling(ctx, bad_table(ctx), name, span);
 }
 
 /* Builds the type written at `span` (a fresh Type; errors are reported). */
@@ -662,7 +713,7 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
             t->kind = TY_OTHER;
             t->text = type_text(ctx, span);
         } else {
-            pc_error(ctx, name.loc, "unknown type '%.*s'", (int)name.len, name.text);
+            pc_error_rule(ctx, PARSE_RULE_TYPE, name.loc, "unknown type '%.*s'", (int)name.len, name.text);
         }
         return t;
     }
@@ -670,7 +721,7 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
         const char *type_name = tok_is(name, "!pto.tile") ? "!pto.tile" : "!pto.tile_buf";
         t->tile_buf = type_name[9] == '_';
         if (!params || params->count == 0) {
-            pc_error(ctx, span, "%s needs parameters such as <vec, 16x16xf32>", type_name);
+            pc_error_rule(ctx, PARSE_RULE_TYPE, span, "%s needs parameters such as <vec, 16x16xf32>", type_name);
             return t;
         }
         tile_from_params(ctx, t, type_name, params, span);
@@ -681,14 +732,16 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
         DType dt;
         if (params && params->count > 1) {
             const TParam *extra = params->items[1];
-            pc_error(ctx, extra->loc, "!pto.ptr expects one element type parameter such as <f32>, got an extra parameter");
+            pc_error_rule(ctx, PARSE_RULE_TYPE, extra->loc, "!pto.ptr expects one element type parameter such as <f32>, got an extra parameter");
             return t;
         }
         if (!p || p->keyed || p->kind != TP_IDENT || !dtype_from_name(p->value.text, p->value.len, &dt)) {
-            if (p && !p->keyed && p->kind == TP_IDENT)
-                pc_error(ctx, p->loc, "unknown element type '%.*s' in !pto.ptr", (int)p->value.len, p->value.text);
-            else
-                pc_error(ctx, p ? p->loc : span, "!pto.ptr expects one element type parameter such as <f32>");
+            if (p && !p->keyed && p->kind == TP_IDENT) {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "unknown element type '%.*s' in !pto.ptr", (int)p->value.len, p->value.text);
+                note_element_types(ctx);
+            } else {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "!pto.ptr expects one element type parameter such as <f32>");
+            }
             return t;
         }
         t->kind = TY_PTR;
@@ -709,9 +762,15 @@ TypeUse *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     DType dt;
     if (!params && name.text[0] != '!' && dtype_from_name(name.text, name.len, &dt))
         return pc_type_use(ctx, pc_scalar_type(ctx, dt), span);
+    const char *text = ctx->file->text + span.offset;
+    /* a spelling that failed before: the same poisoned type, no second error (one bad type makes
+     * one error, however often it is written) */
+    if (ctx->bad_types_count) {
+        Type *bad = table_find_type(bad_table(ctx), text, span.len, spelling_hash(text, span.len));
+        if (bad) return pc_type_use(ctx, bad, span);
+    }
     /* share by spelling while the parse is error-free (then the spelling decides the Type) */
     bool share = ctx->diags->errors == ctx->errors_at_start;
-    const char *text = ctx->file->text + span.offset;
     uint32_t hash = 0;
     Type *t = NULL;
     if (share) {
@@ -719,8 +778,19 @@ TypeUse *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
         t = types_find(ctx, text, span.len, hash);
     }
     if (!t) {
-        t = build_type(ctx, name, params, span);
-        if (share && ctx->diags->errors == ctx->errors_at_start) types_add(ctx, text, span.len, hash, t);
+        size_t errors_before = ctx->diags->errors;
+        if (ctx->lex_error_end > span.offset && ctx->lex_error_end <= span.offset + span.len) {
+            /* the lexer already reported bytes inside this spelling (`!pto.tile<...>`): poisoned
+             * without a second error about its remains */
+            t = arena_alloc(ctx->arena, sizeof *t);
+            t->kind = TY_INVALID;
+        } else {
+            t = build_type(ctx, name, params, span);
+        }
+        if (t->kind == TY_INVALID || ctx->diags->errors > errors_before)
+            table_add_type(bad_table(ctx), text, span.len, spelling_hash(text, span.len), t);
+        else if (share && ctx->diags->errors == ctx->errors_at_start)
+            types_add(ctx, text, span.len, hash, t);
     }
     return pc_type_use(ctx, t, span);
 }

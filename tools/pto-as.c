@@ -1,9 +1,9 @@
 /* pto-as - assembles and verifies .pto files (SPEC 4).
  *
- *   pto-as [options] FILE...
+ *   pto-as [OPTIONS] FILE...
  *
- * Each file is parsed (structural checks included) and, when that succeeds, verified against the
- * target profile. Diagnostics are printed sorted by position. Exit status: 0 valid (warnings
+ * Each file is parsed (structural checks included) and verified against the target profile: the
+ * functions that parsed without error are verified even when others did not. Diagnostics are printed sorted by position. Exit status: 0 valid (warnings
  * allowed), 1 errors in some file, 2 usage or I/O problem. */
 #define _XOPEN_SOURCE 700 /* POSIX 2008 + realpath */
 #include "ir.h"
@@ -11,6 +11,7 @@
 #include "verifier.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,39 +39,50 @@ typedef struct Options {
 } Options;
 
 static void print_help(FILE *out) {
-    fputs("usage: pto-as [options] FILE...\n"
-          "\n"
-          "Parses and verifies PTO assembly (.pto) files; prints nothing on success unless asked.\n"
+    fputs("Usage: pto-as [OPTIONS] FILE...\n"
+          "Parse and verify PTO assembly (.pto) files; prints nothing on success unless asked.\n"
           "FILE may be '-' for standard input (once); '--' ends the options.\n"
           "\n"
-          "options:\n"
           "  --target=a2a3|a5        target profile (a2 and a3 are aliases of a2a3); overrides the\n"
           "                          module attribute pto.target_arch (default: a2a3)\n"
-          "  --entry NAME            entry function (default: the one marked pto.entry, else the only one)\n"
+          "  --entry NAME            entry function (default: the one marked pto.entry, else the only\n"
+          "                          public function definition, else the only definition)\n"
           "  -Werror                 treat warnings as errors\n"
-          "  -q                      quiet: print errors only (no warnings or notes)\n"
+          "  -q                      quiet: report errors only (warnings and notes of their own are\n"
+          "                          left out, in text and JSON; an error keeps its attached notes)\n"
           "  --emit=dps|ssa          write the verified program in canonical DPS (PTOAS-compatible,\n"
           "                          compact !pto.tile_buf types) or SSA form; needs exactly one FILE;\n"
           "                          with --target, the output records it as pto.target_arch\n"
           "  -o FILE                 write --emit output to FILE (default: standard output); also\n"
           "                          -oFILE, -o=FILE\n"
-          "  --diagnostics=text|json diagnostics format on standard error (default: text); json is\n"
-          "                          one array of {file,line,column,severity,rule,message} objects\n"
+          "  --diagnostics=text|json text (default): diagnostics on standard error, each with its\n"
+          "                          source line, caret, notes and fix-its; json: ONE JSON document on\n"
+          "                          standard output, {\"version\": 1, \"diagnostics\": [...],\n"
+          "                          \"errors\": N, \"warnings\": N, \"errors_not_shown\": N}, each\n"
+          "                          diagnostic with file, line, column, end_line, end_column,\n"
+          "                          severity, rule, message, notes and fixits (docs/rules.md); with\n"
+          "                          --emit it needs -o FILE\n"
           "  --verify-diagnostics    check the diagnostics against the file's\n"
           "                          '// expected-error@+N {{text}}' annotations instead of printing them;\n"
           "                          exit 0 when they match exactly\n"
           "  --help                  show this help and exit\n"
           "  --version               show the version and exit\n"
           "\n"
-          "exit status: 0 valid (warnings allowed), 1 errors, 2 usage or I/O problem (including\n"
-          "an --entry that names no function of a FILE)\n",
+          "A file with parse errors is still verified: every function that parsed is checked.\n"
+          "Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or I/O problem (including\n"
+          "an --entry that names no function of a FILE).\n",
           out);
 }
 
-static int usage_error(const char *fmt, const char *arg) {
-    fputs("pto-as: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\n(see pto-as --help)\n", stderr);
+/* "pto-as: error: MESSAGE" and "Try 'pto-as --help'." on standard error; returns EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pto-as: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'pto-as --help'.\n", stderr);
     return EXIT_USAGE;
 }
 
@@ -138,13 +150,15 @@ static int parse_options(int argc, char **argv, Options *o) {
             return usage_error("unknown option '%s'", a);
         }
     }
-    if (o->n_files == 0) return usage_error("%s", "no input files");
+    if (o->n_files == 0) return usage_error("no input files");
     int from_stdin = 0;
     for (int i = 0; i < o->n_files; i++) from_stdin += strcmp(o->files[i], "-") == 0;
-    if (from_stdin > 1) return usage_error("%s", "standard input ('-') can be read only once");
-    if (o->output && !*o->output) return usage_error("%s", "option -o needs a file name");
-    if (o->emit && o->n_files != 1) return usage_error("%s", "--emit needs exactly one input file");
-    if (o->output && !o->emit) return usage_error("%s", "-o is only meaningful with --emit");
+    if (from_stdin > 1) return usage_error("standard input ('-') can be read only once");
+    if (o->output && !*o->output) return usage_error("option -o needs a file name");
+    if (o->emit && o->n_files != 1) return usage_error("--emit needs exactly one input file");
+    if (o->output && !o->emit) return usage_error("-o is only meaningful with --emit");
+    if (o->json && o->emit && !o->output)
+        return usage_error("--diagnostics=json writes its document to standard output: give --emit an output file (-o FILE)");
     return -1;
 }
 
@@ -202,12 +216,13 @@ static bool write_file_atomically(const char *path, const char *text, size_t len
     return ok;
 }
 
-/* Copies the diagnostics of one file into the combined list (messages live in the same arena). */
+/* Copies the diagnostics of one file into the combined list (notes and fix-its included; the
+ * messages live in the same arena); with `quiet`, only the errors. */
 static void append_diags(DiagList *all, const DiagList *one, bool quiet) {
     for (size_t i = 0; i < one->count; i++) {
         const Diag *d = &one->items[i];
         if (quiet && d->severity != SEV_ERROR) continue;
-        diag_report(all, d->file, d->severity, d->loc, d->rule, "%s", d->message);
+        diag_copy(all, d);
     }
     /* errors beyond the file's DIAG_MAX_ERRORS were only counted: keep counting them */
     size_t recorded = 0;
@@ -232,6 +247,10 @@ int main(int argc, char **argv) {
         char err[512];
         if (!source_file_read(arena, opt.files[i], sf, err, sizeof err)) {
             fprintf(stderr, "pto-as: error: %s\n", err);
+            if (opt.json) { /* the document lists it too, as a diagnostic of the file */
+                sf->path = opt.files[i];
+                diag_report(&all, sf, SEV_ERROR, (SrcLoc){0, 0, 0, 0}, "IO.read", "%s", err);
+            }
             io_error = true;
             continue;
         }
@@ -245,7 +264,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "pto-as: error: --entry %s: %s has no function @%s\n", opt.entry, opt.files[i], opt.entry);
             io_error = true;
         }
-        if (diags.errors == 0 && !no_entry) {
+        if (!no_entry) {
+            /* with parse errors too: the functions that parsed are verified (the others are skipped) */
             VerifyOptions vopts = {.target = opt.target, .target_given = opt.target_given, .entry = opt.entry};
             verify_module(m, &vopts, &diags);
         }
@@ -262,8 +282,15 @@ int main(int argc, char **argv) {
         append_diags(&all, &diags, opt.quiet);
     }
     diag_sort(&all);
-    if (opt.json) diag_print_json(stderr, &all);
-    else diag_print_text(stderr, &all);
+    if (opt.json) {
+        diag_print_json(stdout, &all);
+        if (fflush(stdout) != 0) {
+            fprintf(stderr, "pto-as: error: cannot write standard output\n");
+            io_error = true;
+        }
+    } else {
+        diag_print_text(stderr, &all);
+    }
     if (emitted && !any_error && !io_error) {
         size_t len = strlen(emitted);
         if (opt.output) {

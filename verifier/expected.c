@@ -3,7 +3,8 @@
  *   // expected-warning@+1 {{text}}   on the next line (@-N: N lines up, @N: line N)
  *   // expected-note@-2 2 {{text}}    twice, two lines up
  *   // expected-no-diagnostics        nothing at all is expected
- * A diagnostic matches when its severity and line agree and "MESSAGE [RULE]" contains the text.
+ * A diagnostic matches when its severity and line agree and "MESSAGE [RULE]" contains the text; an
+ * expected-note may also match a note attached to a diagnostic (Diag.notes), at the note's line.
  * Every expected diagnostic must appear; every actual error and warning must be expected. */
 #include "verifier.h"
 
@@ -170,6 +171,32 @@ static bool diag_matches(const Diag *d, const Expectation *e) {
     return found;
 }
 
+/* An attached note (Diag.notes) against an `expected-note`: its line (the diagnostic's line when
+ * the note has none) and its text. */
+static bool note_matches(const Diag *d, const DiagNote *n, const Expectation *e) {
+    long line = n->loc.line ? (long)n->loc.line : (long)d->loc.line;
+    if (e->severity != SEV_NOTE || line != e->line || !n->message) return false;
+    for (const char *p = n->message; *p; p++)
+        if (strncmp(p, e->text, e->text_len) == 0) return true;
+    return e->text_len == 0;
+}
+
+/* Finds an unused attached note of `actual` matching `e` and marks it used (note_used is indexed
+ * by the running count of notes over the diagnostics). */
+static bool match_attached_note(const DiagList *actual, const SourceFile *file, const Expectation *e, bool *note_used) {
+    size_t base = 0;
+    for (size_t j = 0; j < actual->count; j++) {
+        const Diag *d = &actual->items[j];
+        for (uint32_t k = 0; k < d->n_notes; k++)
+            if (!note_used[base + k] && same_file(d, file) && note_matches(d, &d->notes[k], e)) {
+                note_used[base + k] = true;
+                return true;
+            }
+        base += d->n_notes;
+    }
+    return false;
+}
+
 static void print_diag(FILE *report, const Diag *d, const char *prefix) {
     fprintf(report, "%s:%u:%u: %s%s: %s", d->file && d->file->path ? d->file->path : "<input>", d->loc.line, d->loc.col,
             prefix, severity_name(d->severity), d->message ? d->message : "");
@@ -182,7 +209,10 @@ int verify_expected_diagnostics(const SourceFile *file, const DiagList *actual, 
     collect_expectations(&list, file, report);
     int mismatches = list.malformed;
     bool *used = calloc(actual->count ? actual->count : 1, sizeof *used);
-    if (!used) {
+    size_t n_notes = 0;
+    for (size_t j = 0; j < actual->count; j++) n_notes += actual->items[j].n_notes;
+    bool *note_used = calloc(n_notes ? n_notes : 1, sizeof *note_used);
+    if (!used || !note_used) {
         free(list.items);
         fprintf(stderr, "fatal: out of host memory\n");
         exit(2);
@@ -198,6 +228,7 @@ int verify_expected_diagnostics(const SourceFile *file, const DiagList *actual, 
                 used[j] = true;
                 continue;
             }
+            if (match_attached_note(actual, file, e, note_used)) continue;
             mismatches++;
             fprintf(report, "%s:%ld: error: expected %s {{%.*s}} was not produced\n", file->path, e->line,
                     severity_name(e->severity), (int)e->text_len, e->text);
@@ -213,6 +244,7 @@ int verify_expected_diagnostics(const SourceFile *file, const DiagList *actual, 
         print_diag(report, d, "unexpected ");
     }
     free(used);
+    free(note_used);
     free(list.items);
     return mismatches;
 }

@@ -39,7 +39,7 @@ static void check_mnk(VerifyCtx *ctx, const Op *op, const TileArg *a, int64_t v,
 
 void verify_matmul(VerifyCtx *ctx, const Op *op) {
     const OpInfo *info = op_info(op->code);
-    bool acc_form = !strcmp(info->elem, "acc"), bias_form = !strcmp(info->elem, "bias");
+    bool acc_form = matmul_form(op->code) == MM_ACC, bias_form = matmul_form(op->code) == MM_BIAS;
     int first = acc_form ? 1 : 0;
     TileArg lhs = tile_in(op, first), rhs = tile_in(op, first + 1), dst = tile_out(op, 0);
     TileArg acc_in = acc_form ? tile_in(op, 0) : (TileArg){0}, bias = bias_form ? tile_in(op, 2) : (TileArg){0};

@@ -488,6 +488,7 @@ void verify_call(VerifyCtx *ctx, const Op *op) {
                 op->callee ? op->callee : "");
         return;
     }
+    if (callee->parse_failed) return; /* its signature may be incomplete: the parser reported it */
     const CallGraph *calls = verify_call_graph(ctx);
     int target = callgraph_func_index(calls, callee->name);
     if (target >= 0 && calls->component && calls->component[target] == calls->component[ctx->func_index]) {

@@ -290,6 +290,32 @@ static void inner_box_dims(const TileType *t, int64_t *rows, int64_t *cols) {
 /* The checks below report a problem only when `report` is set; without it they stop at the first
  * problem. Each returns false when the tile breaks a rule. */
 
+/* An Rx1 row-major tile: a column vector, which the ISA writes col_major (one element per row,
+ * 32-byte columns: the DN form of reductions and Mode 1 expands). Notes it, with a fix-it on the
+ * type spelling at `loc` when col_major makes the tile well-formed. */
+static void hint_col_major(VerifyCtx *ctx, const Type *type, SrcLoc loc) {
+    const TileType *t = &type->tile;
+    int64_t bytes;
+    if (!checked_mul_i64(t->rows, (int64_t)dtype_size(t->dtype), &bytes) || bytes % 32 != 0) return;
+    diag_add_note(ctx->diags, loc, "a %lldx1 tile is a column vector: write it col_major (blayout=col_major), one "
+                  "element per row in 32-byte columns", (long long)t->rows);
+    const SourceFile *f = ctx->module->file;
+    if (!f || !f->text || loc.len < 2 || (size_t)loc.offset + loc.len > f->len) return;
+    const char *text = f->text + loc.offset;
+    if (text[0] != '!' || text[loc.len - 1] != '>') return;
+    static const char row[] = "blayout=row_major";
+    for (uint32_t i = 0; i + sizeof row - 1 <= loc.len; i++)
+        if (memcmp(text + i, row, sizeof row - 1) == 0) {
+            SrcLoc at = {loc.line, loc.col + i, loc.offset + i, (uint32_t)(sizeof row - 1)};
+            diag_add_fixit(ctx->diags, at, "blayout=col_major");
+            return;
+        }
+    for (uint32_t i = 0; i < loc.len; i++)
+        if (text[i] == '\n' || text[i] == '#') return; /* a multi-line or attribute spelling: the note only */
+    SrcLoc at = {loc.line, loc.col + loc.len - 1, loc.offset + loc.len - 1, 0};
+    diag_add_fixit(ctx->diags, at, ", blayout=col_major");
+}
+
 /* pto_tile.hpp's static_asserts: 32-byte rows (row_major none_box) or columns (col_major
  * none_box), and rows / cols divisible by the inner box (rows waived for vec, fractal 32, 1 row). */
 static bool check_tile_alignment(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
@@ -306,6 +332,7 @@ static bool check_tile_alignment(VerifyCtx *ctx, const Op *op, const Type *type,
                     "expects a %s none_box tile to have %s * sizeof(%s) a multiple of 32 bytes, got %lld * %lld (%s)",
                     blayout_name(t->blayout), row ? "cols" : "rows", dtype_name(t->dtype), (long long)n,
                     (long long)size, type_text(ctx, type));
+            if (row && t->cols == 1) hint_col_major(ctx, type, loc);
         }
     }
     int64_t ir, ic;
@@ -529,12 +556,13 @@ static void diag_func(VerifyCtx *ctx, const Func *f, const char *rule, const cha
 static void check_entry_rules(VerifyCtx *ctx, const Module *m, const VerifyOptions *opts) {
     for (int i = 0; i < m->n_funcs; i++) {
         const Func *f = m->funcs[i];
+        if (f->parse_failed) continue; /* the parser reported it */
         if (f->is_entry && f->is_declaration)
             diag_func(ctx, f, "FUNC.entry-definition", "'func.func' op `%s` is only valid on function definitions",
                       "pto.entry");
     }
     const Func *entry = module_entry(m, opts ? opts->entry : NULL);
-    if (entry && entry->n_results > 0)
+    if (entry && !entry->parse_failed && entry->n_results > 0)
         diag_func(ctx, entry, "FUNC.entry-void", "'func.func' op PTO entry functions must return void (@%s)",
                   entry->name);
 }
@@ -570,7 +598,8 @@ bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags) 
     check_entry_rules(&ctx, m, opts);
     for (int i = 0; i < m->n_funcs; i++) {
         ctx.func_index = i;
-        if (m->funcs[i]) verify_function(&ctx, m->funcs[i]);
+        /* a function the parser reported an error in is skipped; the others are checked */
+        if (m->funcs[i] && !m->funcs[i]->parse_failed) verify_function(&ctx, m->funcs[i]);
     }
     return diags->errors == errors_before;
 }

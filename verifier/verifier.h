@@ -15,7 +15,8 @@ typedef struct VerifyOptions {
 /* The profile a module is checked and run against: --target if given, else pto.target_arch. */
 Target verify_effective_target(const Module *m, const VerifyOptions *opts);
 
-/* Runs every rule on every function of a module that parsed without errors; appends
+/* Runs every rule on every function of a module that parsed without errors (a module with parse
+ * errors is verified too: the functions with Func.parse_failed are skipped, as are calls into them); appends
  * diagnostics (rule IDs in docs/rules.md); returns true when no error was added. */
 bool verify_module(const Module *m, const VerifyOptions *opts, DiagList *diags);
 

@@ -179,3 +179,28 @@ Test(elem_kernels, every_listed_dtype_has_a_kernel) {
             if (all & DTBIT(dt)) cr_assert_not_null(t->elem[op][dt], "%s %s has no kernel", info->name, dtype_name(dt));
     }
 }
+
+#include "elemfn.h"
+
+/* Integer division up to 32 bits runs through double (EI_QUOT): it must give C's truncated quotient
+ * for every pair the fault check lets through; edge values and 2 million random pairs. */
+Test(elem_fn, integer_quotient_through_double_is_exact) {
+    static const int32_t edge[] = {INT32_MIN, INT32_MIN + 1, -65536, -65535, -3, -2, -1, 1, 2, 3, 7,
+                                   65535, 65536, 46341, INT32_MAX - 1, INT32_MAX};
+    size_t n = sizeof edge / sizeof *edge;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            int32_t a = edge[i], b = edge[j];
+            if (a == INT32_MIN && b == -1) continue; /* EFAULT_DIV_OVERFLOW */
+            cr_assert_eq(EI_QUOT(i32, a, b), a / b, "%d / %d", a, b);
+            uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+            cr_assert_eq(EI_QUOT(u32, ua, ub), ua / ub, "%u / %u", ua, ub);
+        }
+    uint64_t s = 42;
+    for (int k = 0; k < 2000000; k++) {
+        int32_t a = (int32_t)rng_next(&s), b = (int32_t)rng_next(&s) >> (rng_next(&s) % 31);
+        if (b == 0 || (a == INT32_MIN && b == -1)) continue;
+        cr_assert_eq(EI_QUOT(i32, a, b), a / b, "%d / %d", a, b);
+        cr_assert_eq(EI_QUOT(u32, (uint32_t)a, (uint32_t)b), (uint32_t)a / (uint32_t)b);
+    }
+}

@@ -12,6 +12,7 @@ typedef struct Lexed {
     SourceFile file;
     Token tokens[MAX_TOKENS];
     char errors[MAX_TOKENS][128]; /* copies: Token.error is only valid until the next lexer_next call */
+    char fixits[MAX_TOKENS][64];  /* copies of Token.fixit (it may live in the lexer) */
     int count;
 } Lexed;
 
@@ -30,6 +31,10 @@ static Lexed *lex_n(const char *text, size_t len) {
         if (t.error) {
             snprintf(lexed.errors[lexed.count], sizeof lexed.errors[0], "%s", t.error);
             t.error = lexed.errors[lexed.count];
+        }
+        if (t.fixit) {
+            snprintf(lexed.fixits[lexed.count], sizeof lexed.fixits[0], "%s", t.fixit);
+            t.fixit = lexed.fixits[lexed.count];
         }
         lexed.tokens[lexed.count++] = t;
         if (t.kind == TK_EOF) break;
@@ -155,7 +160,11 @@ Test(lexer, attributes_strings_punctuation) {
     expect_single("#pto<st_phase final>", TK_ATTR);
     expect_single("#pto.tile_buf_config<blayout=#pto.blayout<row_major>, s_fractal_size=512>", TK_ATTR);
     expect_single("#map<(d0) -> (d0)>", TK_ATTR);
-    expect_single("#alias", TK_ATTR);
+    /* an alias reference is an attribute after another token; at the start of a line it is taken
+     * for a comment without its space (see comment_without_space_is_one_error) */
+    Lexed *alias = lex("x #alias");
+    cr_assert_eq(alias->count, 3);
+    expect_token(&alias->tokens[1], TK_ATTR, "#alias");
     expect_single("\"a5\"", TK_STRING);
     expect_single("\"esc \\\" aped\"", TK_STRING);
     expect_single("\"caf\xc3\xa9\"", TK_STRING);
@@ -179,6 +188,38 @@ Test(lexer, comments) {
     l = lex("// caf\xc3\xa9 \xe2\x9c\x93\nx");
     cr_assert_eq(l->count, 2);
     expect_token(&l->tokens[0], TK_BARE_ID, "x");
+}
+
+/* `#word ...` at the start of a line: one error that says comments are `//`, with a fix-it and a
+ * note, and the rest of the line skipped (no cascade); the next line lexes normally (issue 13). */
+Test(lexer, comment_without_space_is_one_error) {
+    Lexed *l = lex("#this is not a comment %x = (\n  %a");
+    cr_assert_eq(l->count, 3, "%d tokens", l->count);
+    cr_assert_eq(l->tokens[0].kind, TK_ERROR);
+    cr_assert(strstr(l->tokens[0].error, "comments start with '//'"), "%s", l->tokens[0].error);
+    cr_assert_str_eq(l->tokens[0].fixit, "//");
+    cr_assert_eq(l->tokens[0].fixit_len, 1);
+    cr_assert(l->tokens[0].note && strstr(l->tokens[0].note, "space"));
+    expect_token(&l->tokens[1], TK_VALUE, "%a");
+    cr_assert_eq(l->tokens[1].loc.line, 2);
+    /* indented, after a statement on the line before: still a line start */
+    l = lex("x\n   #note\ny");
+    cr_assert_eq(l->count, 4);
+    cr_assert_eq(l->tokens[1].kind, TK_ERROR);
+    expect_token(&l->tokens[2], TK_BARE_ID, "y");
+}
+
+/* `...` is one error (a placeholder), not one per dot; `1e5` carries a fix-it `1.0e5`. */
+Test(lexer, placeholder_and_float_fixit) {
+    Lexed *l = lex("<...>");
+    cr_assert_eq(l->count, 4, "%d tokens", l->count);
+    cr_assert_eq(l->tokens[1].kind, TK_ERROR);
+    cr_assert_eq(l->tokens[1].len, 3);
+    cr_assert(strstr(l->tokens[1].error, "placeholder"), "%s", l->tokens[1].error);
+    l = lex("-2E+7");
+    cr_assert_eq(l->tokens[0].kind, TK_FLOAT);
+    cr_assert_str_eq(l->tokens[0].fixit, "-2.0E+7");
+    cr_assert_eq(l->tokens[0].fixit_len, 5);
 }
 
 Test(lexer, locations_are_exact) {

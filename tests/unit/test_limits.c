@@ -43,7 +43,9 @@ Test(limits, diagnostics_are_capped_and_counted) {
     arena_free(a);
 }
 
-Test(limits, long_lines_are_not_echoed) {
+/* A line over DIAG_MAX_EXCERPT bytes is shown as a window around the column, cut with "...",
+ * and the caret stays under the column (issue 13). */
+Test(limits, long_lines_are_windowed_around_the_column) {
     Arena *a = arena_new();
     size_t len = 10000;
     char *src = malloc(len + 1);
@@ -54,10 +56,50 @@ Test(limits, long_lines_are_not_echoed) {
     diag_init(&d, a);
     diag_report(&d, f, SEV_ERROR, (SrcLoc){1, 5000, 4999, 1}, NULL, "in the middle");
     char *text = diags_text(&d);
-    cr_assert_str_eq(text, "long.pto:1:5000: error: in the middle\n");
+    /* the window starts DIAG_EXCERPT_WINDOW / 3 bytes before the column */
+    size_t before = DIAG_EXCERPT_WINDOW / 3;
+    char expected[1024];
+    char window[DIAG_EXCERPT_WINDOW + 1];
+    memset(window, 'x', DIAG_EXCERPT_WINDOW);
+    window[DIAG_EXCERPT_WINDOW] = '\0';
+    snprintf(expected, sizeof expected, "long.pto:1:5000: error: in the middle\n  ...%s...\n  %*s^\n", window,
+             (int)(3 + before), "");
+    cr_assert_str_eq(text, expected);
     free(text);
     free(src);
     arena_free(a);
+}
+
+/* The caret under a long line's excerpt points at the byte of the column, wherever it is on the
+ * line (start, middle, end), and the excerpt is cut with "..." only where bytes are left out. */
+Test(limits, long_line_caret_points_at_the_column) {
+    size_t len = 3000;
+    size_t cols[] = {1, 10, 70, 1500, 2990, 3000};
+    for (size_t k = 0; k < sizeof cols / sizeof *cols; k++) {
+        Arena *a = arena_new();
+        char *src = malloc(len + 2);
+        for (size_t i = 0; i < len; i++) src[i] = (char)('a' + i % 26);
+        src[cols[k] - 1] = 'Y';
+        src[len] = '\n';
+        src[len + 1] = '\0';
+        SourceFile *f = source_file_from_string(a, "long.pto", src, len + 1);
+        DiagList d;
+        diag_init(&d, a);
+        diag_report(&d, f, SEV_ERROR, (SrcLoc){1, (uint32_t)cols[k], (uint32_t)cols[k] - 1, 1}, NULL, "here");
+        char *text = diags_text(&d);
+        char *excerpt = strchr(text, '\n') + 1, *caret_line = strchr(excerpt, '\n') + 1;
+        size_t caret = strcspn(caret_line, "^");
+        cr_assert(caret_line[caret] == '^', "no caret: %s", text);
+        cr_assert_eq(excerpt[caret], 'Y', "column %zu: caret at '%c'\n%s", cols[k], excerpt[caret], text);
+        size_t shown = (size_t)(caret_line - excerpt) - 1;
+        cr_assert(shown <= DIAG_EXCERPT_WINDOW + 2 + 6, "column %zu: excerpt of %zu bytes", cols[k], shown);
+        cr_assert_eq(strncmp(excerpt, "  ...", 5) == 0, cols[k] > DIAG_EXCERPT_WINDOW / 3 + 1, "column %zu: %.12s", cols[k],
+                     excerpt);
+        cr_assert_eq(strncmp(caret_line - 4, "...", 3) == 0, cols[k] < len - DIAG_EXCERPT_WINDOW, "column %zu", cols[k]);
+        free(text);
+        free(src);
+        arena_free(a);
+    }
 }
 
 /* Parses, verifies and lowers `text` with a memory budget of `max_memory` bytes. */

@@ -45,6 +45,26 @@ def cases(T, case):
         out.append(case("tgemv_f16_1x64x32%s" % sfx, "tgemv",
                         dict(a=left("f16", 16, 64, (1, 64), target), b=right("f16", 64, 32), d=acc("f32", 16, 32, (1, 32))),
                         ["a", "b"], ["d"], "TGEMV(d, a, b);", target, desc="TGEMV: TMATMUL with one valid lhs row"))
+        out.append(case("tgemv_acc_f32_1x64x32%s" % sfx, "tgemv.acc",
+                        dict(a=left("f32", 16, 64, (1, 64), target), b=right("f32", 64, 32),
+                             d=acc("f32", 16, 32, (1, 32))),
+                        ["d", "a", "b"], ["d"], "TGEMV_ACC(d, d, a, b);", target,
+                        desc="TGEMV_ACC in place: one valid lhs row, d = d + (chain from +0)"))
+        out.append(case("tgemv_bias_bf16_1x32x48%s" % sfx, "tgemv.bias",
+                        dict(a=left("bf16", 16, 32, (1, 32), target), b=right("bf16", 32, 48),
+                             z=T("f32", 1, 48, loc="bias"), d=acc("f32", 16, 48, (1, 48))),
+                        ["a", "b", "z"], ["d"], "TGEMV_BIAS(d, a, b, z);", target,
+                        desc="TGEMV_BIAS bf16: the bias row added to the one valid row"))
+        out.append(case("tmatmul_f16_17x33x17_box_edges%s" % sfx, "tmatmul",
+                        dict(a=left("f16", 32, 48, (17, 33), target), b=right("f16", 48, 32, (33, 17)),
+                             d=acc("f32", 32, 32, (17, 17))),
+                        ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
+                        desc="TMATMUL f16 with m, k, n one past a box edge (17, 33, 17)"))
+        out.append(case("tmatmul_f32_k1%s" % sfx, "tmatmul",
+                        dict(a=left("f32", 16, 8, (16, 1), target), b=right("f32", 8, 16, (1, 16)),
+                             d=acc("f32", 16, 16)),
+                        ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
+                        desc="TMATMUL f32 with k = 1: each element is one fmaf from +0"))
         out.append(case("tmov_mat_left_f16_32x64%s" % sfx, "tmov",
                         dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
                              a=left("f16", 32, 64, target=target)),
