@@ -157,9 +157,13 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
 void interp_destroy(Interp *ip) {
     if (!ip) return;
     sync_checker_free(ip->sync);
+    free(ip->watches);
     init_checker_free(ip->init);
     for (int l = 0; l < LOC_COUNT; l++) free(ip->buf[l]);
-    for (int i = 0; i < ip->n_gm; i++) free(ip->gm[i].data);
+    for (int i = 0; i < ip->n_gm; i++) {
+        free(ip->gm[i].data);
+        free(ip->gm[i].written);
+    }
     Frame *f = ip->all_frames;
     while (f) {
         Frame *next = f->next_all;
@@ -392,11 +396,62 @@ static const char *spec_name(const OperandSpec *specs, int max, int i) {
     return specs[i < n ? i : n - 1].name;
 }
 
+/* ---- checksums of what an instruction wrote (the trace's `=>` part) ----------------------------- */
+
+enum { FNV_OFFSET = 0, FNV_PRIME = 1 };
+static const uint64_t fnv_params[2] = {0xcbf29ce484222325ull, 0x100000001b3ull};
+
+/* FNV-1a 64 of `n` bytes, continuing from hash `h`. */
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= fnv_params[FNV_PRIME];
+    }
+    return h;
+}
+
+typedef struct GmHash {
+    const GmBuffer *b;
+    uint64_t h;
+} GmHash;
+
+static bool hash_gm_elem(void *state, int64_t i) {
+    GmHash *g = state;
+    if (i < g->b->count) g->h = fnv1a(g->h, g->b->data + (size_t)i * g->b->elem_size, g->b->elem_size);
+    return true;
+}
+
+/* Appends " %name=fnv1a:HEX" for a tile (its valid region, logical row-major) or a GM view (its
+ * elements, row-major) held by value v in frame f; nothing for other values or undefined tiles. */
+static void trace_checksum(Interp *ip, const Frame *f, FILE *out, const Value *v) {
+    if (!v || !v->type || v->id >= (uint32_t)f->fn->n_slots) return;
+    const RtValue *rv = &f->vals[v->id];
+    uint64_t h = fnv_params[FNV_OFFSET];
+    if (v->type->kind == TY_TILE) {
+        const TileView *tv = &rv->tile;
+        if (!(tv->flags & VIEW_DEFINED) || !tv->base) return;
+        TileRef t;
+        tile_ref_fill(&v->type->tile, ip->opts.target, &t);
+        size_t es = dtype_size(t.dtype);
+        for (int64_t r = 0; r < tv->vr; r++)
+            for (int64_t c = 0; c < tv->vc; c++) h = fnv1a(h, tv->base + (size_t)tile_elem_offset(&t, r, c) * es, es);
+    } else if (v->type->kind == TY_TENSOR_VIEW || v->type->kind == TY_PARTITION_VIEW) {
+        const GmView *gv = &rv->view;
+        if (gv->buffer < 0 || gv->buffer >= ip->n_gm || gv->rank < 1) return;
+        GmHash g = {&ip->gm[gv->buffer], h};
+        gm_view_each(gv, hash_gm_elem, &g);
+        h = g.h;
+    } else {
+        return;
+    }
+    fprintf(out, " %%%s=fnv1a:%016llx", v->name, (unsigned long long)h);
+}
+
 void trace_instr(Interp *ip, const Instr *in, const Frame *f) {
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
     FILE *out = ip->out;
-    fprintf(out, "[%llu] %s", (unsigned long long)ip->steps, info->name);
+    fprintf(out, "[%llu] L%u %s", (unsigned long long)ip->steps, in->loc.line, info->name);
     const Value *dps_dst = op->outs.count > 0 ? op->outs.items[0].value : NULL;
     if (info->cls != CLS_CONTROL) {
         for (int i = 0; i < op->n_results; i++) {
@@ -422,13 +477,167 @@ void trace_instr(Interp *ip, const Instr *in, const Frame *f) {
             for (int i = 0; i < kw->list.count; i++) trace_operand(ip, f, out, kw->key, &kw->list.items[i]);
         }
     }
+    /* what it wrote: its tile or view destinations (outs) and tile results, as checksums */
+    if (info->cls != CLS_CONTROL && op->code != OP_ALLOC_TILE) {
+        bool any = false;
+        for (int i = 0; i < op->outs.count + op->n_results; i++) {
+            const Value *v = i < op->outs.count ? (op->outs.items[i].kind == OPD_VALUE ? op->outs.items[i].value : NULL)
+                                                : op->results[i - op->outs.count];
+            if (!v || !v->type || (i >= op->outs.count && v == dps_dst)) continue;
+            TypeKind k = v->type->kind;
+            if (k != TY_TILE && k != TY_TENSOR_VIEW && k != TY_PARTITION_VIEW) continue;
+            if (i >= op->outs.count && k != TY_TILE) continue; /* a view result (make_tensor_view) writes nothing */
+            if (!any) fputs(" =>", out);
+            any = true;
+            trace_checksum(ip, f, out, v);
+        }
+    }
     fputc('\n', out);
+}
+
+/* ---- --print NAME@LINE ------------------------------------------------------------------------ */
+
+static bool block_has_line(const Block *b, uint32_t line);
+
+static bool op_has_line(const Op *op, uint32_t line) {
+    if (op->loc.line == line) return true;
+    for (int r = 0; r < op->n_regions; r++)
+        if (block_has_line(op->regions[r].block, line)) return true;
+    return false;
+}
+
+static bool block_has_line(const Block *b, uint32_t line) {
+    if (!b) return false;
+    for (const Op *op = b->first; op; op = op->next)
+        if (op_has_line(op, line)) return true;
+    return false;
+}
+
+static const Value *find_value_in_block(const Block *b, const char *name);
+
+/* An argument or value of function `fn` named `name`, or NULL. */
+static const Value *find_value_in_func(const Func *fn, const char *name) {
+    for (int a = 0; a < fn->n_args; a++)
+        if (fn->args[a] && strcmp(fn->args[a]->name, name) == 0) return fn->args[a];
+    return find_value_in_block(fn->body.block, name);
+}
+
+bool interp_watch(Interp *ip, const char *func, const char *name, uint32_t line, PrintFormat fmt,
+                  const PrintRegion *region, char *err, size_t errlen) {
+    const char *n = name[0] == '%' ? name + 1 : name;
+    const char *fname = func && func[0] == '@' ? func + 1 : func;
+    bool func_found = false, has_name = false;
+    int added = 0;
+    for (int i = 0; i < ip->module->n_funcs; i++) {
+        const Func *fn = ip->module->funcs[i];
+        if (fn->is_declaration || (fname && strcmp(fn->name, fname) != 0)) continue;
+        func_found = true;
+        const Value *v = find_value_in_func(fn, n);
+        if (!v) continue;
+        has_name = true;
+        if (!block_has_line(fn->body.block, line)) continue;
+        Watch *grown = realloc(ip->watches, (size_t)(ip->n_watches + 1) * sizeof *grown);
+        if (!grown) {
+            set_err(err, errlen, "out of host memory");
+            return false;
+        }
+        ip->watches = grown;
+        Watch *w = &ip->watches[ip->n_watches++];
+        memset(w, 0, sizeof *w);
+        w->fn_index = i, w->value = v, w->line = line, w->fmt = fmt;
+        if (region) {
+            w->region = *region;
+            w->has_region = true;
+        }
+        added++;
+    }
+    if (added) return true;
+    if (fname && !func_found) set_err(err, errlen, "the program has no function @%s", fname);
+    else if (!has_name) set_err(err, errlen, "no function%s%s has a value named '%s'", fname ? " @" : "", fname ? fname : "", n);
+    else set_err(err, errlen, "no function that has a value named '%s' has an operation on line %u", n, line);
+    return false;
+}
+
+/* Copies the value a watch names out of frame f (tile: valid region; GM pointer: its buffer;
+ * scalar: one element). */
+static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataArray *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    const Type *t = v->type;
+    const RtValue *rv = &f->vals[v->id];
+    if (t->kind == TY_TILE) {
+        if (!(rv->tile.flags & VIEW_DEFINED) || !rv->tile.base) {
+            set_err(err, errlen, "not defined yet");
+            return false;
+        }
+        TileRef tr;
+        tile_ref_fill(&t->tile, ip->opts.target, &tr);
+        return tile_to_array(&tr, &rv->tile, out, err, errlen);
+    }
+    if (t->kind == TY_PTR && rv->view.buffer >= 0 && rv->view.buffer < ip->n_gm) {
+        const GmBuffer *g = &ip->gm[rv->view.buffer];
+        InterpBinding b = {.kind = BIND_GM, .arg_index = -1};
+        for (int a = 0; a < ip->entry->n_args; a++)
+            if (ip->gm_of_arg[a] == rv->view.buffer) b.arg_index = a;
+        if (b.arg_index >= 0) return interp_fetch(ip, &b, out, err, errlen); /* shaped as --out */
+        if (!data_array_alloc(out, g->dtype, g->count, -1, err, errlen)) return false;
+        if (g->count) memcpy(out->data, g->data, (size_t)g->count * g->elem_size);
+        return true;
+    }
+    if (t->kind == TY_SCALAR && npy_descr_for(t->dtype)) {
+        if (!data_array_alloc(out, t->dtype, 1, -1, err, errlen)) return false;
+        RtValue copy = *rv;
+        if (dtype_is_float(t->dtype)) {
+            float x = (float)copy.f;
+            if (t->dtype == DT_F32) memcpy(out->data, &x, 4);
+            else {
+                uint16_t h = t->dtype == DT_F16 ? f32_to_f16_bits(x) : f32_to_bf16_bits(x);
+                memcpy(out->data, &h, 2);
+            }
+        } else {
+            memcpy(out->data, &copy.i, dtype_size(t->dtype)); /* little-endian low bytes */
+        }
+        return true;
+    }
+    set_err(err, errlen, "only tiles, GM pointers and scalars can be printed");
+    return false;
+}
+
+/* After an instruction ran in frame f: prints the watches on its line. */
+static void watch_after(Interp *ip, const Instr *in, const Frame *f) {
+    if (!in->op || !in->traced || !f) return;
+    for (int i = 0; i < ip->n_watches; i++) {
+        const Watch *w = &ip->watches[i];
+        if (w->line != in->loc.line || w->fn_index != f->fn_index) continue;
+        char title[256], err[256];
+        DataArray a;
+        int len = snprintf(title, sizeof title, "%%%s @%u in @%s (step %llu", w->value->name, w->line,
+                           f->fn->func->name, (unsigned long long)ip->steps);
+        if (ip->block_num > 1 && len > 0 && (size_t)len < sizeof title)
+            len += snprintf(title + len, sizeof title - (size_t)len, ", block %lld", (long long)ip->block_idx);
+        if (!watch_fetch(ip, f, w->value, &a, err, sizeof err)) {
+            fprintf(ip->out, "%s): %s\n", title, err);
+            continue;
+        }
+        if (len > 0 && (size_t)len < sizeof title) {
+            int64_t rows = 1; /* all but the last dim */
+            for (int d = 0; d + 1 < a.rank; d++) rows *= a.shape[d];
+            if (a.rank >= 2)
+                snprintf(title + len, sizeof title - (size_t)len, "): %lldx%lld %s", (long long)rows,
+                         (long long)a.shape[a.rank - 1], dtype_name(a.dtype));
+            else
+                snprintf(title + len, sizeof title - (size_t)len, "): %lld %s", (long long)a.count, dtype_name(a.dtype));
+        }
+        if (!data_array_print_region(ip->out, title, &a, w->fmt, w->has_region ? &w->region : NULL, err, sizeof err))
+            fprintf(ip->out, "%s: %s\n", title, err);
+        data_array_free(&a);
+    }
 }
 
 /* ---- running ----------------------------------------------------------------------------------- */
 
 /* The execution loop; `checked` (a constant in each caller, so each gets its own copy) adds the
- * checkers' steps (--check-sync, --check-init), which keeps the plain loop free of them. */
+  * checkers' steps (--check-sync, --check-init) and the watches (--print NAME@LINE), which keeps
+ * the plain loop free of them. */
 static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int32_t pc, bool checked) {
     const Instr *code = ip->code;
     const uint64_t max = ip->max_steps;
@@ -454,6 +663,7 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
             ip->frame = now;
         }
         if (trace && pc != PC_ERROR && in->traced) trace_instr(ip, in, before);
+        if (checked && ip->n_watches && pc != PC_ERROR) watch_after(ip, in, before);
     }
     return pc == PC_HALT;
 }
@@ -552,10 +762,12 @@ static bool run_block(Interp *ip) {
             break;
         }
     }
-    return ip->sync || ip->init ? run_loop_checked(ip, fc->entry_pc) : run_loop(ip, fc->entry_pc);
+    return ip->sync || ip->init || ip->n_watches ? run_loop_checked(ip, fc->entry_pc) : run_loop(ip, fc->entry_pc);
 }
 
 uint64_t interp_steps(const Interp *ip) { return ip->steps; }
+
+const char *interp_entry_name(const Interp *ip) { return ip->entry->name; }
 
 /* ---- names, bindings, results ---------------------------------------------------------------- */
 
@@ -653,6 +865,9 @@ bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, c
     g->data = copy;
     g->count = data->count;
     g->fixed = true;
+    g->bound = true;
+    free(g->written);
+    g->written = NULL;
     g->shape_rank = 0;
     if (data->rank >= 2 && data->rank <= INTERP_MAX_RANK) {
         g->shape_rank = data->rank;

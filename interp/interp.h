@@ -69,17 +69,68 @@ typedef struct CompareOptions {
     double atol, rtol;       /* used when `given`, else the dtype defaults */
     bool atol_given, rtol_given;
     bool bits;               /* compare bit patterns (NaN payloads and -0 included); no tolerance */
-    int max_report;          /* first mismatches listed (0 = 10) */
+    int max_report;          /* first mismatches listed (0 = 10, negative = none: --show 0) */
+    /* --compare=isa (pto-isa's ResultCmp, docs/execution.md): an element fails when its absolute
+     * and its relative difference (to the expected value) both exceed eps, or exactly one side is
+     * NaN; the buffer passes while at most floor(count * frac) elements fail and at most
+     * zero_limit elements are ~0 where the expected value is not. */
+    bool isa;
+    double eps, frac;        /* eps (default 1e-3); frac (default eps) */
+    bool eps_given, frac_given;
+    int64_t zero_limit;      /* default 1000 (ResultCmp's zeroCountThreshold) */
+    bool zero_limit_given;
 } CompareOptions;
 
-/* Compares `got` with `want` element by element, prints a one-line summary for `name` and the first
- * mismatches with their (row, col) to `out`; returns the number of mismatching elements, or -1
- * (with a message in `err`) when the element counts or dtypes differ. */
+/* What one comparison found (data_array_check). */
+typedef struct CompareResult {
+    int64_t count;           /* elements compared */
+    int64_t mismatches;      /* failing elements */
+    double max_abs, max_rel; /* largest finite errors (0 when none) */
+    int64_t max_abs_at, max_rel_at; /* their flat indices, or -1 */
+    double atol, rtol;       /* allclose: the tolerances used */
+    double eps, frac;        /* isa: the parameters used */
+    int64_t limit;           /* isa: failing elements allowed, floor(count * frac) */
+    int64_t zeros, zero_limit; /* isa: elements ~0 where the expected value is not, and their limit */
+    bool passed;
+} CompareResult;
+
+/* Compares `got` with `want` element by element (the mode and tolerances of `opts`, NULL for the
+ * defaults) into `res`; false (with a message in `err`) when the element counts or dtypes differ. */
+bool data_array_check(const DataArray *got, const DataArray *want, const CompareOptions *opts, CompareResult *res,
+                      char *err, size_t errlen);
+/* Prints the report of a comparison for `name`: a summary line (mismatch count and fraction, the
+ * largest absolute and relative errors with their indices, the mode), the first mismatches, and
+ * for failing buffers which rows and columns fail (ranges, and a block map for 2-D data). */
+void compare_print_text(FILE *out, const char *name, const DataArray *got, const DataArray *want,
+                        const CompareOptions *opts, const CompareResult *res);
+/* Prints the same report as one JSON object (no trailing newline); `file` is the expected data's path. */
+void compare_print_json(FILE *out, const char *name, const char *file, const DataArray *got, const DataArray *want,
+                        const CompareOptions *opts, const CompareResult *res);
+/* data_array_check + compare_print_text: returns 0 when the buffer passes, else the number of
+ * mismatching elements (at least 1), or -1 (with a message in `err`) when the element counts or
+ * dtypes differ. */
 int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, const DataArray *want,
                            const CompareOptions *opts, char *err, size_t errlen);
 /* Prints an array in the TPRINT layout (`%8.4f` floats, `%8d` integers, one row per line) after a
  * header line `title`; a 1-D array prints as one row. */
 void data_array_print(FILE *out, const char *title, const DataArray *a);
+
+/* Element formats of data_array_print_region (pto-run --print-format). */
+typedef enum PrintFormat {
+    PRINT_TPRINT = 0,        /* the TPRINT layout (data_array_print) */
+    PRINT_G,                 /* shortest round-trip decimal (%g style); integers in decimal */
+    PRINT_A,                 /* C99 hex float (%a); integers in decimal */
+    PRINT_HEX                /* the element's bit pattern in hex */
+} PrintFormat;
+/* A rectangle of a 2-D view of an array (rows = product of all but the last dim): rows r0..r1-1,
+ * cols c0..c1-1; r1/c1 < 0 mean "to the end". */
+typedef struct PrintRegion {
+    int64_t r0, r1, c0, c1;
+} PrintRegion;
+/* Prints the region of `a` (NULL: all) in `fmt` after the header line `title`; returns false
+ * (with a message in `err`, nothing printed) when the region lies outside the array. */
+bool data_array_print_region(FILE *out, const char *title, const DataArray *a, PrintFormat fmt,
+                             const PrintRegion *region, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The interpreter                                                                             */
@@ -99,6 +150,9 @@ typedef struct InterpOptions {
     FILE *out;               /* trace and pto.tprint output; NULL = stdout */
     int64_t blocks;          /* run the entry once per block index 0 .. blocks - 1 (0 = 1) */
     int check_sync;          /* pto-run --check-sync: 0 off, 1 auto, 2 strict (check_sync.c) */
+    bool require_inputs;     /* a GM buffer without bound data (interp_bind_gm) that a tload or a
+                                tprint reads before the run wrote the element is a run-time error
+                                (pto-run without --zero-inputs); false: such buffers read as zeros */
     bool check_init;         /* pto-run --check-init: reads of unwritten on-chip bytes (check_init.c) */
 } InterpOptions;
 
@@ -143,6 +197,15 @@ bool interp_run(Interp *ip);
  * contiguous row-major view made on it, else 1-D) or a tile's valid region (rows x cols, logical
  * row-major). */
 bool interp_fetch(const Interp *ip, const InterpBinding *b, DataArray *out, char *err, size_t errlen);
+/* Prints a value each time the instruction at source line `line` has executed (pto-run
+ * --print NAME@LINE): `name` (with or without %) is looked up in the function that instruction
+ * belongs to, or only in @`func` when func is not NULL; the value (a tile's valid region, a GM
+ * pointer's whole buffer, a scalar) goes to InterpOptions.out in `fmt`, limited to `region` (may
+ * be NULL). False with a reason in `err` when no function has both the name and an op on that line. */
+bool interp_watch(Interp *ip, const char *func, const char *name, uint32_t line, PrintFormat fmt,
+                  const PrintRegion *region, char *err, size_t errlen);
+/* The name (without @) of the function interp_run runs. */
+const char *interp_entry_name(const Interp *ip);
 /* Executed steps of the last run. */
 uint64_t interp_steps(const Interp *ip);
 

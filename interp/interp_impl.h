@@ -65,6 +65,8 @@ typedef struct GmBuffer {
     bool fixed;             /* size set by --in: views must fit; else grows to the largest reach */
     int shape_rank;         /* shape of the first contiguous view made on it (0: none) */
     int64_t shape[INTERP_MAX_RANK];
+    bool bound;             /* has its data from interp_bind_gm (--in) */
+    uint8_t *written;       /* require_inputs, unbound buffers: one byte per element, 1 once stored */
 } GmBuffer;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -201,6 +203,16 @@ typedef struct Frame {
     struct Frame *next_all; /* every frame ever allocated, for interp_destroy */
 } Frame;
 
+/* A value printed each time the instruction at a source line executes (interp_watch). */
+typedef struct Watch {
+    int fn_index;           /* the function whose instructions and frame it watches */
+    const Value *value;
+    uint32_t line;
+    PrintFormat fmt;
+    PrintRegion region;
+    bool has_region;
+} Watch;
+
 /* The happens-before checker of pto-run --check-sync (check_sync.c). */
 typedef struct SyncChecker SyncChecker;
 /* A checker for `target`; `strict`: races are errors in kernels without sync ops too (NULL when
@@ -290,6 +302,8 @@ struct Interp {
     int64_t block_idx;      /* the block (core) being run: 0 .. block_num - 1 (pto-run --blocks) */
     int64_t block_num;
     SyncChecker *sync;      /* --check-sync, or NULL */
+    Watch *watches;         /* --print NAME@LINE (malloc'd) */
+    int n_watches;
     InitChecker *init;      /* --check-init, or NULL */
 };
 
@@ -467,6 +481,14 @@ bool tile_to_array(const TileRef *t, const TileView *v, DataArray *out, char *er
 bool interp_reserve_memory(Interp *ip, int64_t delta);
 /* Makes sure a GM buffer holds `reach` elements (grows a non-fixed buffer, zero-filled). */
 bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach);
+/* require_inputs: false (reported at `in`) when view `v` of an unbound GM buffer holds an element
+ * that was never written. */
+bool gm_check_inputs(Interp *ip, const Instr *in, const GmView *v);
+/* Calls fn(state, flat element index in the buffer) for each element of a view, in row-major order
+ * of its shape; false when fn stopped the walk by returning false. */
+bool gm_view_each(const GmView *v, bool (*fn)(void *, int64_t), void *state);
+/* require_inputs: marks the elements of view `v` of an unbound GM buffer as written. */
+void gm_mark_written(Interp *ip, const GmView *v);
 /* Writes the trace line of an executed instruction, reading operands in frame `f`. */
 void trace_instr(Interp *ip, const Instr *in, const Frame *f);
 

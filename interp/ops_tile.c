@@ -579,8 +579,79 @@ bool gm_ensure(Interp *ip, const Instr *in, int buffer, int64_t reach) {
     }
     memset(grown + (size_t)b->count * b->elem_size, 0, (size_t)bytes - (size_t)b->count * b->elem_size);
     b->data = grown;
+    if (ip->opts.require_inputs && !b->bound) { /* the written map grows with it (zero: not written) */
+        if (!interp_reserve_memory(ip, reach - b->count)) {
+            rt_error(ip, in, "view on %%%s reaches %lld elements, over pto-run's memory limit of %lld bytes for GM "
+                     "buffers and frames (with one byte per element recording what the run wrote)", b->arg->name,
+                     (long long)reach, (long long)ip->max_memory);
+            return false;
+        }
+        uint8_t *w = realloc(b->written, (size_t)reach);
+        if (!w) {
+            rt_error(ip, in, "out of host memory for %lld bytes of %%%s", (long long)reach, b->arg->name);
+            return false;
+        }
+        memset(w + b->count, 0, (size_t)(reach - b->count));
+        b->written = w;
+    }
     b->count = reach;
     return true;
+}
+
+bool gm_view_each(const GmView *v, bool (*fn)(void *, int64_t), void *state) {
+    int64_t idx[INTERP_MAX_RANK] = {0};
+    for (int d = 0; d < v->rank; d++)
+        if (v->shape[d] <= 0) return true;
+    for (;;) {
+        int64_t off = v->offset;
+        for (int d = 0; d < v->rank; d++) off += idx[d] * v->strides[d];
+        if (!fn(state, off)) return false;
+        int d = v->rank - 1;
+        while (d >= 0 && ++idx[d] == v->shape[d]) idx[d--] = 0;
+        if (d < 0) return true;
+    }
+}
+
+typedef struct WrittenScan {
+    uint8_t *written;
+    int64_t first_unwritten;
+} WrittenScan;
+
+static bool mark_one(void *state, int64_t i) {
+    ((WrittenScan *)state)->written[i] = 1;
+    return true;
+}
+
+static bool check_one(void *state, int64_t i) {
+    WrittenScan *s = state;
+    if (s->written[i]) return true;
+    s->first_unwritten = i;
+    return false;
+}
+
+void gm_mark_written(Interp *ip, const GmView *v) {
+    GmBuffer *b = &ip->gm[v->buffer];
+    if (!b->written) return;
+    WrittenScan s = {b->written, -1};
+    gm_view_each(v, mark_one, &s);
+}
+
+bool gm_check_inputs(Interp *ip, const Instr *in, const GmView *v) {
+    GmBuffer *b = &ip->gm[v->buffer];
+    if (!ip->opts.require_inputs || b->bound) return true;
+    if (!b->written) { /* an empty buffer: a view of zero elements reads nothing */
+        for (int d = 0; d < v->rank; d++)
+            if (v->shape[d] == 0) return true;
+    } else {
+        WrittenScan s = {b->written, -1};
+        if (gm_view_each(v, check_one, &s)) return true;
+        rt_error(ip, in, "reads element %lld of %%%s, which has no input data and was not written before: pass --in "
+                 "%s=FILE, or --zero-inputs to run on zeros", (long long)s.first_unwritten, b->arg->name, b->arg->name);
+        return false;
+    }
+    rt_error(ip, in, "reads %%%s, which has no input data: pass --in %s=FILE, or --zero-inputs to run on zeros",
+             b->arg->name, b->arg->name);
+    return false;
 }
 
 /* 1 + sum (shape_i - 1) * stride_i (0 for an empty view); false on overflow. */
@@ -625,10 +696,13 @@ static int32_t exec_make_tensor_view(Interp *ip, const Instr *in, int32_t pc) {
     if (!gm_ensure(ip, in, v.buffer, reach)) return PC_ERROR;
     GmBuffer *b = &ip->gm[v.buffer];
     if (b->shape_rank == 0 && reach > 0) { /* remember the first row-major contiguous view as the buffer shape */
-        bool contiguous = v.strides[v.rank - 1] == 1;
-        for (int i = v.rank - 2; i >= 0 && contiguous; i--) {
-            int64_t inner;
-            contiguous = checked_mul_i64(v.strides[i + 1], v.shape[i + 1], &inner) && v.strides[i] == inner;
+        /* row-major and dense: each stride is the product of the inner extents; a dimension of
+         * extent 1 never steps, so its stride does not matter (PTOAS writes any value there) */
+        bool contiguous = true;
+        int64_t inner = 1;
+        for (int i = v.rank - 1; i >= 0 && contiguous; i--) {
+            if (v.shape[i] != 1 && v.strides[i] != inner) contiguous = false;
+            else if (!checked_mul_i64(inner, v.shape[i], &inner)) contiguous = false;
         }
         if (contiguous) {
             b->shape_rank = v.rank;
@@ -936,6 +1010,7 @@ static int32_t exec_tload(Interp *ip, const Instr *in, int32_t pc) {
     if (m.rows != tv->vr || m.cols != tv->vc)
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match dst %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
+    if (!gm_check_inputs(ip, in, v)) return PC_ERROR;
     if (tv->vr < t->rows || tv->vc < t->cols) fill_pad(ip, t, tv); /* the copy writes the rest */
     gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, true, gm_nd(t), DT_NONE, in->extra);
     return pc + 1;
@@ -1027,6 +1102,8 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects the view's %lldx%lld elements to match src %%%s's valid shape %dx%d",
                         (long long)m.rows, (long long)m.cols, t->name, tv->vr, tv->vc);
     const StorePlan *p = in->extra;
+    if ((DType)in->b != DT_NONE && !gm_check_inputs(ip, in, v)) return PC_ERROR; /* atomic add reads GM */
+    if (ip->gm[v->buffer].written) gm_mark_written(ip, v);
     if (p && p->cast) acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, (DType)in->b);
     else gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b, p && p->boxed ? &p->off : NULL);
     return pc + 1;
@@ -1092,6 +1169,7 @@ static int32_t exec_tprint(Interp *ip, const Instr *in, int32_t pc) {
     if (in->b) { /* a GM view, printed with the ND mapping */
         const GmView *v = &f->vals[in->a].view;
         const GmBuffer *b = &ip->gm[v->buffer];
+        if (!gm_check_inputs(ip, in, v)) return PC_ERROR;
         ViewMap m;
         view_map(v, true, &m);
         int64_t elems;

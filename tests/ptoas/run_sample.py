@@ -129,7 +129,8 @@ def main(argv):
                     f.write(pto_text)
             else:
                 kernel = pto
-            cmd = [pto_run, kernel] + (["--target=" + target] if target else [])
+            # the sizing run is on zero-filled buffers by design: --zero-inputs
+            cmd = [pto_run, kernel, "--zero-inputs"] + (["--target=" + target] if target else [])
             for a, t in ptrs:
                 cmd += ["--out", "%s=%s" % (a, os.path.join(tmp, "size_%s.bin" % a))]
             for a, t in scalars:

@@ -22,3 +22,10 @@ open("data/corrupt.npy", "wb").write(b"\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'\
 acc = np.float32(16) * np.float32(np.float16(-0.3))
 np.full(256, acc, dtype=np.float32).astype(np.float16).tofile("data/acc_store_f16.bin")
 np.zeros(256, dtype=np.uint16).tofile("data/acc_store_relu_bf16.bin")
+# five.pto: a 5-D view of 64 elements; --out .npy keeps the shape (1, 1, 2, 4, 8)
+np.arange(64, dtype=np.float32).tofile("data/in64.bin")
+np.save("data/in64_5d.npy", np.arange(64, dtype=np.float32).reshape(1, 1, 2, 4, 8))
+# --expect with several mismatches: x * 2 where every element but the first is off by one
+many = x * np.float32(2.0)
+many[1:] += np.float32(1.0)
+many.tofile("data/out16_x2_many_wrong.bin")

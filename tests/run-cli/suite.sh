@@ -5,6 +5,8 @@
 #   out~TEXT     stdout contains TEXT            err~TEXT   stderr contains TEXT
 #   same=A:B     file A (in the scratch directory) has the bytes of B
 #   size=A:N     file A has N bytes              absent=A   file A does not exist
+#   noout~TEXT   stdout lacks TEXT               noerr~TEXT stderr lacks TEXT
+#   empty        stdout is empty                 json       stdout is one JSON document
 # Scratch files live in a temporary directory, named $T in arguments.
 # Data files come from gen.py (numpy); expected/*.out were checked by hand against SPEC 5 and the
 # TPRINT layout of the ISA's CPU simulator.
@@ -53,6 +55,15 @@ expect() {
             [ "$got" = "${spec#*:}" ] || problems="$problems|${spec%%:*} has ${got:-no} bytes, expected ${spec#*:}" ;;
         absent=*)
             [ ! -e "$T/${c#absent=}" ] || problems="$problems|${c#absent=} was written" ;;
+        noout~*)
+            ! grep -qF -- "${c#noout~}" "$T/out" || problems="$problems|stdout has: ${c#noout~}" ;;
+        noerr~*)
+            ! grep -qF -- "${c#noerr~}" "$T/err" || problems="$problems|stderr has: ${c#noerr~}" ;;
+        empty)
+            [ ! -s "$T/out" ] || problems="$problems|stdout is not empty" ;;
+        json)
+            /usr/bin/python3 -c 'import json, sys; json.load(sys.stdin)' <"$T/out" 2>/dev/null ||
+                problems="$problems|stdout is not one JSON document" ;;
         esac
     done
     if [ -z "$problems" ]; then
@@ -76,7 +87,7 @@ expect version 0 "out~pto-run $(cat "$root/VERSION" 2>/dev/null)"
 invoke
 expect no_file 2 "err~no program file given"
 invoke scale.pto --frobnicate
-expect unknown_option 2 "err~unknown option '--frobnicate'"
+expect unknown_option 2 "err~pto-run: error: unknown option '--frobnicate'" "err~Try 'pto-run --help'."
 invoke scale.pto --in arg0
 expect in_without_path 2 "err~--in expects NAME=PATH"
 invoke scale.pto --target=a9
@@ -148,15 +159,15 @@ expect npy_and_hex_scalar 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin
 expect compare_allclose_signed_zero 0 "out~%arg1: 16 elements, 0 mismatches"
 invoke scale.pto --in arg0=data/in16.bin --set s=-0.0 --expect arg1=data/zero16.bin --compare=bits
-expect compare_bits_signed_zero 1 "out~%arg1: 16 elements, 16 mismatches (bit patterns)" "out~got -0 (0x80000000), want 0 (0x00000000)"
+expect compare_bits_signed_zero 1 "out~%arg1: 16 elements, 16 mismatches (100%), max abs err 0, max rel err 0 (bit patterns)" "out~got -0 (0x80000000), want 0 (0x00000000)"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare bits
-expect compare_bits_equal 0 "out~%arg1: 16 elements, 0 mismatches (bit patterns)"
+expect compare_bits_equal 0 "out~%arg1: 16 elements, 0 mismatches, max abs err 0, max rel err 0 (bit patterns)"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2.bin --compare=bits --atol 0
 expect compare_bits_with_tolerance 2 "err~--compare=bits takes no tolerance"
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --compare=exact --expect arg1=data/out16_x2.bin
-expect compare_unknown_mode 2 "err~--compare expects bits or allclose, got 'exact'"
+expect compare_unknown_mode 2 "err~--compare expects allclose, bits or isa[:eps=E,frac=F], got 'exact'" "err~Try 'pto-run --help'."
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --atol 0.1
-expect atol_without_expect 2 "err~--compare, --atol and --rtol apply to --expect, and none is given"
+expect atol_without_expect 2 "err~pto-run: error: --compare, --atol, --rtol and --show apply to --expect, and none is given" "err~Try 'pto-run --help'."
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/out16_x2_wrong.bin
 expect expect_mismatch 1 out=expect_mismatch.out
 invoke scale.pto --in arg0=data/in16.bin --set s=2.0 --expect arg1=data/in15.bin
@@ -204,3 +215,150 @@ invoke bare.pto --check-sync=sometimes
 expect check_sync_bad_mode 2 "err~--check-sync takes auto or strict, got 'sometimes'"
 invoke --help
 expect help_check_sync 0 "out~--check-sync[=auto|strict]"
+
+# ---- golden comparison (issue 13.4) --------------------------------------------------------------
+# out16_x2_wrong: element (1, 3) is 22.5 instead of 22 (abs 0.5, rel 0.022 > eps 1e-3)
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa
+expect isa_default_eps_fails 1 "out~%arg1: 16 elements, 1 mismatch (6.25%)" \
+    "out~(isa eps 0.001, frac 0.001: at most 0 may fail): FAIL" "out~mismatch at (1, 3): got 22, want 22.5"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa:eps=0.001,frac=0.1
+expect isa_frac_allows_one 0 "out~(isa eps 0.001, frac 0.1: at most 1 may fail): pass"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa:eps=0.03
+expect isa_eps_above_rel_err 0 "out~0 mismatches" "out~: pass"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa --atol 1
+expect isa_with_atol 2 "err~--compare=isa takes eps= and frac="
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa:atol=1
+expect isa_with_atol_key 2 "err~--compare=isa takes eps=, frac= and zeros=, not atol/rtol"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --compare=isa:eps=x
+expect isa_bad_eps 2 "err~needs a number >= 0"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin:atol=0.5
+expect expect_own_atol 0 "out~%arg1: 16 elements, 0 mismatches, max abs err 0.5 at (1, 3)" "out~(atol 0.5, rtol 1e-05)"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --atol 1 --expect arg1=data/out16_x2_wrong.bin:atol=0.1,rtol=0
+expect expect_own_atol_overrides_global 1 "out~(atol 0.1, rtol 0)"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --compare=isa --expect arg1=data/out16_x2_wrong.bin:rtol=0.05 \
+    --expect arg1=data/out16_x2_wrong.bin
+expect expect_own_mode_per_buffer 1 "out~(atol 1e-05, rtol 0.05)" "out~: FAIL"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin:eps=0.001,frac=0.1
+expect expect_own_isa 0 "out~(isa eps 0.001, frac 0.1: at most 1 may fail): pass"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin:atol=1,eps=1
+expect expect_own_mixed 2 "err~--expect arg1: atol/rtol (allclose) and eps/frac/zeros (isa) do not mix"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin:atol=1,speed=2
+expect expect_own_unknown_key 2 "err~has an unknown key"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --compare=bits --expect arg1=data/out16_x2_wrong.bin:atol=1
+expect expect_own_with_bits 2 "err~--compare=bits takes no tolerance"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_many_wrong.bin --show 3
+expect show_three 1 "out~%arg1: 16 elements, 15 mismatches (93.75%), max abs err 1 at (0, 1), max rel err 0.333333 at (0, 1)" \
+    "out~  mismatch at (0, 3): got 6, want 7 (abs err 1, rel err 0.142857)" noout~"mismatch at (0, 4)" \
+    "out~  ... 12 more mismatches" "out~  failing rows: 0-1 (2 of 2); cols: 0-7 (8 of 8)" "out~    .#######" "out~    ########"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_many_wrong.bin --show 0
+expect show_none 1 noout~"mismatch at" "out~  ... 15 more mismatches"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --show 3
+expect show_without_expect 2 "err~apply to --expect, and none is given"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2.bin --show=-1
+expect show_negative 2 "err~--show expects a count from 0 to 1000000, got '-1'"
+
+# ---- inputs: --zero-inputs ------------------------------------------------------------------------
+invoke scale.pto --set s=2 --out arg1=$T/z.bin
+expect no_in_is_an_error 1 "err~scale.pto:14:5: error: 'pto.tload' op reads element 0 of %arg0, which has no input data and was not written before: pass --in arg0=FILE, or --zero-inputs to run on zeros" absent=z.bin
+invoke scale.pto --set s=2 --zero-inputs --expect arg1=data/zero16.bin
+expect zero_inputs 0 "out~%arg1: 16 elements, 0 mismatches"
+invoke rw.pto --set n=0 --out arg1=$T/rw.bin
+expect written_before_read 0 size=rw.bin:64
+invoke rw.pto --set n=1
+expect read_unwritten_element 1 "err~rw.pto:22:5: error: 'pto.tload' op reads element 8 of %arg1, which has no input data and was not written before"
+invoke rw.pto --set n=1 --zero-inputs
+expect read_unwritten_with_zero_inputs 0
+
+# ---- .npy outputs keep the shape ------------------------------------------------------------------
+invoke five.pto --in arg0=data/in64.bin --out arg1=$T/five.npy --out arg0=$T/five_in.npy
+expect npy_keeps_5d_shape 0 same=five.npy:data/in64_5d.npy same=five_in.npy:data/in64_5d.npy
+invoke five.pto --in arg0=data/in64_5d.npy --expect arg1=data/in64.bin --compare=bits
+expect npy_5d_in_and_expect 0 "out~%arg1: 64 elements, 0 mismatches"
+
+# ---- --print: formats, regions, any function of the call chain ------------------------------------
+invoke scale.pto --in arg0=data/in16.bin --set s=2.5 --print 'arg1[1:2, 2:5]' --print-format=%g
+expect print_region_g 0 "out~%arg1: 2x8 f32" "out~          25         27.5           30"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --print 'b[0, 1:3]' --print-format hex
+expect print_region_hex 0 "out~  0x40000000   0x40800000"
+invoke scale.pto --in arg0=data/in16.bin --set s=0.1 --print 'b[0:1, 1:2]' --print-format=%a
+expect print_format_a 0 "out~0x1.99999ap-4"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --print-format=%e --print b
+expect print_format_unknown 2 "err~--print-format expects tprint, %g, %a or hex, got '%e'"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --print 'b[0:3, :]'
+expect print_region_outside 2 "err~--print b[0:3, :]: region [0:3, 0:8] lies outside the 2x8 data"
+invoke calls.pto --print d@5 --print-format=%g
+expect print_at_line_in_callee 0 "out~%d @5 in @twice (step 10): 1x8 i32" "out~%d @5 in @twice (step 15): 1x8 i32" \
+    "out~           6            6" "out~          12           12"
+invoke calls.pto --print 'twice:t@5[0, 0:2]'
+expect print_func_qualified_region 0 "out~%t @5 in @twice (step 10): 1x8 i32" "out~       3        3"
+invoke calls.pto --print two@4 --print n@16
+expect print_scalar_and_call_result 0 "out~%two @4 in @twice (step 9): 1 i32" "out~%n @16 in @main (step 13): 1x8 i32"
+invoke blocks.pto --blocks 2 --print 'arg0@19[:, 0:3]' --print-format=%g
+expect print_at_line_per_block 0 "out~%arg0 @19 in @k (step 16, block 0): 8x8 f32" "out~%arg0 @19 in @k (step 33, block 1): 128 f32"
+invoke calls.pto --print twice:d
+expect print_callee_without_line 2 "err~only the entry function's values (@main) exist after the run; add @LINE"
+invoke calls.pto --print d@9
+expect print_line_without_op 2 "err~--print d@9: no function that has a value named 'd' has an operation on line 9"
+invoke calls.pto --print nope@5
+expect print_unknown_name 2 "err~no function has a value named 'nope'"
+invoke calls.pto --print other:d@5
+expect print_unknown_func 2 "err~the program has no function @other"
+invoke calls.pto --print d@x
+expect print_bad_line 2 "err~@LINE needs a source line number"
+
+# ---- --trace and --diff-trace ---------------------------------------------------------------------
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --trace
+expect trace_tload_tstore_checksums 0 "out~[11] L14 pto.tload dst=%a@auto(scale)#0[2x8] src=%pin@%arg0+0<2x8> => %a=fnv1a:13fdf84d829c1708" \
+    "out~[12] L15 pto.tmuls dst=%b@auto(scale)#1[2x8] src=%a@auto(scale)#0[2x8] scalar=%s=2 => %b=fnv1a:f9c7610ccd4fde45" \
+    "out~[13] L16 pto.tstore dst=%pout@%arg1+0<2x8> src=%b@auto(scale)#1[2x8] => %pout=fnv1a:f9c7610ccd4fde45"
+cp "$T/out" "$T/s2.trace"
+invoke scale.pto --in arg0=data/in16.bin --set s=2 --trace --zero-inputs
+cp "$T/out" "$T/s2b.trace"
+invoke scale.pto --in arg0=data/in16.bin --set s=3 --trace
+cp "$T/out" "$T/s3.trace"
+invoke --diff-trace "$T/s2.trace" "$T/s2b.trace"
+expect diff_trace_same 0 "out~traces agree: 14 records"
+invoke --diff-trace "$T/s2.trace" "$T/s3.trace"
+expect diff_trace_differs 1 "out~traces part ways at record 12 (line 15 in $T/s2.trace, line 15 in $T/s3.trace):" \
+    "out~  $T/s3.trace: [12] L15 pto.tmuls dst=%b@auto(scale)#1[2x8] src=%a@auto(scale)#0[2x8] scalar=%s=3 => %b=fnv1a:fd4a943e4fd16b0b"
+head -n 5 "$T/s2.trace" >"$T/short.trace"
+invoke --diff-trace "$T/short.trace" "$T/s2.trace"
+expect diff_trace_shorter 1 "out~traces part ways at record 6: $T/short.trace ends after 5 records, $T/s2.trace goes on (line 9):"
+invoke --diff-trace "$T/s2.trace" "$T/missing.trace"
+expect diff_trace_missing 2 "err~cannot open"
+invoke --diff-trace "$T/s2.trace"
+expect diff_trace_one_file 2 "err~--diff-trace needs two trace files"
+invoke --diff-trace "$T/s2.trace" "$T/s3.trace" scale.pto
+expect diff_trace_with_program 2 "err~takes no program"
+
+# ---- -q, -Werror, --diagnostics=json ----------------------------------------------------------------
+invoke -q scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2.bin
+expect quiet_passing_expect 0 empty
+invoke -q scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2.bin --expect arg1=data/out16_x2_wrong.bin
+expect quiet_failing_expect 1 "out~%arg1: 16 elements, 1 mismatch" noout~"16 elements, 0 mismatches"
+invoke warn.pto --entry uses_scratch
+expect warnings_shown 0 "err~warning: 'pto.tassign' op tile at [0x2e000, 0x2e040)"
+invoke -q warn.pto --entry uses_scratch
+expect quiet_drops_warnings 0 noerr~warning
+invoke ../sync/auto_no_sync_note.pto --check-sync --zero-inputs
+expect check_sync_note_shown 0 "err~note: @k executes no set_flag"
+invoke -q ../sync/auto_no_sync_note.pto --check-sync --zero-inputs
+expect quiet_drops_notes 0 noerr~note:
+invoke -Werror warn.pto --entry uses_scratch
+expect werror 1 "err~error: 'pto.tassign' op tile at [0x2e000, 0x2e040)" "err~[MEM.scratch-overlap]"
+invoke --diagnostics=json misaligned.pto
+expect json_verifier_error 1 json "out~{\"tool\": \"pto-run\", \"status\": 1," "out~\"line\": 2" noerr~error
+invoke --diagnostics=json divzero.pto --set n=0
+expect json_runtime_error 1 json "out~division by zero (8 / 0)" "out~\"line\": 8"
+invoke --diagnostics=json scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2_wrong.bin --trace
+expect json_expect_report 1 json "out~\"expect\": [{\"name\": \"%arg1\", \"file\": \"data/out16_x2_wrong.bin\", \"mode\": \"allclose\", \"passed\": false" \
+    "out~\"first_mismatches\": [{\"at\": [1, 3], \"got\": \"22\", \"want\": \"22.5\"" "err~L15 pto.tmuls" noout~"L15 pto.tmuls"
+invoke --diagnostics json scale.pto --in arg0=data/missing.bin --set s=2
+expect json_io_error 2 json "out~\"errors\": [\"--in arg0: cannot open 'data/missing.bin'" noerr~"cannot open"
+invoke --diagnostics=json -Werror warn.pto --entry uses_scratch
+expect json_werror 1 json "out~\"severity\": \"error\"" "out~MEM.scratch-overlap"
+invoke --diagnostics=xml scale.pto
+expect json_bad_format 2 "err~--diagnostics expects text or json, got 'xml'" "err~Try 'pto-run --help'."
+invoke --help
+expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
+    "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"

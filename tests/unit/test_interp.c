@@ -646,16 +646,16 @@ Test(output, tprint_and_trace) {
          (LoadOpts){.trace = true});
     run_ok(&p);
     const char *want =
-        "[1] pto.tassign tile=%s@vec+0x1000 addr=@tile(0x1000)\n"
-        "[2] pto.alloc_tile %s@vec+0x1000[2x3]\n"
-        "[3] arith.constant %c=2.5 value=2.5\n"
-        "[4] pto.texpands dst=%s@vec+0x1000[2x3] scalar=%c=2.5\n"
-        "[5] pto.tassign tile=%d@vec+0x2000 addr=@tile(0x2000)\n"
-        "[6] pto.tmuls dst=%d@vec+0x2000[2x3] src=%s@vec+0x1000[2x3] scalar=%c=2.5\n"
+        "[1] L1 pto.tassign tile=%s@vec+0x1000 addr=@tile(0x1000)\n"
+        "[2] L2 pto.alloc_tile %s@vec+0x1000[2x3]\n"
+        "[3] L3 arith.constant %c=2.5 value=2.5\n"
+        "[4] L4 pto.texpands dst=%s@vec+0x1000[2x3] scalar=%c=2.5 => %s=fnv1a:450d510651df6b85\n"
+        "[5] L5 pto.tassign tile=%d@vec+0x2000 addr=@tile(0x2000)\n"
+        "[6] L6 pto.tmuls dst=%d@vec+0x2000[2x3] src=%s@vec+0x1000[2x3] scalar=%c=2.5 => %d=fnv1a:f6af8070d5ca2f85\n"
         "TPRINT 2x3\n"
         "  6.2500   6.2500   6.2500\n"
         "  6.2500   6.2500   6.2500\n"
-        "[7] pto.tprint src=%d@vec+0x2000[2x3]\n";
+        "[7] L7 pto.tprint src=%d@vec+0x2000[2x3]\n";
     cr_assert_str_eq(p.out, want);
     cr_assert_eq(interp_steps(p.ip), 8); /* 7 ops and the implicit return of the bare program */
     unload(&p);
