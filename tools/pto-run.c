@@ -79,6 +79,12 @@ static const char usage_text[] =
     "                      second set before its wait, flags left set. auto (the default): a\n"
     "                      kernel with no sync op at all gets one note listing what it needs\n"
     "                      (PTOAS inserts it); strict: errors there too\n"
+    "  --sweep NAME=V1,V2,...\n"
+    "                      run the whole program once per value of the scalar argument NAME\n"
+    "                      (as --set NAME=V), e.g. a loop bound at 0,1,2,3 to expose zero-trip\n"
+    "                      and odd/even races under --check-sync; a '== --sweep NAME=V' line\n"
+    "                      before each run, a summary after; exit status: the worst run's.\n"
+    "                      Not with --out or --diagnostics=json\n"
     "  --check-init        report reads of on-chip bytes no instruction wrote (INIT.read), and\n"
     "                      reads of the bytes a tload with no pad value leaves outside its\n"
     "                      valid region (INIT.pad: zeros here and in the simulator, stale data\n"
@@ -148,6 +154,9 @@ typedef struct Options {
     int64_t blocks;
     int check_sync;         /* 0 off, 1 auto, 2 strict */
     bool check_init;        /* --check-init */
+    char *sweep_name;       /* --sweep NAME=V1,V2,...: the scalar argument, and its values */
+    char **sweep_values;
+    int n_sweep;
     /* JSON mode: messages that text mode prints as "pto-run: error: ..." */
     char **errors;
     int n_errors, cap_errors;
@@ -456,6 +465,26 @@ static int parse_args(int argc, char **argv, Options *o) {
             o->check_init = true;
             continue;
         }
+        if ((r = option_value(argc, argv, &i, "--sweep", &v))) {
+            if (o->sweep_name) return usage_error("--sweep is given twice (one scalar argument per run)");
+            const char *eq = r > 0 ? strchr(v, '=') : NULL;
+            if (!eq || eq == v || !eq[1]) return usage_error("--sweep expects NAME=V1,V2,..., got '%s'", r > 0 ? v : "");
+            o->sweep_name = strndup(v, (size_t)(eq - v));
+            size_t n = 1;
+            for (const char *p = eq + 1; *p; p++) n += *p == ',';
+            if (n > 1000) return usage_error("--sweep takes at most 1000 values, got %zu", n);
+            o->sweep_values = calloc(n, sizeof *o->sweep_values);
+            if (!o->sweep_name || !o->sweep_values) return usage_error("out of memory");
+            for (const char *p = eq + 1;; p++) {
+                const char *end = strchr(p, ',');
+                size_t len = end ? (size_t)(end - p) : strlen(p);
+                if (len == 0) return usage_error("--sweep %s: an empty value in '%s'", o->sweep_name, eq + 1);
+                if (!(o->sweep_values[o->n_sweep++] = strndup(p, len))) return usage_error("out of memory");
+                if (!end) break;
+                p = end;
+            }
+            continue;
+        }
         if (!strncmp(a, "--check-sync=", 13)) return usage_error("--check-sync takes auto or strict, got '%s'", a + 13);
         if (!strcmp(a, "-Werror")) {
             o->werror = true;
@@ -577,6 +606,13 @@ static int parse_args(int argc, char **argv, Options *o) {
         return EXIT_OK;
     }
     if (!o->file) return usage_error("no program file given");
+    if (o->sweep_name) {
+        for (int i = 0; i < o->n_sets; i++)
+            if (!strcmp(o->sets[i].name, o->sweep_name))
+                return usage_error("--sweep %s and --set %s both give its value", o->sweep_name, o->sets[i].name);
+        if (o->n_outs) return usage_error("--out writes one run's result; --sweep runs the kernel once per value");
+        if (o->json) return usage_error("--diagnostics=json writes one document; --sweep runs the kernel once per value");
+    }
     if ((o->compare_given || o->cmp.atol_given || o->cmp.rtol_given || o->show_given) && o->n_expects == 0)
         return usage_error("--compare, --atol, --rtol and --show apply to --expect, and none is given");
     if (o->cmp.bits && (o->cmp.atol_given || o->cmp.rtol_given))
@@ -695,6 +731,9 @@ static void free_options(Options *o) {
     free(o->prints);
     for (int i = 0; i < o->n_errors; i++) free(o->errors[i]);
     free(o->errors);
+    for (int i = 0; i < o->n_sweep; i++) free(o->sweep_values[i]);
+    free(o->sweep_values);
+    free(o->sweep_name);
 }
 
 /* ---- --diff-trace ------------------------------------------------------------------------------ */
@@ -768,10 +807,33 @@ static int diff_traces(const char *pa, const char *pb) {
 
 static int run(Options *o);
 
+/* --sweep NAME=V1,V2,...: the whole run once per value, as with --set NAME=V; the worst status. */
+static int run_sweep(Options *o) {
+    int status = EXIT_OK, failed = 0;
+    for (int k = 0; k < o->n_sweep; k++) {
+        printf("== --sweep %s=%s\n", o->sweep_name, o->sweep_values[k]);
+        fflush(stdout);
+        o->sets[o->n_sets] = (NamedPath){o->sweep_name, o->sweep_values[k]};
+        o->n_sets++;
+        int s = run(o);
+        o->n_sets--;
+        o->sets[o->n_sets] = (NamedPath){NULL, NULL};
+        fflush(stdout);
+        if (s != EXIT_OK) {
+            failed++;
+            fprintf(stderr, "pto-run: --sweep %s=%s: exit status %d\n", o->sweep_name, o->sweep_values[k], s);
+        }
+        if (s > status) status = s;
+        if (s == EXIT_USAGE) break; /* a bad value or file: every run would fail alike */
+    }
+    printf("== --sweep %s: %d value%s, %d failed\n", o->sweep_name, o->n_sweep, o->n_sweep == 1 ? "" : "s", failed);
+    return status;
+}
+
 int main(int argc, char **argv) {
     Options o;
     int status = parse_args(argc, argv, &o);
-    if (status == EXIT_OK) status = o.diff_a ? diff_traces(o.diff_a, o.diff_b) : run(&o);
+    if (status == EXIT_OK) status = o.diff_a ? diff_traces(o.diff_a, o.diff_b) : o.sweep_name ? run_sweep(&o) : run(&o);
     free_options(&o);
     return status == EXIT_DONE ? EXIT_OK : status;
 }

@@ -96,6 +96,16 @@ invoke scale.pto --max-steps 0
 expect bad_max_steps 2 "err~--max-steps expects a positive integer"
 invoke missing.pto
 expect missing_program 2 "err~missing.pto"
+invoke scale.pto --in arg0=data/in16.bin --sweep s=1,2.5 --print arg1
+expect sweep_two_values 0 "out~== --sweep s=1" "out~== --sweep s=2.5" "out~== --sweep s: 2 values, 0 failed"
+invoke scale.pto --in arg0=data/in16.bin --sweep s=1,,2
+expect sweep_empty_value 2 "err~--sweep s: an empty value in '1,,2'"
+invoke scale.pto --in arg0=data/in16.bin --sweep s=1 --set s=2
+expect sweep_and_set 2 "err~--sweep s and --set s both give its value"
+invoke scale.pto --in arg0=data/in16.bin --sweep s=1,2 --out arg1=$T/sw.bin
+expect sweep_no_out 2 "err~--out writes one run's result; --sweep runs the kernel once per value" absent=sw.bin
+invoke scale.pto --in arg0=data/in16.bin --sweep s=1,two
+expect sweep_bad_value_stops 2 "out~== --sweep s=two" "out~2 values, 1 failed" "err~--set s"
 invoke scale.pto --in nosuch=data/in16.bin --set s=1
 expect unknown_name 2 "err~--in nosuch: @scale has no argument or value named 'nosuch'"
 invoke scale.pto --in arg0=data/missing.bin --set s=1
