@@ -592,6 +592,29 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
                         pair);
 }
 
+/* The machine-applicable fix-it of a race inside one iteration: the barrier, or the set/wait pair
+ * on a free event id, inserted right before the second access with its indentation (a set just
+ * before the wait still fires after all the first pipe's earlier work). */
+static void add_sync_fixit(Interp *ip, const Report *r) {
+    SrcLoc at = r->second->loc;
+    const SourceFile *f = ip->file;
+    if (!f || !f->text || at.col < 1 || at.offset < at.col - 1 || at.offset > f->len) return;
+    const char *indent = arena_printf(ip->arena, "%.*s", (int)(at.col - 1), f->text + at.offset - (at.col - 1));
+    for (const char *c = indent; *c; c++)
+        if (*c != ' ' && *c != '\t') return; /* the op does not start its line */
+    at.len = 0;
+    if (r->p1 == r->p2) {
+        diag_add_fixit(ip->diags, at, arena_printf(ip->arena, "pto.barrier <%s>\n%s", pipe_text(r->p1), indent));
+        return;
+    }
+    int id = free_event_id(ip, r->p1, r->p2);
+    if (id < 0) return;
+    diag_add_fixit(ip->diags, at,
+                   arena_printf(ip->arena, "pto.set_flag[<%s>, <%s>, <EVENT_ID%d>]\n%spto.wait_flag[<%s>, <%s>, <EVENT_ID%d>]\n%s",
+                                pipe_text(r->p1), pipe_text(r->p2), id, indent, pipe_text(r->p1), pipe_text(r->p2), id,
+                                indent));
+}
+
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
  * an error. A kernel that executed no sync op at all relies on PTOAS's automatic synchronisation:
  * unless strict, its races become one note listing the orderings it needs. */
@@ -636,6 +659,9 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                     pipe_text(r->p1), r->first->loc.line, where1,
                     op_info(r->second->code)->name, pipe_text(r->p2), where2,
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
+        diag_add_note(ip->diags, r->first->loc, "the %s: '%s' on %s%s", r->kind == 1 ? "earlier read" : "earlier write",
+                      op_info(r->first->code)->name, pipe_text(r->p1), where1);
+        if (!cross && !carried) add_sync_fixit(ip, r);
     }
     for (int a = 0; a < N_PIPES; a++)
         for (int b = 0; b < N_PIPES; b++)

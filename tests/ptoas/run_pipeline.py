@@ -107,7 +107,7 @@ def main(argv):
             if len(params) != len(args):
                 print("FAIL ptoas/%s: @%s takes %d arguments, main.cpp passes %d" % (name, func, len(params), len(args)))
                 return 1
-            cmd = [pto_run, kernel, "--entry", func] + (["--target=" + target] if target else [])
+            cmd = [pto_run, kernel, "--entry", func, "--check-sync"] + (["--target=" + target] if target else [])
             for (p, is_ptr), a in zip(params, args):
                 if is_ptr:
                     if a not in dev:

@@ -167,7 +167,9 @@ def main(argv):
                 f.write(pto_text)
         else:
             kernel = pto
-        cmd = [pto_run, kernel]
+        # --check-sync: a kernel with explicit sync must have no race on this path (issue #14); one
+        # without gets a note only (PTOAS inserts its sync)
+        cmd = [pto_run, kernel, "--check-sync"]
         if target:
             cmd.append("--target=" + target)
         for k, (a, t) in enumerate(ptrs, 1):

@@ -42,3 +42,34 @@ EOT
         printf '%s\n' "$out" | head -n 12 | sed 's/^/    /'
     fi
 done
+
+# The fix-its of --check-sync do what they say: each kernel below, with every fix-it of its JSON
+# report applied, runs clean (same-iteration races: a set/wait pair or a barrier inserted).
+for name in raw_missing_mte2_v vv_a2a3_needs_barrier fix_free_event; do
+    f="$here/$name.pto"
+    args=$(sed -n 's|^// RUN: ||p' "$f" | head -1)
+    [ -n "$args" ] || args="--check-sync"
+    fixed=$(mktemp --suffix=.pto)
+    # shellcheck disable=SC2086 # args are split on purpose
+    (cd "$here" && "$run" "$f" --zero-inputs $args --diagnostics=json 2>/dev/null) | /usr/bin/python3 -c '
+import json, sys
+src = open(sys.argv[1], "rb").read()
+starts = [0] + [i + 1 for i, b in enumerate(src) if b == 10]
+def offset(line, col): return starts[line - 1] + col - 1
+doc = json.load(sys.stdin)
+edits = [(offset(f["line"], f["column"]), offset(f["end_line"], f["end_column"]), f["replacement"].encode())
+         for x in doc["diagnostics"]["diagnostics"] for f in x["fixits"]]
+if not edits: sys.exit("no fix-it in the report")
+for a, b, text in sorted(edits, reverse=True):
+    src = src[:a] + text + src[b:]
+open(sys.argv[2], "wb").write(src)' "$f" "$fixed"
+    # shellcheck disable=SC2086
+    out=""
+    if [ -s "$fixed" ] && out=$(cd "$here" && "$run" "$fixed" --zero-inputs $args 2>&1) && ! printf '%s\n' "$out" | grep -q 'SYNC\.'; then
+        echo "PASS sync/fixit_applied_$name"
+    else
+        echo "FAIL sync/fixit_applied_$name"
+        printf '%s\n' "$out" | head -n 8 | sed 's/^/    /'
+    fi
+    rm -f "$fixed"
+done
