@@ -592,6 +592,24 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
                         pair);
 }
 
+/* A wait between the two sites that orders other pipes (the wrong-pipe class, PTOAS #664, #930):
+ * a note naming it, the first one found. */
+static void note_wrong_pair(Interp *ip, const Report *r) {
+    for (int32_t i = 0; i < ip->n_code; i++) {
+        const Op *op = ip->code[i].op;
+        int ssrc, sdst, event;
+        if (!op || (unsigned)op->code >= OP_COUNT || !(op_info(op->code)->flags & OPF_SYNC_WAIT) ||
+            op->loc.line <= r->first->loc.line || op->loc.line >= r->second->loc.line || !sync_flag_args(op, &ssrc, &sdst, &event))
+            continue;
+        int src = pipe_of_sync[ssrc], dst = pipe_of_sync[sdst];
+        if (src == r->p1 && dst == r->p2) continue;
+        diag_add_note(ip->diags, op->loc, "this wait orders %s -> %s, but the race is %s -> %s: '%s' runs on %s",
+                      src >= 0 && src < N_PIPES ? pipe_text(src) : "?", dst >= 0 && dst < N_PIPES ? pipe_text(dst) : "?",
+                      pipe_text(r->p1), pipe_text(r->p2), op_info(r->second->code)->name, pipe_text(r->p2));
+        return;
+    }
+}
+
 /* The machine-applicable fix-it of a race inside one iteration: the barrier, or the set/wait pair
  * on a free event id, inserted right before the second access with its indentation (a set just
  * before the wait still fires after all the first pipe's earlier work). */
@@ -661,7 +679,10 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
         diag_add_note(ip->diags, r->first->loc, "the %s: '%s' on %s%s", r->kind == 1 ? "earlier read" : "earlier write",
                       op_info(r->first->code)->name, pipe_text(r->p1), where1);
-        if (!cross && !carried) add_sync_fixit(ip, r);
+        if (!cross && !carried) {
+            note_wrong_pair(ip, r);
+            add_sync_fixit(ip, r);
+        }
     }
     for (int a = 0; a < N_PIPES; a++)
         for (int b = 0; b < N_PIPES; b++)
