@@ -659,6 +659,9 @@ typedef enum PrintForm {
                    * `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` (operands in PTOAS's order) */
 } PrintForm;
 
+/* Why a PTOAS operation `name` (e.g. "pto.tmatmul.mx") is not in the op table, for its error;
+ * NULL when it is not one PTOAS defines. */
+const char *op_unimplemented_reason(const char *name, size_t len);
 /* The form of a matmul row (ir/ops_cube.def, its ELEM column): what happens to the product. */
 enum { MM_PLAIN, MM_ACC, MM_BIAS };
 /* MM_PLAIN, MM_ACC (adds acc_in) or MM_BIAS (adds a bias row) for a matmul op; MM_PLAIN otherwise. */

@@ -188,3 +188,41 @@ static const int8_t matmul_forms[OP_COUNT] = {
 };
 
 int matmul_form(OpCode code) { return (unsigned)code < OP_COUNT ? matmul_forms[code] : MM_PLAIN; }
+
+/* PTOAS operations (PTOOps.td) that pto-as does not implement, with the reason its error gives. */
+static const struct {
+    const char *reason;
+    const char *names; /* space-separated mnemonics, without "pto." */
+} unimplemented[] = {
+    {"MX matmul (microscaling with scale tiles) is not implemented yet (issue #12)",
+     "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
+    {"quantising (fp-scaled) moves between cube tiles are not implemented yet (issue #12)",
+     "tmov.fp textract_fp tinsert_fp tstore_fp"},
+    {"sorting is not implemented yet (issue #11)", "tmrgsort tsort32"},
+    {"this tile instruction is not implemented yet (issue #11)",
+     "tpack thistogram trandom ttrans tgetval tsetval mgather mscatter tprefetch"},
+    {"the inter-core pipe (FIFO) operations are not implemented",
+     "tpush tpush_to_aic tpush_to_aiv tpop tpop_from_aic tpop_from_aiv tfree tfree_from_aic tfree_from_aiv "
+     "aic_initialize_pipe aiv_initialize_pipe initialize_l2g2l_pipe initialize_l2l_pipe reserve_buffer "
+     "import_reserved_buffer"},
+    {"buffer-id and cross-core synchronisation are not implemented yet (issue #14)",
+     "get_buf rls_buf sync.set sync.wait set_ffts declare_eventid_array eventid_array_get eventid_array_set"},
+    {"asynchronous GM transfers are not implemented",
+     "build_async_session tget_async tput_async test_async_event wait_async_event"},
+    {"this PTOAS operation is not implemented",
+     "bind_tile bitcast declare_tile declare_tile_memref load_scalar store_scalar pointer_cast print subset trap"},
+};
+
+const char *op_unimplemented_reason(const char *name, size_t len) {
+    if (len <= 4 || memcmp(name, "pto.", 4) != 0) return NULL;
+    name += 4, len -= 4;
+    for (size_t g = 0; g < sizeof unimplemented / sizeof *unimplemented; g++)
+        for (const char *p = unimplemented[g].names; *p;) {
+            size_t n = strcspn(p, " ");
+            if (n == len && memcmp(p, name, n) == 0) return unimplemented[g].reason;
+            p += n;
+            while (*p == ' ') p++;
+        }
+    return NULL;
+}
+

@@ -1210,6 +1210,9 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         if (d->name.len > 7 && memcmp(d->name.text, "memref.", 7) == 0)
             pc_error(ctx, d->name.loc, "unsupported operation '%.*s': IR after memref lowering is out of scope for pto-as, "
                      "which reads PTO's tile-level IR", (int)d->name.len, d->name.text);
+        else if (op_unimplemented_reason(d->name.text, d->name.len))
+            pc_error(ctx, d->name.loc, "unsupported operation '%.*s': %s", (int)d->name.len, d->name.text,
+                     op_unimplemented_reason(d->name.text, d->name.len));
         else
             pc_error(ctx, d->name.loc, "unsupported operation '%.*s'", (int)d->name.len, d->name.text);
         pc_poison_defs(ctx, defs);

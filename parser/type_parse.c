@@ -95,7 +95,7 @@ static void note_element_types(ParseCtx *ctx) {
     for (int dt = DT_F16; dt <= DT_U64 && n < sizeof list; dt++)
         n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", dt == DT_F16 ? "" : ", ", dtype_name((DType)dt));
     SrcLoc nowhere = {0, 0, 0, 0};
-    pc_note(ctx, nowhere, "PTO element types are %s (f64 and other MLIR types are not)", list);
+    pc_note(ctx, nowhere, "PTO element types are %s (f64, the fp8 and MX types and other MLIR types are not; fp8 and MX are not implemented yet, issue #12)", list);
 }
 
 /* Parses a shape token `d0xd1x...[xdtype]`. dims gets room for every dim; `?` is DIM_DYNAMIC.
