@@ -542,7 +542,7 @@ Test(parser, unsupported_operations_are_reported_and_parsing_continues) {
                  "%v = pto.tmuls %u, 2.0 : " T16 "\n" /* %u is known (poisoned): no cascade */
                  "%w = tfoo %v : " T16 "\n"
                  "%z = pto.tmuls %nope, 2.0 : " T16 "\n",
-                 {2, "pto.mgather", "unsupported operation 'pto.mgather'"},
+                 {2, "pto.mgather", "unsupported operation 'pto.mgather': this tile instruction is not implemented yet (issue #11)"},
                  {3, "pto.tscatters", "unsupported operation 'pto.tscatters'"},
                  {5, "tfoo", "unsupported operation 'tfoo'"},
                  {6, "%nope", "'pto.tmuls' op operand 'src' uses undefined value %nope"});
@@ -557,11 +557,16 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%a = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
                  "pto.tsort32 ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
-                 {2, "pto.reserve_buffer", "unsupported operation 'pto.reserve_buffer'"},
-                 {7, "pto.build_async_session", "unsupported operation 'pto.build_async_session'"},
-                 {8, "pto.initialize_l2l_pipe", "unsupported operation 'pto.initialize_l2l_pipe'"},
-                 {9, "pto.declare_eventid_array", "unsupported operation 'pto.declare_eventid_array'"},
-                 {10, "pto.tsort32", "unsupported operation 'pto.tsort32'"},
+                 {2, "pto.reserve_buffer",
+                  "unsupported operation 'pto.reserve_buffer': the inter-core pipe (FIFO) operations are not implemented"},
+                 {7, "pto.build_async_session",
+                  "unsupported operation 'pto.build_async_session': asynchronous GM transfers are not implemented"},
+                 {8, "pto.initialize_l2l_pipe",
+                  "unsupported operation 'pto.initialize_l2l_pipe': the inter-core pipe (FIFO) operations are not implemented"},
+                 {9, "pto.declare_eventid_array",
+                  "unsupported operation 'pto.declare_eventid_array': buffer-id and cross-core synchronisation are not "
+                  "implemented yet (issue #14)"},
+                 {10, "pto.tsort32", "unsupported operation 'pto.tsort32': sorting is not implemented yet (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 
