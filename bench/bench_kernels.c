@@ -284,7 +284,7 @@ static bool find_samples(const BenchOptions *o, char *buf, size_t len, char *not
 }
 
 /* The pto-run argv of a kernel: FILE --target=T, the pointers as --in in_ARG.bin (mode 1), as --out
- * size_ARG.bin (mode 0: the sizing run) or both, --out to out_ARG.bin (mode 2), and the scalars as --set. */
+ * size_ARG.bin (mode 0: the sizing run, on zero-filled buffers: --zero-inputs) or both, --out to out_ARG.bin (mode 2), and the scalars as --set. */
 static void pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow *r, const char *pto, const char *dir,
                          int mode, char store[][4200], char **argv) {
     int n = 0, s = 0;
@@ -293,6 +293,7 @@ static void pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow 
     argv[n++] = (char *)pto;
     bench_fmt(store[s], sizeof store[0], "--target=%s", k->target);
     argv[n++] = store[s++];
+    if (mode == 0) argv[n++] = "--zero-inputs"; /* the sizing run has no input files yet */
     for (int i = 0; i < r->n_args; i++) {
         const KArg *a = &r->args[i];
         if (!a->is_ptr) {
