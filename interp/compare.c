@@ -366,16 +366,6 @@ int64_t data_array_compare(FILE *out, const char *name, const DataArray *got, co
 
 /* ---- JSON report ------------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* A JSON number, or null for NaN and Inf (JSON has neither). */
 static void json_number(FILE *out, double v) {
     if (isfinite(v)) fprintf(out, "%.17g", v);
@@ -405,9 +395,9 @@ void compare_print_json(FILE *out, const char *name, const char *file, const Dat
                         const CompareOptions *opts, const CompareResult *res) {
     const char *mode = opts && opts->bits ? "bits" : opts && opts->isa ? "isa" : "allclose";
     fputs("{\"name\": ", out);
-    json_string(out, name);
+    json_print_string(out, name);
     fputs(", \"file\": ", out);
-    json_string(out, file ? file : "");
+    json_print_string(out, file ? file : "");
     fprintf(out, ", \"mode\": \"%s\", \"passed\": %s, \"elements\": %lld, \"mismatches\": %lld, \"fraction\": ", mode,
             res->passed ? "true" : "false", (long long)res->count, (long long)res->mismatches);
     json_number(out, res->count ? (double)res->mismatches / (double)res->count : 0.0);
@@ -444,9 +434,9 @@ void compare_print_json(FILE *out, const char *name, const char *file, const Dat
         fputs(reported ? ", {\"at\": " : "{\"at\": ", out);
         json_index(out, got, i);
         fputs(", \"got\": ", out);
-        json_string(out, gt);
+        json_print_string(out, gt);
         fputs(", \"want\": ", out);
-        json_string(out, wt);
+        json_print_string(out, wt);
         fputs(", \"abs_err\": ", out);
         json_number(out, abs_err);
         fputs(", \"rel_err\": ", out);

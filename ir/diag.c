@@ -237,7 +237,7 @@ static int utf8_length(const unsigned char *p) {
 
 /* A JSON string: escapes as RFC 8259 requires; a byte that is not part of well-formed UTF-8 (a
  * path or quoted source text may hold any byte) becomes U+FFFD, so the document stays valid. */
-static void print_json_string(FILE *out, const char *s) {
+void json_print_string(FILE *out, const char *s) {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         switch (*p) {
@@ -270,7 +270,7 @@ static void print_json_location(FILE *out, const SourceFile *file, SrcLoc loc) {
     uint32_t end_line, end_col;
     diag_end_position(file, loc, &end_line, &end_col);
     fputs("\"file\": ", out);
-    print_json_string(out, file ? file->path : "");
+    json_print_string(out, file ? file->path : "");
     fprintf(out, ", \"line\": %u, \"column\": %u, \"end_line\": %u, \"end_column\": %u", loc.line, loc.col, end_line,
             end_col);
 }
@@ -284,18 +284,18 @@ void diag_print_json(FILE *out, const DiagList *list) {
         fputs(i ? ",\n  {" : "\n  {", out);
         print_json_location(out, d->file, d->loc);
         fputs(", \"severity\": ", out);
-        print_json_string(out, severity_name(d->severity));
+        json_print_string(out, severity_name(d->severity));
         fputs(", \"rule\": ", out);
-        if (d->rule) print_json_string(out, d->rule);
+        if (d->rule) json_print_string(out, d->rule);
         else fputs("null", out);
         fputs(", \"message\": ", out);
-        print_json_string(out, d->message);
+        json_print_string(out, d->message);
         fputs(", \"notes\": [", out);
         for (uint32_t k = 0; k < d->n_notes; k++) {
             fputs(k ? ", {" : "{", out);
             print_json_location(out, d->file, d->notes[k].loc);
             fputs(", \"message\": ", out);
-            print_json_string(out, d->notes[k].message);
+            json_print_string(out, d->notes[k].message);
             fputc('}', out);
         }
         fputs("], \"fixits\": [", out);
@@ -303,7 +303,7 @@ void diag_print_json(FILE *out, const DiagList *list) {
             fputs(k ? ", {" : "{", out);
             print_json_location(out, d->file, d->fixits[k].loc);
             fputs(", \"replacement\": ", out);
-            print_json_string(out, d->fixits[k].replacement);
+            json_print_string(out, d->fixits[k].replacement);
             fputc('}', out);
         }
         fputs("]}", out);

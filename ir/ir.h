@@ -150,6 +150,8 @@ void diag_sort(DiagList *list);
  * source line (windowed when long) and a caret, then its notes ("FILE:LINE:COL: note: ...") and fix-its ("FILE:LINE:COL: fix-it: replace 'A'
  * with 'B'"), for each entry. */
 void diag_print_text(FILE *out, const DiagList *list);
+/* Writes `s` as a JSON string literal (escaped; invalid UTF-8 bytes become U+FFFD). */
+void json_print_string(FILE *out, const char *s);
 /* Prints the diagnostics as ONE JSON document (docs/rules.md, "Diagnostics as JSON"):
  *   {"version": 1, "diagnostics": [{"file", "line", "column", "end_line", "end_column",
  *    "severity", "rule" (string or null), "message", "notes": [{"file", "line", "column",

@@ -688,16 +688,6 @@ static void print_diags(const Options *o, DiagList *diags) {
     diags->count = diags->errors = diags->warnings = 0;
 }
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
-        else fputc(*p, out);
-    }
-    fputc('"', out);
-}
-
 /* JSON mode: the document on standard output (the expect reports were collected in `expect_json`). */
 static void print_json_document(Options *o, DiagList *diags, int status, const char *expect_json) {
     if (o->quiet) drop_quiet(diags);
@@ -707,7 +697,7 @@ static void print_json_document(Options *o, DiagList *diags, int status, const c
     fputs(",\n\"errors\": [", stdout);
     for (int i = 0; i < o->n_errors; i++) {
         if (i) fputs(", ", stdout);
-        json_string(stdout, o->errors[i]);
+        json_print_string(stdout, o->errors[i]);
     }
     printf("],\n\"expect\": [%s]}\n", expect_json ? expect_json : "");
 }
