@@ -82,7 +82,9 @@ $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 # Kernel files: -O3 lets the compiler vectorise the element loops, -fno-trapping-math lets it
 # compute both arms of a select (no program reads the FP exception flags; FPFLAGS still forbid
 # contraction and reassociation, so results stay those of the sequential order).
-$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_matmul.o $(BUILD)/obj/interp/ops_cube.o $(BUILD)/obj/interp/ops_convert.o $(BUILD)/obj/interp/ops_reduce.o $(BUILD)/obj/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_avx512.o $(BUILD)/obj/interp/kernels_matmul.o $(BUILD)/obj/interp/ops_cube.o $(BUILD)/obj/interp/ops_convert.o $(BUILD)/obj/interp/ops_reduce.o $(BUILD)/obj/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+# the kernel variants: sqrt and the like inline (and vectorise); no libm call sets errno there
+$(BUILD)/obj/interp/kernels.o $(BUILD)/obj/interp/kernels_avx2.o $(BUILD)/obj/interp/kernels_avx512.o: OPT_KERNELS += -fno-math-errno
 
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
@@ -118,7 +120,9 @@ $(BUILD)/pic/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -Wno-unused-function -MMD -MP -c $< -o $@
 
-$(BUILD)/pic/interp/kernels.o $(BUILD)/pic/interp/kernels_avx2.o $(BUILD)/pic/interp/kernels_matmul.o $(BUILD)/pic/interp/ops_cube.o $(BUILD)/pic/interp/ops_convert.o $(BUILD)/pic/interp/ops_reduce.o $(BUILD)/pic/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+$(BUILD)/pic/interp/kernels.o $(BUILD)/pic/interp/kernels_avx2.o $(BUILD)/pic/interp/kernels_avx512.o $(BUILD)/pic/interp/kernels_matmul.o $(BUILD)/pic/interp/ops_cube.o $(BUILD)/pic/interp/ops_convert.o $(BUILD)/pic/interp/ops_reduce.o $(BUILD)/pic/interp/kernels_compare.o: OPT_KERNELS = -O3 -fno-trapping-math
+# the kernel variants: sqrt and the like inline (and vectorise); no libm call sets errno there
+$(BUILD)/pic/interp/kernels.o $(BUILD)/pic/interp/kernels_avx2.o $(BUILD)/pic/interp/kernels_avx512.o: OPT_KERNELS += -fno-math-errno
 
 $(SHLIB): $(PIC_OBJS)
 	$(CC) -shared $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)

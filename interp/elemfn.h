@@ -150,10 +150,13 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EF_POW_f16(a, b) ((float)pow((double)(a), (double)(b)))
 #define EI_pow(T, a, b, c) ei_pow((int64_t)(a), (int64_t)(b), EI_MINUS_ONE_##T)
 #define EC_pow EC_OK
-/* TPOWS: pow in double, converted straight to T (one rounding, also for f16) */
+/* TPOWS: pow in double, converted straight to T (one rounding, also for f16). Integers: the
+ * double converted as the simulator's x86-64 code converts it (kernels.h, scalar_float_to_int),
+ * spelled out because a C cast is compiled to a different instruction under AVX-512 (vcvttsd2usi
+ * saturates out-of-range values where the simulator's CVTTSD2SI wraps). */
 #define EFDOM_pows FI
 #define EF_pows(T, a, b, c) pow((double)(a), (double)(b))
-#define EI_pows(T, a, b, c) ((EI_PROMO_##T)pow((double)(a), (double)(b)))
+#define EI_pows(T, a, b, c) scalar_float_to_int(pow((double)(a), (double)(b)), KDT(T), !EI_MINUS_ONE_##T)
 #define EC_pows EC_OK
 
 /* ---- bitwise (integers) ------------------------------------------------------------------- */
@@ -229,7 +232,11 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EFDOM_log F
 #define EF_log(T, a, b, c) log((double)(a))
 #define EFDOM_sqrt F
-#define EF_sqrt(T, a, b, c) sqrt((double)(a))
+/* TSQRT: the simulator's sqrt in double, rounded to T. sqrtf gives the same bits (and vectorises):
+ * a square root correctly rounded to p' >= 2p + 2 bits, then to p bits, is the correct rounding
+ * to p bits (f32 24 >= 2*11+2 and 2*8+2; double 53 >= 2*24+2), and NaN, -0 and negative inputs
+ * give the same NaN or zero (tests/unit/test_kernels_fast.c checks all f16 and bf16 inputs) */
+#define EF_sqrt(T, a, b, c) sqrtf(a)
 #define EFDOM_rsqrt F
 #define EF_rsqrt(T, a, b, c) (1.0 / sqrt((double)(a)))
 /* TRECIP is TDIVS(dst, 1, src): 1 converted to T, divided by x in T */

@@ -54,9 +54,30 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...) {
 
 /* ---- creation ------------------------------------------------------------------------------ */
 
-/* Zero-filled memory (calloc: fresh pages come zeroed from the system, so a large simulated
- * buffer costs nothing until it is touched). Kernels need no alignment beyond malloc's. */
-static void *zalloc(size_t size) { return calloc(size ? size : 1, 1); }
+/* Zero-filled memory whose first byte is aligned to ZALLOC_ALIGN (calloc: fresh pages come zeroed
+ * from the system, so a large simulated buffer costs nothing until it is touched). A simulated
+ * address that is a multiple of 64 is then a host address on a cache-line boundary: vector loads
+ * and stores of aligned tiles never split a line (a large calloc block is 16 bytes past a page
+ * boundary, which made every other 32-byte access split one and halved the kernels' speed). The
+ * block is freed with zfree. */
+#define ZALLOC_ALIGN 64
+static void *zalloc(size_t size) {
+    const size_t pad = ZALLOC_ALIGN + sizeof(void *);
+    if (size > SIZE_MAX - pad) return NULL;
+    uint8_t *raw = calloc(size + pad, 1);
+    if (!raw) return NULL;
+    uintptr_t p = ((uintptr_t)raw + sizeof(void *) + ZALLOC_ALIGN - 1) & ~(uintptr_t)(ZALLOC_ALIGN - 1);
+    memcpy((void *)(p - sizeof(void *)), &raw, sizeof raw);
+    return (void *)p;
+}
+
+/* Frees a block from zalloc (NULL: nothing). */
+static void zfree(void *p) {
+    if (!p) return;
+    void *raw;
+    memcpy(&raw, (uint8_t *)p - sizeof(void *), sizeof raw);
+    free(raw);
+}
 
 static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void create_error(Interp *ip, SrcLoc loc, const char *fmt, ...) {
@@ -159,7 +180,7 @@ void interp_destroy(Interp *ip) {
     sync_checker_free(ip->sync);
     free(ip->watches);
     init_checker_free(ip->init);
-    for (int l = 0; l < LOC_COUNT; l++) free(ip->buf[l]);
+    for (int l = 0; l < LOC_COUNT; l++) zfree(ip->buf[l]);
     for (int i = 0; i < ip->n_gm; i++) {
         free(ip->gm[i].data);
         free(ip->gm[i].written);
@@ -168,7 +189,7 @@ void interp_destroy(Interp *ip) {
     while (f) {
         Frame *next = f->next_all;
         free(f->vals);
-        free(f->auto_mem);
+        zfree(f->auto_mem);
         free(f);
         f = next;
     }
@@ -278,7 +299,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
         if (!f || !f->vals || !f->auto_mem) {
             if (f) {
                 free(f->vals);
-                free(f->auto_mem);
+                zfree(f->auto_mem);
                 free(f);
             }
             interp_reserve_memory(ip, -bytes);

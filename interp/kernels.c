@@ -11,7 +11,7 @@
 #include "kernels_isa.h"
 
 #if KERNELS_HAVE_AVX2
-extern const KernelIsaTable kernels_avx2;
+extern const KernelIsaTable kernels_avx2, kernels_avx512;
 #endif
 
 bool kernel_isa_available(KernelIsa isa) {
@@ -19,6 +19,10 @@ bool kernel_isa_available(KernelIsa isa) {
     case KISA_PORTABLE: return true;
 #if KERNELS_HAVE_AVX2
     case KISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    case KISA_AVX512:
+        return kernel_isa_available(KISA_AVX2) && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq");
 #endif
     default: return false;
     }
@@ -26,13 +30,18 @@ bool kernel_isa_available(KernelIsa isa) {
 
 KernelIsa kernel_isa_best(void) {
     const char *force = getenv("PTO_RUN_KERNELS");
-    if (force && strcmp(force, "portable") == 0) return KISA_PORTABLE;
-    return kernel_isa_available(KISA_AVX2) ? KISA_AVX2 : KISA_PORTABLE;
+    for (int i = 0; force && i < KISA_COUNT; i++)
+        if (strcmp(force, kernel_isa_table((KernelIsa)i)->name) == 0 && kernel_isa_available((KernelIsa)i))
+            return (KernelIsa)i;
+    for (int i = KISA_COUNT - 1; i > 0; i--)
+        if (kernel_isa_available((KernelIsa)i)) return (KernelIsa)i;
+    return KISA_PORTABLE;
 }
 
 const KernelIsaTable *kernel_isa_table(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
     if (isa == KISA_AVX2 && kernel_isa_available(KISA_AVX2)) return &kernels_avx2;
+    if (isa == KISA_AVX512 && kernel_isa_available(KISA_AVX512)) return &kernels_avx512;
 #endif
     (void)isa;
     return &kernels_portable;

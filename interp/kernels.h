@@ -28,7 +28,8 @@
 #define KDT_i64 DT_I64
 #define KDT_u64 DT_U64
 
-/* The AVX2 + F16C kernel variant (kernels_avx2.c) exists on x86-64 with GCC. */
+/* The AVX2 + F16C and AVX-512 kernel variants (kernels_avx2.c, kernels_avx512.c) exist on x86-64
+ * with GCC. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define KERNELS_HAVE_AVX2 1
 #else
@@ -91,6 +92,22 @@ static inline float fp_f16_to_f32(uint16_t bits) {
     return fp_bits_float(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
+/* fp_f16_to_f32(fp_f32_to_f16(x)) without a branch, so that loops over it vectorise: |x| plus
+ * 2^(e+13), minus it again, rounds |x| (binade e, at least 2^-14) to the f16 quantum 2^(e-10) to
+ * nearest even; beyond 65504 it is Inf, a NaN keeps its top 10 payload bits (made quiet). Checked
+ * against the two conversions at every f16 rounding boundary (tests/unit/test_kernels_fast.c) and
+ * once for all 2^32 floats. */
+static inline float fp_f32_round_f16(float x) {
+    uint32_t u = fp_float_bits(x), sign = u & 0x80000000u, ax = u & 0x7fffffffu;
+    uint32_t e = ax & 0x7f800000u;
+    e = e < (113u << 23) ? 113u << 23 : e > (143u << 23) ? 143u << 23 : e;
+    float m = fp_bits_float(e + (13u << 23));
+    float r = (fp_bits_float(ax) + m) - m;
+    uint32_t ur = r > 65504.0f ? 0x7f800000u : fp_float_bits(r);
+    ur = ax > 0x7f800000u ? (ax & 0x7fffe000u) | 0x00400000u : ur;
+    return fp_bits_float(ur | sign);
+}
+
 static inline uint16_t fp_f32_to_bf16(float value) {
     uint32_t x = fp_float_bits(value);
     if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u); /* quiet NaN */
@@ -106,10 +123,9 @@ static inline float fp_bf16_to_f32(uint16_t bits) { return fp_bits_float((uint32
  * double, with no double-rounding error. NaN keeps its top payload bits; huge values stay huge. */
 static inline float fp_f64_to_f32_odd(double d) {
     float f = (float)d;
-    if (d != d || (double)f == d) return f;
     uint32_t u = fp_float_bits(f);
-    if (fabs((double)f) > fabs(d)) u -= 1; /* rounded away from zero: step back toward it */
-    return fp_bits_float(u | 1u);
+    u = fabs((double)f) > fabs(d) ? u - 1 : u; /* rounded away from zero: step back toward it */
+    return d != d || (double)f == d ? f : fp_bits_float(u | 1u); /* selects: loops over it vectorise */
 }
 
 /* double -> f16 / bf16 bits with one rounding (nearest even), as a C++ cast from double does. */
@@ -151,6 +167,7 @@ typedef int (*KernelElem)(KTile d, const KTile *s, KScalar k, int64_t rows, int6
 typedef enum KernelIsa {
     KISA_PORTABLE,   /* C with GCC vector extensions: any CPU the compiler targets */
     KISA_AVX2,       /* x86-64 AVX2 + F16C (hardware f16 conversions), no FMA */
+    KISA_AVX512,     /* x86-64 AVX-512 F/VL/BW/DQ + F16C: compiler-vectorised loops 64 bytes wide */
     KISA_COUNT
 } KernelIsa;
 
@@ -176,8 +193,8 @@ typedef struct KernelIsaTable {
     KernelNarrow f32_to_f16, f32_to_bf16;
 } KernelIsaTable;
 
-/* The fastest variant this build has and this CPU runs; PTO_RUN_KERNELS=portable in the
- * environment forces the portable one (to test it end to end). */
+/* The fastest variant this build has and this CPU runs; PTO_RUN_KERNELS=portable (or avx2) in the
+ * environment forces that variant where the CPU runs it (to test each end to end). */
 KernelIsa kernel_isa_best(void);
 /* True when this build has variant `isa` and the CPU can run it. */
 bool kernel_isa_available(KernelIsa isa);

@@ -12,7 +12,10 @@
  *   any other layout, and a destination that overlaps a source other than in place: the
  *     sequential reference loop (row-major order, element by element, the simulator's order).
  * Integer functions with a fault check (division, shifts) test each element before computing it
- * and return the fault; every other kernel returns EFAULT_NONE. */
+ * and return the fault; every other kernel returns EFAULT_NONE.
+ * The fast loops read each source element once into a local before the element function sees it:
+ * the functions are macros that name an operand several times (`a < 0 ? -a : a`), and after
+ * if-conversion the vectoriser emits one load per mention (a third more loads in TABS). */
 
 #include "elemfn.h"
 
@@ -51,8 +54,17 @@
 #define KE_ST_f32(x) ((float)(x))
 #define KE_ST_f16(x) _Generic((x), double: fp_f64_to_f16, default: fp_f32_to_f16)(x)
 #define KE_ST_bf16(x) _Generic((x), double: fp_f64_to_bf16, default: fp_f32_to_bf16)(x)
-/* an intermediate result rounded to the element type, as a float (elemfn.h's RND) */
-#define RND(T, x) KE_LD_##T(KE_ST_##T(x))
+/* an intermediate result rounded to the element type, as a float (elemfn.h's RND). A float is
+ * rounded to f16 without a branch (fp_f32_round_f16: the loop vectorises, where the conversions to
+ * bits and back branch per element); a double through fp_f64_to_f16 (one rounding). */
+#define RND(T, x) KE_RND_##T(x)
+#define KE_RND_f32(x) ((float)(x))
+#define KE_RND_bf16(x) KE_LD_bf16(KE_ST_bf16(x))
+#define KE_RND_f16(x) _Generic((x), double: KE_LD_f16(fp_f64_to_f16(x)), default: fp_f32_round_f16(x))
+/* a result as the float that the variant's narrowing (RNE) turns into the element type's correct
+ * rounding: a float as it is, a double rounded to odd first (one rounding in all, as KE_ST) */
+KINLINE float ke_float_id(float x) { return x; }
+#define KE_NARROWABLE(x) _Generic((x), double: fp_f64_to_f32_odd, default: ke_float_id)(x)
 #define KE_WIDEN_f16 cvt_f16_to_f32 /* kernels_isa.h */
 #define KE_WIDEN_bf16 cvt_bf16_to_f32
 #define KE_NARROW_f16 cvt_f32_to_f16
@@ -154,8 +166,11 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                 const float *p0 = (const float *)s0.p + r * s0.rs, *p1 = (const float *)s1.p + r * s1.rs, \
                             *p2 = (const float *)s2.p + r * s2.rs;                                 \
                 (void)p1, (void)p2;                                                                \
-                for (int64_t c = 0; c < cols; c++)                                                 \
-                    dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv))); \
+                for (int64_t c = 0; c < cols; c++) {                                               \
+                    const float x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */   \
+                    (void)x1, (void)x2;                                                            \
+                    dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));     \
+                }                                                                                  \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
@@ -169,7 +184,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
     }
 
 /* ---- f16 and bf16 ---------------------------------------------------------------------------- */
-#define KE_CHUNK 64
+#define KE_CHUNK 256
 #define KE_DEF_HALF(op, shape, elem, T)                                                            \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
@@ -189,14 +204,12 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                     KE_WIDEN_##T(f0, p0 + c0, m);                                                  \
                     if (n > 1) KE_WIDEN_##T(f1, p1 + c0, m);                                       \
                     if (n > 2) KE_WIDEN_##T(f2, p2 + c0, m);                                       \
-                    if (_Generic(KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[0], f1[0], f2[0], kv)), double: 1, default: 0)) { \
-                        for (int64_t i = 0; i < m; i++)                                            \
-                            dp[c0 + i] = KE_ST_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[i], f1[i], f2[i], kv))); \
-                    } else {                                                                       \
-                        for (int64_t i = 0; i < m; i++)                                            \
-                            fo[i] = (float)KE_CALL(EF_##elem, T, KE_ARGS_##shape(f0[i], f1[i], f2[i], kv)); \
-                        KE_NARROW_##T(dp + c0, fo, m);                                             \
+                    for (int64_t i = 0; i < m; i++) {                                              \
+                        const float x0 = f0[i], x1 = f1[i], x2 = f2[i];                            \
+                        (void)x1, (void)x2;                                                        \
+                        fo[i] = KE_NARROWABLE(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
                     }                                                                              \
+                    KE_NARROW_##T(dp + c0, fo, m);                                                 \
                 }                                                                                  \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \
@@ -234,8 +247,11 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                     if (fault) return fault;                                                       \
                     dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
                 }                                                                                  \
-                for (int64_t c = 0; c < cols; c++)                                                 \
-                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
+                for (int64_t c = 0; c < cols; c++) {                                               \
+                    const ST x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */      \
+                    (void)x1, (void)x2;                                                            \
+                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));            \
+                }                                                                                  \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \

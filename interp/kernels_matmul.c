@@ -52,7 +52,7 @@ static void chain_row_portable(const float *a_row, const float *b, int64_t K, in
 
 MatmulRowF matmul_row_kernel(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
-    if (isa == KISA_AVX2 && __builtin_cpu_supports("fma")) return chain_row_fma;
+    if ((isa == KISA_AVX2 || isa == KISA_AVX512) && __builtin_cpu_supports("fma")) return chain_row_fma;
 #endif
     (void)isa;
     return chain_row_portable;

@@ -152,8 +152,9 @@ static KTile at(KTile t, int64_t r, int64_t c, size_t es) {
 }
 
 /* dst(i,j) over its valid region: ELEM(src0, src1) where both valid regions cover (i,j), the one
- * source that covers it, else 0 (the simulator's TPartInstr). Per row: one kernel call for the
- * columns both cover, copies, zeros. */
+ * source that covers it, else 0 (the simulator's TPartInstr). The leading rows that both sources
+ * cover in full take one kernel call (the same row-major walk as a call per row); every other row
+ * one kernel call for the columns both cover, then copies and zeros. */
 static int32_t exec_part(Interp *ip, const Instr *in, int32_t pc) {
     TileView *a = use_tile(ip, in, &in->t[1]), *b = a ? use_tile(ip, in, &in->t[2]) : NULL;
     if (!b) return PC_ERROR;
@@ -163,8 +164,17 @@ static int32_t exec_part(Interp *ip, const Instr *in, int32_t pc) {
     if (!d) return PC_ERROR;
     size_t es = dtype_size(in->t[0].dtype);
     KTile kd = ktile(&in->t[0], d), ka = ktile(&in->t[1], a), kb = ktile(&in->t[2], b);
-    int64_t C = d->vc;
-    for (int64_t r = 0; r < d->vr; r++) {
+    int64_t C = d->vc, r0 = 0;
+    if (a->vc >= C && b->vc >= C && C > 0) {
+        r0 = a->vr < b->vr ? a->vr : b->vr;
+        if (r0 > d->vr) r0 = d->vr;
+        if (r0 > 0) {
+            KTile srcs[2] = {ka, kb};
+            int fault = in->k.elem(kd, srcs, in->ks, r0, C);
+            if (fault) return rt_error(ip, in, "%s", fault_message(fault));
+        }
+    }
+    for (int64_t r = r0; r < d->vr; r++) {
         int64_t ea = r < a->vr ? (a->vc < C ? a->vc : C) : 0, eb = r < b->vr ? (b->vc < C ? b->vc : C) : 0;
         int64_t both = ea < eb ? ea : eb, end = ea > eb ? ea : eb;
         if (both > 0) {

@@ -56,6 +56,84 @@ Test(kernels_fast, variants_are_reported) {
 
 /* ---- conversions ---------------------------------------------------------------------------- */
 
+/* The branch-free f16 rounding of a float (kernels.h) against the two conversions it replaces:
+ * every f16 value's float, its neighbours, and the floats either side of every rounding boundary
+ * (the midpoints between f16 values), of both signs; NaNs with payloads; Inf and overflow. */
+Test(kernels_fast, branch_free_f16_rounding_matches_the_conversions) {
+    int64_t checked = 0;
+    for (uint32_t h = 0; h < 0x7c00u; h++) {
+        const float lo = fp_f16_to_f32((uint16_t)h), hi = fp_f16_to_f32((uint16_t)(h + 1));
+        const float mid = (float)(((double)lo + (double)hi) / 2); /* exact: f16 midpoints fit a float */
+        const uint32_t pts[] = {fp_float_bits(lo), fp_float_bits(mid)};
+        for (int p = 0; p < 2; p++)
+            for (int d = -2; d <= 2; d++)
+                for (int neg = 0; neg < 2; neg++) {
+                    const uint32_t sign = neg ? 0x80000000u : 0u;
+                    const uint32_t bits = ((pts[p] + (uint32_t)d) & 0x7fffffffu) | sign;
+                    const float x = fp_bits_float(bits);
+                    const float want = fp_f16_to_f32(fp_f32_to_f16(x)), got = fp_f32_round_f16(x);
+                    cr_assert_eq(fp_float_bits(got), fp_float_bits(want), "x = 0x%08x: 0x%08x, want 0x%08x", bits,
+                                 fp_float_bits(got), fp_float_bits(want));
+                    checked++;
+                }
+    }
+    const uint32_t special[] = {0x7f800000u, 0x7f800001u, 0x7fc00000u, 0x7fbfffffu, 0x7f812345u, 0x7f7fffffu,
+                                0x477ff000u, 0x477fefffu, 0x477fe000u, 0x47800000u, 0x00000001u, 0x33000000u,
+                                0x33000001u, 0x32ffffffu, 0x387fc000u, 0x387fe000u};
+    for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+        for (int neg = 0; neg < 2; neg++) {
+            const uint32_t sign = neg ? 0x80000000u : 0u;
+            const float x = fp_bits_float(special[i] | sign);
+            cr_assert_eq(fp_float_bits(fp_f32_round_f16(x)), fp_float_bits(fp_f16_to_f32(fp_f32_to_f16(x))),
+                         "x = 0x%08x", special[i] | sign);
+        }
+    cr_assert_gt(checked, 500000);
+}
+
+/* Double -> f16/bf16 through round-to-odd (the branch-free fp_f64_to_f32_odd) against a direct
+ * correct rounding of the double: quotients and square roots that are not floats, ties of the
+ * narrow types, values beyond their range, NaN. */
+static uint16_t f16_of_double_ref(double d) {
+    if (d != d) return fp_f32_to_f16((float)d);
+    const double ad = fabs(d);
+    uint16_t best = 0;
+    double err = INFINITY;
+    for (uint32_t h = 0; h <= 0x7c00u; h++) { /* nearest, ties to the even code */
+        const double e = fabs((double)fp_f16_to_f32((uint16_t)h) - ad);
+        if (e < err || (e == err && !(h & 1u))) err = e, best = (uint16_t)h;
+    }
+    if (ad >= 65520.0) best = 0x7c00u;
+    return (uint16_t)(best | (signbit(d) ? 0x8000u : 0));
+}
+
+Test(kernels_fast, double_results_round_once_to_f16) {
+    const double xs[] = {1.0 / 3, -2.0 / 3, 65519.999, 65520.0, 65504.00001, 1e300, -1e-300, 5.960464477539063e-08,
+                         2.9802322387695312e-08, 2.9802322387695316e-08, 1.0009765625 + 0x1p-40, 1.00048828125,
+                         1.00048828125 + 0x1p-50, 1.00048828125 - 0x1p-50, 0.0, -0.0, INFINITY, -INFINITY};
+    for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+        cr_assert_eq(fp_f64_to_f16(xs[i]), f16_of_double_ref(xs[i]), "%a: 0x%04x, want 0x%04x", xs[i],
+                     fp_f64_to_f16(xs[i]), f16_of_double_ref(xs[i]));
+    cr_assert_eq(fp_f64_to_f16(NAN) & 0x7e00u, 0x7e00u);
+    for (uint32_t h = 0x3c00u; h < 0x3c00u + 64; h++) { /* 1/sqrt(x) of a few f16 values */
+        const double d = 1.0 / sqrt((double)fp_f16_to_f32((uint16_t)h));
+        cr_assert_eq(fp_f64_to_f16(d), f16_of_double_ref(d), "1/sqrt(0x%04x)", h);
+    }
+}
+
+/* sqrtf rounded to f16 or bf16 is the simulator's sqrt in double rounded once (elemfn.h, TSQRT):
+ * every f16 and bf16 input. */
+Test(kernels_fast, float_sqrt_rounds_like_double_sqrt) {
+    for (uint32_t h = 0; h < 65536u; h++) {
+        const float x = fp_f16_to_f32((uint16_t)h), y = fp_bf16_to_f32((uint16_t)h);
+        cr_assert_eq(fp_f32_to_f16(sqrtf(x)), fp_f64_to_f16(sqrt((double)x)), "f16 0x%04x", h);
+        cr_assert_eq(fp_f32_to_bf16(sqrtf(y)), fp_f64_to_bf16(sqrt((double)y)), "bf16 0x%04x", h);
+    }
+    for (uint32_t u = 0; u < 0xffffffffu - 40009u; u += 40009u) {
+        const float x = fp_bits_float(u);
+        cr_assert_eq(fp_float_bits(sqrtf(x)), fp_float_bits((float)sqrt((double)x)), "f32 0x%08x", u);
+    }
+}
+
 Test(kernels_fast, f16_and_bf16_widening_is_exhaustively_exact) {
     uint16_t *h = malloc(65536 * sizeof *h);
     float *f = malloc(65536 * sizeof *f);

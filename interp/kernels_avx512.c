@@ -1,0 +1,27 @@
+/* kernels_avx512.c - the x86-64 AVX-512 kernel variant: the same kernels as the portable one
+ * (kernels_isa.h) compiled for AVX-512 (F, VL, BW, DQ) with F16C. The hand-vectorised kernels keep
+ * 32-byte native vectors (as in kernels_avx2.c); the loops the compiler vectorises (the
+ * elementwise families of kernels_elem.h) use 64-byte registers ("prefer-vector-width=512"),
+ * which doubles their throughput on CPUs with a full-width AVX-512 data path. "fma" is not
+ * enabled, so no multiply-add is ever fused. kernels.c selects this variant only on a CPU that has
+ * all of these extensions (the binary still runs anywhere); elsewhere this file is empty. */
+#include "kernels.h"
+
+#if KERNELS_HAVE_AVX2
+#include <immintrin.h>
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,avx2,f16c,prefer-vector-width=512")
+
+#define KISA_NATIVE_BYTES 32
+#define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))
+#define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
+#define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+#define KISA_TABLE kernels_avx512
+#define KISA_NAME "avx512"
+#include "kernels_isa.h"
+
+#pragma GCC pop_options
+#else
+typedef int kernels_avx512_unused; /* ISO C: a translation unit must not be empty */
+#endif
