@@ -199,8 +199,8 @@ static bool libm_bound(const FamCase *c) {
     return false;
 }
 
-/* Integer element functions built on C's / or % (one hardware division per element, not
- * vectorisable on x86), exactly as the simulator. */
+/* Integer element functions built on C's / or % (the simulator divides once per element; pto-run
+ * divides exactly in double, vectorised, which is still bound by the divider). */
 static bool idiv_bound(const FamCase *c) {
     static const char *const idiv[] = {"div", "rem", "fmod"};
     if (!dtype_is_int(c->dt)) return false;
@@ -657,7 +657,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                 text_printf(&misses, "  MISS >=0.5x memcpy: %s %s 64x64 %.3fx%s\n", c->row->info->asm_name,
                             dtype_name(c->dt), ratio,
                             libm_bound(c) ? " (libm call per element, as the simulator)"
-                            : idiv_bound(c) ? " (integer division per element, as the simulator)" : "");
+                            : idiv_bound(c) ? " (a division per element, as the simulator)" : "");
             gl += (size_t)snprintf(goal + gl, sizeof goal - gl, ">=0.5 %s%s ", goal_mark(met),
                                    met ? "" : libm_bound(c) ? "(libm)" : idiv_bound(c) ? "(idiv)" : "");
             if (!met && idiv_bound(c)) g_mem_idiv++;

@@ -78,6 +78,9 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_QUOT_i64(T, a, b) (EI_P(T, a) / EI_P(T, b))
 #define EI_QUOT_u64(T, a, b) (EI_P(T, a) / EI_P(T, b))
 #define EI_QUOT(T, a, b) EI_QUOT_##T(T, a, b)
+/* C's remainder (the dividend's sign): a - quotient * b from that exact quotient, which cannot
+ * overflow (|quotient * b| <= |a|); vectorises like EI_QUOT, where `%` is one idiv per element. */
+#define EI_REMAINDER(T, a, b) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT(T, a, b) * EI_P(T, b)))
 
 #define EC_OK(T, a, b) EFAULT_NONE
 #define EC_DIVISOR(T, a, b) ((b) == 0 ? EFAULT_DIV_ZERO : EI_DIV_TRAPS(T, a, b) ? EFAULT_DIV_OVERFLOW : EFAULT_NONE)
@@ -139,7 +142,7 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* TFMOD: C's remainder, sign of the dividend */
 #define EFDOM_fmod FI
 #define EF_fmod(T, a, b, c) fmod((double)(a), (double)(b))
-#define EI_fmod(T, a, b, c) (EI_P(T, a) % EI_P(T, b))
+#define EI_fmod(T, a, b, c) EI_REMAINDER(T, a, b)
 #define EC_fmod EC_DIVISOR
 
 /* TPOW: pow in double (f16 rounds through float); integers by squaring, wrapping */

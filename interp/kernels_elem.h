@@ -83,10 +83,10 @@ KINLINE float ke_float_id(float x) { return x; }
 KE_DEF_REM(f32)
 KE_DEF_REM(f16)
 KE_DEF_REM(bf16)
-/* TREM for each integer type: C's % in the promoted type, stored, then `dst += src1` */
+/* TREM for each integer type: C's % in the promoted type (EI_REMAINDER), stored, then `dst += src1` */
 #define KE_DEF_IREM(T)                                                                             \
     KINLINE KE_STORE_##T ei_rem_##T(KE_STORE_##T a, KE_STORE_##T b) {                              \
-        KE_STORE_##T r = (KE_STORE_##T)(EI_P(T, a) % EI_P(T, b));                                  \
+        KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER(T, a, b);                                      \
         if ((a >= 0) != (b >= 0) && r != 0) r = (KE_STORE_##T)(EI_WRAP(r) + EI_WRAP(b));           \
         return r;                                                                                  \
     }
