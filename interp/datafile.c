@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,8 +24,11 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...) {
 
 void data_array_free(DataArray *a) {
     if (!a) return;
-    free(a->data);
+    if (a->map) munmap(a->map, a->map_len);
+    else free(a->data);
     a->data = NULL;
+    a->map = NULL;
+    a->map_len = 0;
     a->count = 0;
 }
 
@@ -128,6 +132,29 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *out_len, ch
     }
     *out = buf;
     *out_len = len;
+    return true;
+}
+
+/* Files from this size on are mapped, not read: copy-on-write private pages, loaded when a
+ * kernel first touches them (a 400 MB weight file of which a kernel reads one slice costs that
+ * slice, not a 400 MB copy and a page fault per 4 KiB of fresh memory). */
+#define DATA_MAP_MIN_BYTES ((size_t)1 << 20)
+
+/* Maps a regular file of DATA_MAP_MIN_BYTES up to DATA_FILE_MAX_BYTES privately (readable and
+ * writable, writes stay in this process). False when it is smaller, not a regular file or cannot
+ * be mapped: the caller reads it instead. */
+static bool map_whole_file(const char *path, uint8_t **out, size_t *out_len) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return false;
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= DATA_MAP_MIN_BYTES &&
+        (uint64_t)st.st_size <= DATA_FILE_MAX_BYTES)
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) return false;
+    *out = p;
+    *out_len = (size_t)st.st_size;
     return true;
 }
 
@@ -276,8 +303,8 @@ static bool parse_npy_header(const char *text, size_t len, NpyHeader *h, char *w
     return true;
 }
 
-static bool read_npy(const char *path, const uint8_t *buf, size_t len, DType dtype, DataArray *out, char *err,
-                     size_t errlen) {
+static bool read_npy(const char *path, const uint8_t *buf, size_t len, DType dtype, DataArray *out,
+                     size_t *data_offset, char *err, size_t errlen) {
     if (len < 10) {
         set_err(err, errlen, "'%s': truncated .npy header", path);
         return false;
@@ -348,12 +375,7 @@ static bool read_npy(const char *path, const uint8_t *buf, size_t len, DType dty
     if (h.rank == 0) out->shape[0] = 1;
     for (int i = 0; i < h.rank; i++) out->shape[i] = h.shape[i];
     out->count = count;
-    out->data = malloc(avail ? avail : 1);
-    if (!out->data) {
-        set_err(err, errlen, "out of host memory reading '%s'", path);
-        return false;
-    }
-    if (avail) memcpy(out->data, buf + data_off, avail);
+    *data_offset = data_off;
     return true;
 }
 
@@ -364,13 +386,14 @@ bool datafile_read(const char *path, DType dtype, DataArray *out, char *err, siz
         return false;
     }
     uint8_t *buf;
-    size_t len;
-    if (!read_whole_file(path, &buf, &len, err, errlen)) return false;
+    size_t len, data_off = 0;
+    bool mapped = map_whole_file(path, &buf, &len);
+    if (!mapped && !read_whole_file(path, &buf, &len, err, errlen)) return false;
     bool ok;
     /* a `.bin` file is raw whatever its first bytes are (its data may begin with the .npy magic) */
     bool npy_magic = len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0 && !ends_with(path, ".bin");
     if (npy_magic) {
-        ok = read_npy(path, buf, len, dtype, out, err, errlen);
+        ok = read_npy(path, buf, len, dtype, out, &data_off, err, errlen);
     } else if (ends_with(path, ".npy")) {
         set_err(err, errlen, "'%s' is not a .npy file (missing the \\x93NUMPY magic)", path);
         ok = false;
@@ -384,12 +407,22 @@ bool datafile_read(const char *path, DType dtype, DataArray *out, char *err, siz
         out->rank = 1;
         out->count = (int64_t)(len / es);
         out->shape[0] = out->count;
-        out->data = buf;
-        buf = NULL;
         ok = true;
     }
-    free(buf);
-    return ok;
+    if (!ok) {
+        if (mapped) munmap(buf, len);
+        else free(buf);
+        return false;
+    }
+    if (mapped) { /* the elements stay in the mapping */
+        out->data = buf + data_off;
+        out->map = buf;
+        out->map_len = len;
+    } else { /* the elements moved to the front of the buffer read */
+        if (data_off) memmove(buf, buf + data_off, len - data_off);
+        out->data = buf;
+    }
+    return true;
 }
 
 /* Builds the .npy header (magic, version, length, dict padded to a multiple of 64 bytes). */

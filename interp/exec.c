@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
@@ -69,6 +70,15 @@ static void *zalloc(size_t size) {
     uintptr_t p = ((uintptr_t)raw + sizeof(void *) + ZALLOC_ALIGN - 1) & ~(uintptr_t)(ZALLOC_ALIGN - 1);
     memcpy((void *)(p - sizeof(void *)), &raw, sizeof raw);
     return (void *)p;
+}
+
+/* Frees a GM buffer's elements (malloc'd or mapped). */
+static void gm_release_data(GmBuffer *g) {
+    if (g->map) munmap(g->map, g->map_len);
+    else free(g->data);
+    g->data = NULL;
+    g->map = NULL;
+    g->map_len = 0;
 }
 
 /* Frees a block from zalloc (NULL: nothing). */
@@ -182,7 +192,7 @@ void interp_destroy(Interp *ip) {
     init_checker_free(ip->init);
     for (int l = 0; l < LOC_COUNT; l++) zfree(ip->buf[l]);
     for (int i = 0; i < ip->n_gm; i++) {
-        free(ip->gm[i].data);
+        gm_release_data(&ip->gm[i]);
         free(ip->gm[i].written);
     }
     Frame *f = ip->all_frames;
@@ -858,7 +868,8 @@ bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char 
     return true;
 }
 
-bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, char *err, size_t errlen) {
+/* Binds `data` to GM argument b: a copy of its elements, or (move) its storage itself. */
+static bool bind_gm(Interp *ip, const InterpBinding *b, DataArray *data, bool move, char *err, size_t errlen) {
     if (b->kind != BIND_GM || b->arg_index < 0 || ip->gm_of_arg[b->arg_index] < 0) {
         set_err(err, errlen, "%s is not a pointer argument", b->display);
         return false;
@@ -875,15 +886,25 @@ bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, c
                 "frames", b->display, bytes, (long long)ip->max_memory);
         return false;
     }
-    uint8_t *copy = malloc(bytes ? bytes : 1);
-    if (!copy) {
-        interp_reserve_memory(ip, g->count * (int64_t)g->elem_size - (int64_t)bytes);
-        set_err(err, errlen, "out of host memory for %s", b->display);
-        return false;
+    uint8_t *storage = data->data;
+    if (!move || !storage) {
+        storage = malloc(bytes ? bytes : 1);
+        if (!storage) {
+            interp_reserve_memory(ip, g->count * (int64_t)g->elem_size - (int64_t)bytes);
+            set_err(err, errlen, "out of host memory for %s", b->display);
+            return false;
+        }
+        if (bytes) memcpy(storage, data->data, bytes);
     }
-    if (bytes) memcpy(copy, data->data, bytes);
-    free(g->data);
-    g->data = copy;
+    gm_release_data(g);
+    g->data = storage;
+    if (move && data->data) {
+        g->map = data->map;
+        g->map_len = data->map_len;
+        data->data = NULL;
+        data->map = NULL;
+        data->map_len = 0;
+    }
     g->count = data->count;
     g->fixed = true;
     g->bound = true;
@@ -895,6 +916,15 @@ bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, c
         memcpy(g->shape, data->shape, (size_t)data->rank * sizeof *g->shape);
     }
     return true;
+}
+
+bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, char *err, size_t errlen) {
+    DataArray view = *data; /* never moved from: only read */
+    return bind_gm(ip, b, &view, false, err, errlen);
+}
+
+bool interp_bind_gm_move(Interp *ip, const InterpBinding *b, DataArray *data, char *err, size_t errlen) {
+    return bind_gm(ip, b, data, true, err, errlen);
 }
 
 bool interp_bind_scalar(Interp *ip, const InterpBinding *b, const char *text, char *err, size_t errlen) {

@@ -46,7 +46,9 @@ typedef struct DataArray {
     int rank;                        /* 1..DATA_MAX_RANK */
     int64_t shape[DATA_MAX_RANK];
     int64_t count;                   /* product of shape */
-    void *data;                      /* malloc'd, count * dtype_size(dtype) bytes */
+    void *data;                      /* count * dtype_size(dtype) bytes: malloc'd, or inside `map` */
+    void *map;                       /* a private file mapping holding data (datafile_read), or NULL */
+    size_t map_len;
 } DataArray;
 
 /* Frees the elements of an array (the struct itself is the caller's). */
@@ -184,6 +186,9 @@ bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char 
 /* Gives a GM argument its initial contents (--in): the buffer gets exactly `data`'s elements and
  * keeps that size; `data` must have the pointer's element type. */
 bool interp_bind_gm(Interp *ip, const InterpBinding *b, const DataArray *data, char *err, size_t errlen);
+/* interp_bind_gm without the copy: on success the buffer takes data's storage (malloc'd or mapped)
+ * and *data is left empty; on failure *data is unchanged. */
+bool interp_bind_gm_move(Interp *ip, const InterpBinding *b, DataArray *data, char *err, size_t errlen);
 /* Gives a scalar argument its value (--set) parsed from `text` for the argument's type
  * (integers: decimal or 0x; floats: decimal, or a 0x bit pattern). */
 bool interp_bind_scalar(Interp *ip, const InterpBinding *b, const char *text, char *err, size_t errlen);

@@ -60,7 +60,9 @@ typedef struct GmBuffer {
     const Value *arg;       /* the entry function's !pto.ptr argument */
     DType dtype;
     size_t elem_size;
-    uint8_t *data;          /* count * elem_size bytes (NULL while empty) */
+    uint8_t *data;          /* count * elem_size bytes (NULL while empty): malloc'd, or inside `map` */
+    void *map;              /* the private file mapping of --in data (interp_bind_gm_move), or NULL */
+    size_t map_len;
     int64_t count;
     bool fixed;             /* size set by --in: views must fit; else grows to the largest reach */
     int shape_rank;         /* shape of the first contiguous view made on it (0: none) */

@@ -865,7 +865,7 @@ static bool bind_inputs(Options *o, Interp *ip) {
             ok = false;
             break;
         }
-        ok = b.kind == BIND_GM ? interp_bind_gm(ip, &b, &data, err, sizeof err)
+        ok = b.kind == BIND_GM ? interp_bind_gm_move(ip, &b, &data, err, sizeof err)
                                : interp_bind_tile(ip, &b, &data, err, sizeof err);
         data_array_free(&data);
         if (!ok) io_error(o, "--in %s=%s: %s", o->ins[i].name, o->ins[i].path, err);

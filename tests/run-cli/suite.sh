@@ -267,6 +267,16 @@ expect show_without_expect 2 "err~apply to --expect, and none is given"
 invoke scale.pto --in arg0=data/in16.bin --set s=2 --expect arg1=data/out16_x2.bin --show=-1
 expect show_negative 2 "err~--show expects a count from 0 to 1000000, got '-1'"
 
+# ---- inputs: a large --in file is mapped copy-on-write ----------------------------------------------
+# 400000 f32 (1.6 MB, over the 1 MiB mapping threshold): rows 4000..4015 go to %arg1 and over rows
+# 0..15 of %arg0; the --in file must keep its bytes, --out arg0 must have the new rows
+head -c 1600000 /dev/urandom >"$T/big.bin"
+cp "$T/big.bin" "$T/big_orig.bin"
+dd if="$T/big.bin" of="$T/big_rows.bin" bs=4096 skip=250 count=1 2>/dev/null
+{ cat "$T/big_rows.bin"; tail -c +4097 "$T/big.bin"; } >"$T/big_want0.bin"
+invoke big_in.pto --in arg0=$T/big.bin --set r=4000 --out arg1=$T/big_o1.bin --out arg0=$T/big_o0.bin
+expect large_input_mapped 0 same=big_o1.bin:$T/big_rows.bin same=big_o0.bin:$T/big_want0.bin same=big.bin:$T/big_orig.bin
+
 # ---- inputs: --zero-inputs ------------------------------------------------------------------------
 invoke scale.pto --set s=2 --out arg1=$T/z.bin
 expect no_in_is_an_error 1 "err~scale.pto:14:5: error: 'pto.tload' op reads element 0 of %arg0, which has no input data and was not written before: pass --in arg0=FILE, or --zero-inputs to run on zeros" absent=z.bin

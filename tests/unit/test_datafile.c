@@ -215,6 +215,46 @@ Test(datafile, bin_files_are_raw_elements) {
     cr_assert_not_null(strstr(err, "cannot open"), "%s", err);
 }
 
+/* Files of 1 MiB and more are mapped copy-on-write, not read (datafile.c): the same elements as a
+ * read, in place in the mapping (after the .npy header), writable without touching the file, and
+ * the same errors. */
+Test(datafile, large_files_are_mapped_with_the_same_contents) {
+    enum { N = 400000 }; /* 1.6 MB of f32 */
+    DataArray a, b, c;
+    char err[256] = "";
+    cr_assert(data_array_alloc(&a, DT_F32, 800, 500, err, sizeof err));
+    for (int i = 0; i < N; i++) ((float *)a.data)[i] = (float)i * 0.25f - 7.0f;
+    const char *p = tmp_path("big.npy");
+    cr_assert(datafile_write(p, &a, err, sizeof err), "%s", err);
+    cr_assert(datafile_read(p, DT_F32, &b, err, sizeof err), "%s", err);
+    cr_assert_not_null(b.map, "a 1.6 MB file is mapped");
+    cr_assert_eq(b.count, N);
+    cr_assert_eq(b.rank, 2);
+    cr_assert_eq(b.shape[0], 800);
+    cr_assert_eq((uint8_t *)b.data - (uint8_t *)b.map, 128, "the elements follow the 128-byte header");
+    cr_assert_eq(memcmp(a.data, b.data, (size_t)N * 4), 0);
+    ((float *)b.data)[0] = 42.0f; /* private: the file keeps its bytes */
+    cr_assert(datafile_read(p, DT_F32, &c, err, sizeof err), "%s", err);
+    cr_assert_float_eq(((float *)c.data)[0], -7.0f, 0.0f);
+    data_array_free(&b);
+    data_array_free(&c);
+    cr_assert_null(c.map);
+    cr_assert_not(datafile_read(p, DT_I32, &b, err, sizeof err), "the dtype check still applies");
+    cr_assert_not_null(strstr(err, "'<f4'"), "%s", err);
+    const char *q = tmp_path("big.bin");
+    write_bytes(q, a.data, (size_t)N * 4);
+    cr_assert(datafile_read(q, DT_F32, &b, err, sizeof err), "%s", err);
+    cr_assert_not_null(b.map);
+    cr_assert_eq(b.data, b.map);
+    cr_assert_eq(b.count, N);
+    cr_assert_eq(memcmp(a.data, b.data, (size_t)N * 4), 0);
+    data_array_free(&b);
+    write_bytes(q, a.data, (size_t)N * 4 - 2);
+    cr_assert_not(datafile_read(q, DT_F32, &b, err, sizeof err));
+    cr_assert_not_null(strstr(err, "not a whole number"), "%s", err);
+    data_array_free(&a);
+}
+
 static size_t count_dir_entries(const char *dir) {
     DIR *d = opendir(dir);
     size_t n = 0;
