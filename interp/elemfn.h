@@ -154,12 +154,22 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_pow(T, a, b, c) ei_pow((int64_t)(a), (int64_t)(b), EI_MINUS_ONE_##T)
 #define EC_pow EC_OK
 /* TPOWS: pow in double, converted straight to T (one rounding, also for f16). Integers: the
- * double converted as the simulator's x86-64 code converts it (kernels.h, scalar_float_to_int),
- * spelled out because a C cast is compiled to a different instruction under AVX-512 (vcvttsd2usi
- * saturates out-of-range values where the simulator's CVTTSD2SI wraps). */
+ * double converted as the simulator's x86-64 code converts it (EI_F2I) */
 #define EFDOM_pows FI
 #define EF_pows(T, a, b, c) pow((double)(a), (double)(b))
-#define EI_pows(T, a, b, c) scalar_float_to_int(pow((double)(a), (double)(b)), KDT(T), !EI_MINUS_ONE_##T)
+#define EI_pows(T, a, b, c) EI_F2I_##T(pow((double)(a), (double)(b)))
+/* double -> the promoted type of T as g++ compiles the simulator's cast for x86-64 without AVX-512
+ * (CVTTSD2SI: 32-bit for types up to i32, 64-bit then truncated for u32, kernels.h's
+ * scalar_float_to_int for u64), written with signed conversions only: an unsigned C cast becomes
+ * the saturating vcvttsd2usi under AVX-512 and would change out-of-range results */
+#define EI_F2I_i8(x) ((int32_t)(x))
+#define EI_F2I_u8(x) ((int32_t)(x))
+#define EI_F2I_i16(x) ((int32_t)(x))
+#define EI_F2I_u16(x) ((int32_t)(x))
+#define EI_F2I_i32(x) ((int32_t)(x))
+#define EI_F2I_u32(x) ((uint32_t)(int64_t)(x))
+#define EI_F2I_i64(x) ((int64_t)(x))
+#define EI_F2I_u64(x) ((uint64_t)scalar_float_to_int((x), DT_U64, true))
 #define EC_pows EC_OK
 
 /* ---- bitwise (integers) ------------------------------------------------------------------- */
