@@ -645,9 +645,99 @@ static void check_sync_pipes(VerifyCtx *ctx, const Op *op) {
                 sync_pipe_name(src), sync_pipe_name(dst));
 }
 
+/* A sync rule id: the op's name after `pto.` with its dots as underscores (SYNC_SET.args), so that
+ * the rules of pto.sync.set stay apart from pto-run's SYNC.* reports. */
+static const char *sync_rule(VerifyCtx *ctx, const char *opn, const char *suffix) {
+    char *name = arena_printf(ctx->arena, "%s", opn);
+    for (char *c = strchr(name, '.') ? strchr(name, '.') + 1 : name; *c; c++)
+        if (*c == '.') *c = '_';
+    return rule_id(ctx->arena, name, suffix);
+}
+
+/* pto.get_buf / pto.rls_buf `[op_type, buf_id] {mode = N}` (PTOAS verifyBufSyncOp: buf_id 0..31,
+ * mode >= 0; taken on every target, as PTOAS's verifier does). */
+static void verify_sync_buf(VerifyCtx *ctx, const Op *op) {
+    const char *opn = op_info(op->code)->name;
+    int64_t v;
+    if (op->attr_args.count != 2 || op->ins.count || !op->attr_args_bracketed) {
+        vreport(ctx, op, op->loc, SEV_ERROR, sync_rule(ctx, opn, "args"),
+                "expects [op_type, buf_id], e.g. %s[#pto.pipe_event_type<TLOAD>, 0], got %d argument(s)", opn,
+                op->attr_args.count + op->ins.count);
+        return;
+    }
+    check_sync_arg(ctx, op, &op->attr_args.items[0], 'O');
+    const Attr *id = &op->attr_args.items[1];
+    if (!sync_int_arg(id, &v))
+        vreport(ctx, op, id->loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects an integer buffer id, got %s",
+                id->text ? id->text : "");
+    else if (v < 0 || v > 31)
+        vreport(ctx, op, id->loc, SEV_ERROR, sync_rule(ctx, opn, "buf-id"), "buffer id %lld is out of range 0..31",
+                (long long)v);
+    const Attr *mode = attr_find(&op->attrs, "mode");
+    if (mode && attr_value(mode, AK_INT, &v) && v < 0)
+        vreport(ctx, op, mode->loc, SEV_ERROR, sync_rule(ctx, opn, "mode"), "expects mode to be non-negative, got %lld",
+                (long long)v);
+}
+
+/* pto.sync.set / pto.sync.wait `<PIPE>, ID` or `<PIPE>, %id` (PTOAS SyncSetOp/SyncWaitOp::verify:
+ * one id form, ffts_mode 0..2, the A5 pipes). PTOAS checks no id range; the hardware has 16
+ * semaphores on A2/A3 and 32 on A5 (where a PIPE_FIX set also raises id + 16): a warning here, an
+ * error when pto-run executes it. */
+static void verify_sync_cross(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const char *opn = info->name;
+    bool set = (info->flags & OPF_SYNC_SET) != 0;
+    if (op->attr_args.count < 1 || op->attr_args.count + op->ins.count != 2 || op->attr_args_bracketed) {
+        vreport(ctx, op, op->loc, SEV_ERROR, sync_rule(ctx, opn, "args"),
+                "expects exactly one event-id form: `%s <PIPE>, ID` (a static integer) or `%s <PIPE>, %%id` (an "
+                "index value)", opn, opn);
+        return;
+    }
+    check_sync_arg(ctx, op, &op->attr_args.items[0], 'P');
+    const char *w;
+    size_t n;
+    int pipe = attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
+    int64_t id = -1;
+    bool known = true; /* the id is a static integer or a constant operand */
+    SrcLoc id_loc = op->ins.count ? op->ins.items[0].loc : op->attr_args.items[1].loc;
+    if (op->ins.count) {
+        const Type *t = operand_type(&op->ins.items[0]);
+        if (t && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, id_loc, SEV_ERROR, sync_rule(ctx, opn, "event"), "expects the event id to be index, got %s",
+                    type_text(ctx, t));
+        known = const_int_of(&op->ins.items[0], &id);
+    } else if (!sync_int_arg(&op->attr_args.items[1], &id)) {
+        vreport(ctx, op, id_loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects an integer event id, got %s",
+                op->attr_args.items[1].text ? op->attr_args.items[1].text : "");
+        return;
+    }
+    int ids = sync_cross_ids(ctx->target), top = ctx->target == TARGET_A5 && set && pipe == SYNC_PIPE_FIX ? 16 : ids;
+    if (known && (id < 0 || id >= top))
+        vreport(ctx, op, id_loc, SEV_WARNING, sync_rule(ctx, opn, "event-range"),
+                "event id %lld is outside 0..%d, the cross-core semaphores %s has%s (PTOAS does not check it; pto-run "
+                "refuses it)", (long long)id, top - 1, target_label(ctx->target),
+                top != ids ? ": an A5 PIPE_FIX set also raises id + 16" : "");
+    const Attr *mode = attr_find(&op->attrs, "ffts_mode");
+    int64_t m;
+    if (mode && attr_value(mode, AK_INT, &m) && (m < 0 || m > 2))
+        vreport(ctx, op, mode->loc, SEV_ERROR, sync_rule(ctx, opn, "ffts-mode"),
+                "requires ffts_mode in range [0, 2], but got %lld", (long long)m);
+    if (ctx->target != TARGET_A5 || pipe < 0) return;
+    bool ok = set ? pipe == SYNC_PIPE_FIX || pipe == SYNC_PIPE_MTE3
+                  : pipe == SYNC_PIPE_FIX || pipe == SYNC_PIPE_MTE1 || pipe == SYNC_PIPE_MTE2 || pipe == SYNC_PIPE_MTE3 ||
+                        pipe == SYNC_PIPE_V;
+    if (!ok)
+        vreport(ctx, op, op->attr_args.items[0].loc, SEV_ERROR, sync_rule(ctx, opn, "a5-pipe"),
+                "A5 %s expects pipe to be one of %s, got %s", opn + 4,
+                set ? "<PIPE_FIX>, <PIPE_MTE3>" : "<PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3>, <PIPE_V>",
+                sync_pipe_name(pipe));
+}
+
 void verify_sync(VerifyCtx *ctx, const Op *op) {
     const char *opn = op_info(op->code)->name, *args;
     int n_operands;
+    if (op_info(op->code)->flags & OPF_SYNC_BUF) return verify_sync_buf(ctx, op);
+    if (op_info(op->code)->flags & OPF_SYNC_CROSS) return verify_sync_cross(ctx, op);
     if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
     check_sync_pipes(ctx, op);
     int n_args = (int)strlen(args);
