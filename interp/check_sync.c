@@ -851,6 +851,20 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
         diag_add_note(ip->diags, r->first->loc, "the %s: '%s' on %s%s", r->kind == 1 ? "earlier read" : "earlier write",
                       op_info(r->first->code)->name, pipe_text(r->p1), where1);
+        if (sections && s->target == TARGET_A5)
+            for (int32_t i = 0; i < ip->n_code; i++) { /* an A5 sync.wait between them on another pipe */
+                const Op *op = ip->code[i].op;
+                int pipe;
+                int64_t id;
+                if (!op || (unsigned)op->code >= OP_COUNT ||
+                    (op_info(op->code)->flags & (OPF_SYNC_CROSS | OPF_SYNC_WAIT)) != (OPF_SYNC_CROSS | OPF_SYNC_WAIT) ||
+                    op->loc.line <= r->first->loc.line || op->loc.line >= r->second->loc.line ||
+                    !sync_cross_args(op, &pipe, &id) || pipe_of_sync[pipe] == r->p2)
+                    continue;
+                diag_add_note(ip->diags, op->loc, "on A5 this wait orders only %s, but '%s' runs on %s: wait on <%s>",
+                              sync_pipe_name(pipe), op_info(r->second->code)->name, pipe_text(r->p2), pipe_text(r->p2));
+                break;
+            }
         if (!cross && !carried && !sections) {
             note_wrong_pair(ip, r);
             add_sync_fixit(ip, r);
