@@ -784,10 +784,14 @@ void verify_section(VerifyCtx *ctx, const Op *op) {
 enum { FLAG_UNKNOWN = 0, FLAG_CLEAR, FLAG_SET };
 #define N_FLAG_KEYS (SYNC_PIPE_COUNT * SYNC_PIPE_COUNT * SYNC_EVENT_IDS)
 
+#define N_BUF_KEYS (SYNC_PIPE_COUNT * 32) /* buffer-id tokens: (pipe, buf_id) */
+
 typedef struct FlagWalk {
     VerifyCtx *ctx;
     uint8_t state[N_FLAG_KEYS];
     const Op *last[N_FLAG_KEYS]; /* the op that last set or waited the flag */
+    uint8_t held[N_BUF_KEYS];    /* FLAG_SET: held (get_buf), FLAG_CLEAR: released */
+    const Op *buf_last[N_BUF_KEYS];
 } FlagWalk;
 
 static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
@@ -797,6 +801,30 @@ static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
 static void flag_reset(FlagWalk *w, uint8_t state) {
     memset(w->state, state, sizeof w->state);
     memset(w->last, 0, sizeof w->last);
+    memset(w->held, state, sizeof w->held);
+    memset(w->buf_last, 0, sizeof w->buf_last);
+}
+
+/* get_buf / rls_buf on the straight line: a second acquire on a pipe holding the id, a release on a
+ * pipe not holding it. */
+static void buf_walk_op(FlagWalk *w, const Op *op) {
+    VerifyCtx *ctx = w->ctx;
+    const OpInfo *info = op_info(op->code);
+    int pipe;
+    int64_t id;
+    if (!sync_buf_args(op, &pipe, &id) || id < 0 || id >= 32) return;
+    int k = pipe * 32 + (int)id;
+    const Op *prev = w->buf_last[k];
+    if ((info->flags & OPF_SYNC_WAIT) && w->held[k] == FLAG_SET)
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "double-get"),
+                "acquires buffer id %lld on %s again while the get_buf at line %d still holds it: the second acquire "
+                "waits for a release that comes after it", (long long)id, sync_pipe_name(pipe), prev ? prev->loc.line : 0);
+    else if ((info->flags & OPF_SYNC_SET) && w->held[k] == FLAG_CLEAR)
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "not-held"),
+                "releases buffer id %lld on %s, which no get_buf holds since %s", (long long)id, sync_pipe_name(pipe),
+                prev ? arena_printf(ctx->arena, "the release at line %d", prev->loc.line) : "the kernel started");
+    w->held[k] = (info->flags & OPF_SYNC_WAIT) ? FLAG_SET : FLAG_CLEAR;
+    w->buf_last[k] = op;
 }
 
 /* Walks one block in program order. Flags are known only between region ops and calls: a region
@@ -810,6 +838,10 @@ static void flag_walk_block(FlagWalk *w, const Block *b, uint8_t start) {
         if (op->n_regions || op->callee) { /* a region, or a call that may set or wait anything */
             for (int r = 0; r < op->n_regions; r++) flag_walk_block(w, op->regions[r].block, FLAG_UNKNOWN);
             flag_reset(w, FLAG_UNKNOWN);
+            continue;
+        }
+        if (info->flags & OPF_SYNC_BUF) {
+            buf_walk_op(w, op);
             continue;
         }
         int src, dst, event;
@@ -845,6 +877,12 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
     /* an entry starts with every flag clear; another function may be called with flags raised */
     flag_walk_block(w, f->body.block, f->is_entry ? FLAG_CLEAR : FLAG_UNKNOWN);
     if (!f->is_entry) return;
+    for (int k = 0; k < N_BUF_KEYS; k++)
+        if (w->held[k] == FLAG_SET && w->buf_last[k])
+            vreport(ctx, w->buf_last[k], w->buf_last[k]->loc, SEV_WARNING,
+                    rule_id(ctx->arena, op_info(w->buf_last[k]->code)->name, "held-at-end"),
+                    "buffer id %d is still held on %s when the kernel ends: no pto.rls_buf releases it", k % 32,
+                    sync_pipe_name(k / 32));
     for (int k = 0; k < N_FLAG_KEYS; k++)
         if (w->state[k] == FLAG_SET && w->last[k]) {
             int event = k % SYNC_EVENT_IDS, dst = k / SYNC_EVENT_IDS % SYNC_PIPE_COUNT, src = k / SYNC_EVENT_IDS / SYNC_PIPE_COUNT;
