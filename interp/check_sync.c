@@ -479,10 +479,13 @@ static void buf_op(Interp *ip, SyncChecker *s, const Op *op, int p, int b) {
     if (op_info(op->code)->flags & OPF_SYNC_WAIT) {
         if (t->held[p] && ++s->n_errors)
             diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.buf-double-get",
-                        "acquires buffer id %d on %s again while the get_buf at line %d still holds it: the second "
-                        "acquire waits for a release that only comes after it (a hang on the board); fix: insert "
-                        "`pto.rls_buf[%s, %d]` before line %d, after the ops the first acquire guards",
-                        b, pipe_text(p), t->held[p]->loc.line, type, b, op->loc.line);
+                        "acquires buffer id %d on %s again while %s still holds it: the second acquire waits for a "
+                        "release that only comes after it (a hang on the board); fix: insert `pto.rls_buf[%s, %d]` "
+                        "before line %d, after the ops the first acquire guards",
+                        b, pipe_text(p),
+                        t->held[p] == op ? "its acquire in an earlier loop iteration"
+                                         : arena_printf(ip->arena, "the get_buf at line %d", t->held[p]->loc.line),
+                        type, b, op->loc.line);
         t->held[p] = op;
         if (t->released) join_into(s, p, t->clock);
         return;
