@@ -571,6 +571,15 @@ static bool sync_shape(OpCode code, const char **args, int *n_operands) {
     return strcmp(*args, "none") != 0;
 }
 
+/* A sync rule id: the op's name after `pto.` with its dots as underscores (SYNC_SET.args), so that
+ * the rules of pto.sync.set stay apart from pto-run's SYNC.* reports. */
+static const char *sync_rule(VerifyCtx *ctx, const char *opn, const char *suffix) {
+    char *name = arena_printf(ctx->arena, "%s", opn);
+    for (char *c = strchr(name, '.') ? strchr(name, '.') + 1 : name; *c; c++)
+        if (*c == '.') *c = '_';
+    return rule_id(ctx->arena, name, suffix);
+}
+
 /* One bracketed argument of kind P, E or O. */
 static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kind) {
     const char *opn = op_info(op->code)->name, *prefix;
@@ -580,20 +589,20 @@ static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kin
                      (kind == 'O' && (!strcmp(prefix, "#pto.pipe_event_type") || !strcmp(prefix, "#pto.sync_op_type")));
     const char *what = kind == 'P' ? "a pipe" : kind == 'E' ? "an event id" : "a sync op type";
     if (!prefix_ok) {
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %s here, got %s", what,
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects %s here, got %s", what,
                 a->text ? a->text : "");
         return;
     }
     if (kind == 'P' && sync_pipe_named(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "pipe"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "pipe"),
                 "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, "
                 "VIRTUAL_PIPE_MTE2_L1A/B, got %s",
                 w);
     else if (kind == 'E' && sync_event_named(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "event"),
                 "expects an event among EVENT_ID0..EVENT_ID7, got %s", w);
     else if (kind == 'O' && sync_op_type_pipe(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "op-type"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "op-type"),
                 "expects a sync op type among TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMOV_M2V, "
                 "TMOV_V2M, TMATMUL, TVEC, TVECWAIT_EVENT, got %s",
                 w);
@@ -643,15 +652,6 @@ static void check_sync_pipes(VerifyCtx *ctx, const Op *op) {
         vreport(ctx, op, op->loc, SEV_WARNING, rule_id(ctx->arena, info->name, "pipe-pair"),
                 "the hardware has no event from %s to %s (AscendC HardEvent); this flag orders nothing it can",
                 sync_pipe_name(src), sync_pipe_name(dst));
-}
-
-/* A sync rule id: the op's name after `pto.` with its dots as underscores (SYNC_SET.args), so that
- * the rules of pto.sync.set stay apart from pto-run's SYNC.* reports. */
-static const char *sync_rule(VerifyCtx *ctx, const char *opn, const char *suffix) {
-    char *name = arena_printf(ctx->arena, "%s", opn);
-    for (char *c = strchr(name, '.') ? strchr(name, '.') + 1 : name; *c; c++)
-        if (*c == '.') *c = '_';
-    return rule_id(ctx->arena, name, suffix);
 }
 
 /* pto.get_buf / pto.rls_buf `[op_type, buf_id] {mode = N}` (PTOAS verifyBufSyncOp: buf_id 0..31,
