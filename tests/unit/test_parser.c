@@ -564,8 +564,8 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  {8, "pto.initialize_l2l_pipe",
                   "unsupported operation 'pto.initialize_l2l_pipe': the inter-core pipe (FIFO) operations are not implemented"},
                  {9, "pto.declare_eventid_array",
-                  "unsupported operation 'pto.declare_eventid_array': buffer-id and cross-core synchronisation are not "
-                  "implemented yet (issue #14)"},
+                  "unsupported operation 'pto.declare_eventid_array': set_ffts and event-id arrays are not implemented yet "
+                  "(issue #14)"},
                  {10, "pto.tsort32", "unsupported operation 'pto.tsort32': sorting is not implemented yet (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
