@@ -638,11 +638,9 @@ static int32_t exec_sync_cross(Interp *ip, const Instr *in, int32_t pc) {
 bool lower_sync_cross(LowerCtx *ctx, const Op *op) {
     int pipe;
     int64_t id;
-    if (!sync_cross_args(op, &pipe, &id)) return lower_error(ctx, op, (SrcLoc){0}, "expects `<PIPE>, ID` or `<PIPE>, %%id`");
+    if (!sync_cross_args(op, &pipe, &id) || pipe < 0) return lower_error(ctx, op, (SrcLoc){0}, "expects `<PIPE>, ID` or `<PIPE>, %%id`");
     Instr in = instr_for(op, exec_sync_cross);
     in.b = sync_cross_ids(ctx->ip->opts.target);
-    if (ctx->ip->opts.target == TARGET_A5 && (op_info(op->code)->flags & OPF_SYNC_SET) && pipe == SYNC_PIPE_FIX)
-        in.b = 16; /* the set raises id + 16 too */
     in.a = op->ins.count ? SYNC_ID_OPERAND : id < 0 ? -1 : id > INT32_MAX ? INT32_MAX : (int32_t)id;
     if (op->ins.count == 1 && !int_operand(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0])) return false;
     emit(ctx, &in);

@@ -681,8 +681,8 @@ static void verify_sync_buf(VerifyCtx *ctx, const Op *op) {
 
 /* pto.sync.set / pto.sync.wait `<PIPE>, ID` or `<PIPE>, %id` (PTOAS SyncSetOp/SyncWaitOp::verify:
  * one id form, ffts_mode 0..2, the A5 pipes). PTOAS checks no id range; the hardware has 16
- * semaphores on A2/A3 and 32 on A5 (where a PIPE_FIX set also raises id + 16): a warning here, an
- * error when pto-run executes it. */
+ * semaphores on A2/A3 and 32 on A5: a warning here, an error when pto-run executes it. An A5
+ * PIPE_FIX set at 16 or more is a warning too: PTOAS also raises id + 16. */
 static void verify_sync_cross(VerifyCtx *ctx, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const char *opn = info->name;
@@ -712,11 +712,14 @@ static void verify_sync_cross(VerifyCtx *ctx, const Op *op) {
         return;
     }
     int ids = sync_cross_ids(ctx->target), top = ctx->target == TARGET_A5 && set && pipe == SYNC_PIPE_FIX ? 16 : ids;
-    if (known && (id < 0 || id >= top))
+    if (known && (id < 0 || id >= ids))
         vreport(ctx, op, id_loc, SEV_WARNING, sync_rule(ctx, opn, "event-range"),
-                "event id %lld is outside 0..%d, the cross-core semaphores %s has%s (PTOAS does not check it; pto-run "
-                "refuses it)", (long long)id, top - 1, target_label(ctx->target),
-                top != ids ? ": an A5 PIPE_FIX set also raises id + 16" : "");
+                "event id %lld is outside 0..%d, the cross-core semaphores %s has (PTOAS does not check it; pto-run "
+                "refuses it)", (long long)id, ids - 1, target_label(ctx->target));
+    else if (known && id >= top)
+        vreport(ctx, op, id_loc, SEV_WARNING, sync_rule(ctx, opn, "event-range"),
+                "event id %lld is outside 0..15: an A5 PIPE_FIX set also raises id + 16 (PTOAS lowers it to "
+                "set_intra_block of both), %lld, which A5 does not have", (long long)id, (long long)id + 16);
     const Attr *mode = attr_find(&op->attrs, "ffts_mode");
     int64_t m;
     if (mode && attr_value(mode, AK_INT, &m) && (m < 0 || m > 2))
