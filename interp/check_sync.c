@@ -110,9 +110,11 @@ typedef struct Leftover {
     int pipe;               /* the holding pipe (tokens), -1 for a semaphore */
     int64_t id;
     int count;              /* pending sets of a semaphore */
-    int32_t block;
+    int32_t block;          /* the first block that left it */
+    int64_t n_blocks;       /* how many blocks left it (one report per site) */
     struct Leftover *next;
 } Leftover;
+
 
 /* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
  * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
@@ -176,24 +178,29 @@ void sync_checker_free(SyncChecker *s) {
     free(s);
 }
 
+/* Records a leftover, once per (site, pipe, id) across blocks. */
+static void add_leftover(SyncChecker *s, const Op *site, int pipe, int64_t id, int count) {
+    for (Leftover *l = s->leftovers; l; l = l->next)
+        if (l->site == site && l->pipe == pipe && l->id == id) {
+            l->n_blocks++;
+            return;
+        }
+    Leftover *l = calloc(1, sizeof *l);
+    if (!l) return;
+    *l = (Leftover){site, pipe, id, count, s->block, 1, s->leftovers};
+    s->leftovers = l;
+}
+
 /* Keeps the tokens still held and the semaphores still raised at the end of a block, for
  * sync_checker_finish to report, and clears them. */
 static void keep_leftovers(SyncChecker *s) {
     for (int b = 0; b < N_BUF_IDS; b++)
-        for (int p = 0; p < N_PIPES; p++) {
-            Leftover *l = s->buf[b].held[p] ? calloc(1, sizeof *l) : NULL;
-            if (!l) continue;
-            *l = (Leftover){s->buf[b].held[p], p, b, 0, s->block, s->leftovers};
-            s->leftovers = l;
-        }
-    for (int e = 0; e < N_CROSS_IDS; e++) {
-        /* A5 ids 16..31 are the second vector core's (AIV1), which pto-run does not run: nobody
-         * here would wait them (a cube set on PIPE_FIX raises both id and id + 16 on the board) */
-        Leftover *l = s->sem[e].n && !(s->target == TARGET_A5 && e >= 16) ? calloc(1, sizeof *l) : NULL;
-        if (!l) continue;
-        *l = (Leftover){s->sem[e].site[0], -1, e, s->sem[e].n, s->block, s->leftovers};
-        s->leftovers = l;
-    }
+        for (int p = 0; p < N_PIPES; p++)
+            if (s->buf[b].held[p]) add_leftover(s, s->buf[b].held[p], p, b, 0);
+    /* A5 ids 16..31 are the second vector core's (AIV1), which pto-run does not run: nobody here
+     * would wait them (a cube set on PIPE_FIX raises both id and id + 16 on the board) */
+    for (int e = 0; e < N_CROSS_IDS; e++)
+        if (s->sem[e].n && !(s->target == TARGET_A5 && e >= 16)) add_leftover(s, s->sem[e].site[0], -1, e, s->sem[e].n);
     memset(s->buf, 0, sizeof s->buf);
     memset(s->sem, 0, sizeof s->sem);
 }
@@ -880,7 +887,10 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     for (Leftover *l = s->leftovers, *n; l; l = n) n = l->next, l->next = lrev, lrev = l;
     s->leftovers = lrev;
     for (const Leftover *l = s->leftovers; l; l = l->next) {
-        const char *in_block = s->block ? arena_printf(ip->arena, " of block %d", (int)l->block) : "";
+        const char *in_block = !s->block          ? ""
+                               : l->n_blocks == 1 ? arena_printf(ip->arena, " of block %d", (int)l->block)
+                                                  : arena_printf(ip->arena, " of block %d and %lld more blocks",
+                                                                 (int)l->block, (long long)l->n_blocks - 1);
         if (l->pipe >= 0) {
             s->n_errors++;
             diag_report(ip->diags, ip->file, SEV_ERROR, l->site->loc, "SYNC.buf-held",
