@@ -1349,8 +1349,12 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     }
     /* a sync row whose arguments end in an integer (ELEM `PI`: sync.set/sync.wait) written after
      * its pipe, `<PIPE_FIX>, 3`: the static id is an argument, not an operand */
-    if (info->cls == CLS_SYNC && !strcmp(info->elem, "PI") && attr_args.count == 1 && positional.count == 1 &&
-        ((Operand *)positional.items[0])->kind == OPD_INT) {
+    if (info->cls == CLS_SYNC && !strcmp(info->elem, "PI") && attr_args.count >= 1 && positional.count >= 1 &&
+        ((Operand *)positional.items[0])->loc.offset < ((Attr *)attr_args.items[0])->loc.offset) {
+        pc_error(ctx, ((Operand *)positional.items[0])->loc, "'%s' op expects its pipe first: `%s <PIPE>, ID`", opn, opn);
+        malformed = true;
+    } else if (info->cls == CLS_SYNC && !strcmp(info->elem, "PI") && attr_args.count == 1 && positional.count == 1 &&
+               ((Operand *)positional.items[0])->kind == OPD_INT) {
         ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, ((Operand *)positional.items[0])->loc));
         positional.count = 0;
     }

@@ -529,6 +529,14 @@ Test(parser, cross_core_sync_keeps_a_static_id_as_an_argument) {
     cr_assert_eq(id, 7);
 }
 
+Test(parser, cross_core_sync_wants_its_pipe_first) {
+    EXPECT_DIAGS("%e = arith.constant 2 : index\n"
+                 "pto.sync.set 3, <PIPE_FIX>\n"
+                 "pto.sync.wait %e, <PIPE_V>\n",
+                 {2, "3", "'pto.sync.set' op expects its pipe first: `pto.sync.set <PIPE>, ID`"},
+                 {3, "%e,", "'pto.sync.wait' op expects its pipe first: `pto.sync.wait <PIPE>, ID`"});
+}
+
 Test(parser, value_ids_are_dense) {
     Module *m = parse_ok("module {\n  func.func @f(%a: index, %b: index) {\n    %c = arith.addi %a, %b : index\n"
                          "    scf.for %i = %a to %b step %c {\n      %d = arith.addi %i, %c : index\n    }\n    return\n  }\n}\n");
