@@ -87,6 +87,35 @@ typedef struct FlagState {
     uint32_t clock[N_PIPES];
 } FlagState;
 
+/* A buffer-id token (get_buf / rls_buf): who holds it, and the join of every release so far (an
+ * acquire orders its pipe after them). */
+enum { N_BUF_IDS = 32, N_CROSS_IDS = 32, CROSS_MAX_PENDING = 15 };
+typedef struct BufToken {
+    bool released;
+    uint32_t clock[N_PIPES];
+    const Op *held[N_PIPES];        /* the get_buf holding it on each pipe, or NULL */
+} BufToken;
+
+/* A cross-core semaphore (sync.set / sync.wait): a counter of pending sets, oldest first, each
+ * with the setting pipe's clock. */
+typedef struct CrossSem {
+    int n;
+    const Op *site[CROSS_MAX_PENDING];
+    uint32_t clock[CROSS_MAX_PENDING][N_PIPES];
+} CrossSem;
+
+/* A token held or a semaphore raised when a block ended (reported at the end of the run). */
+typedef struct Leftover {
+    const Op *site;
+    int pipe;               /* the holding pipe (tokens), -1 for a semaphore */
+    int64_t id;
+    int count;              /* pending sets of a semaphore */
+    int32_t block;          /* the first block that left it */
+    int64_t n_blocks;       /* how many blocks left it (one report per site) */
+    struct Leftover *next;
+} Leftover;
+
+
 /* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
  * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
 typedef struct Decoded {
@@ -112,6 +141,9 @@ struct SyncChecker {
     uint32_t done[N_PIPES];         /* own instructions a pipe knows complete (through flags) */
     int64_t n_errors;               /* protocol errors reported (double set, wait without set) */
     FlagState flag[N_PIPES][N_PIPES][8];
+    BufToken buf[N_BUF_IDS];
+    CrossSem sem[N_CROSS_IDS];
+    Leftover *leftovers;            /* of finished blocks, newest first */
     MemRegion *regions;
     int n_regions, cap_regions;
     Report *reports;
@@ -142,11 +174,40 @@ void sync_checker_free(SyncChecker *s) {
     free(s->mid);
     free(s->decoded);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
+    for (Leftover *l = s->leftovers, *n; l; l = n) n = l->next, free(l);
     free(s);
+}
+
+/* Records a leftover, once per (site, pipe, id) across blocks. */
+static void add_leftover(SyncChecker *s, const Op *site, int pipe, int64_t id, int count) {
+    for (Leftover *l = s->leftovers; l; l = l->next)
+        if (l->site == site && l->pipe == pipe && l->id == id) {
+            l->n_blocks++;
+            return;
+        }
+    Leftover *l = calloc(1, sizeof *l);
+    if (!l) return;
+    *l = (Leftover){site, pipe, id, count, s->block, 1, s->leftovers};
+    s->leftovers = l;
+}
+
+/* Keeps the tokens still held and the semaphores still raised at the end of a block, for
+ * sync_checker_finish to report, and clears them. */
+static void keep_leftovers(SyncChecker *s) {
+    for (int b = 0; b < N_BUF_IDS; b++)
+        for (int p = 0; p < N_PIPES; p++)
+            if (s->buf[b].held[p]) add_leftover(s, s->buf[b].held[p], p, b, 0);
+    /* A5 ids 16..31 are the second vector core's (AIV1), which pto-run does not run: nobody here
+     * would wait them (a cube set on PIPE_FIX raises both id and id + 16 on the board) */
+    for (int e = 0; e < N_CROSS_IDS; e++)
+        if (s->sem[e].n && !(s->target == TARGET_A5 && e >= 16)) add_leftover(s, s->sem[e].site[0], -1, e, s->sem[e].n);
+    memset(s->buf, 0, sizeof s->buf);
+    memset(s->sem, 0, sizeof s->sem);
 }
 
 /* A new block (--blocks): fresh local memories and pipes, GM shadows kept. */
 void sync_checker_new_block(SyncChecker *s) {
+    keep_leftovers(s);
     s->block++;
     memset(s->vc, 0, sizeof s->vc);
     memset(s->barrier, 0, sizeof s->barrier);
@@ -399,11 +460,94 @@ static const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
     } else if (info->flags & OPF_SYNC_BARRIER) {
         int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
         d->pipe = (int8_t)(sp >= 0 ? pipe_of_sync[sp] : -1), d->valid = d->pipe >= 0;
+    } else if (info->flags & (OPF_SYNC_BUF | OPF_SYNC_CROSS)) { /* pipe, and the buffer or semaphore id */
+        int sp;
+        int64_t id;
+        bool ok = (info->flags & OPF_SYNC_BUF) ? sync_buf_args(op, &sp, &id) : sync_cross_args(op, &sp, &id);
+        d->pipe = (int8_t)(ok ? pipe_of_sync[sp] : -1);
+        d->event = (int8_t)(id >= 0 && id < N_BUF_IDS ? id : -1);
+        d->valid = ok && d->pipe >= 0 && d->pipe < N_PIPES && (id >= 0 ? id < N_BUF_IDS : op->ins.count == 1);
     } else if ((info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) && sync_flag_args(op, &ssrc, &sdst, &event)) {
         d->src = pipe_of_sync[ssrc], d->dst = pipe_of_sync[sdst], d->event = (int8_t)event;
         d->valid = d->src >= 0 && d->dst >= 0 && d->src < N_PIPES && d->dst < N_PIPES;
     }
     return d;
+}
+
+/* The op type argument of a get_buf as written (for messages and fix-its). */
+static const char *op_type_text(const Op *op) {
+    return op->attr_args.count && op->attr_args.items[0].text ? op->attr_args.items[0].text : "?";
+}
+
+/* get_buf(P, b) orders P after every release of b so far; rls_buf(P, b) releases b after all of
+ * P's earlier work. A second get on a pipe holding b, and a release on a pipe not holding it, are
+ * errors (SYNC.buf-double-get, SYNC.buf-unheld). */
+static void buf_op(Interp *ip, SyncChecker *s, const Op *op, int p, int b) {
+    BufToken *t = &s->buf[b];
+    const char *type = op_type_text(op);
+    if (op_info(op->code)->flags & OPF_SYNC_WAIT) {
+        if (t->held[p] && ++s->n_errors)
+            diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.buf-double-get",
+                        "acquires buffer id %d on %s again while %s still holds it: the second acquire waits for a "
+                        "release that only comes after it (a hang on the board); fix: insert `pto.rls_buf[%s, %d]` "
+                        "before line %d, after the ops the first acquire guards",
+                        b, pipe_text(p),
+                        t->held[p] == op ? "its acquire in an earlier loop iteration"
+                                         : arena_printf(ip->arena, "the get_buf at line %d", t->held[p]->loc.line),
+                        type, b, op->loc.line);
+        t->held[p] = op;
+        if (t->released) join_into(s, p, t->clock);
+        return;
+    }
+    if (!t->held[p]) {
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.buf-unheld",
+                    "releases buffer id %d on %s, which no get_buf on this pipe holds on this path: the release orders "
+                    "nothing before it; fix: insert `pto.get_buf[%s, %d]` before the ops this release should guard",
+                    b, pipe_text(p), type, b);
+    }
+    t->held[p] = NULL;
+    join(t->clock, s->vc[p]); /* fires after all earlier p work */
+    t->released = true;
+}
+
+/* sync.set(P, id) raises semaphore id after all of P's earlier work; sync.wait(P, id) consumes the
+ * oldest raise and orders P (A5 wait_intra_block) or, on A2/A3, the whole core (wait_flag_dev
+ * blocks it) after it. Sections run in program order on one modelled core, so a wait before its
+ * set is a hang (SYNC.cross-hang); more than 15 pending raises overflow the 4-bit counter. */
+static void cross_op(Interp *ip, SyncChecker *s, const Op *op, int p, int64_t id) {
+    CrossSem *c = &s->sem[id];
+    if (op_info(op->code)->flags & OPF_SYNC_SET) {
+        if (c->n == CROSS_MAX_PENDING) {
+            s->n_errors++;
+            diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.cross-overflow",
+                        "raises cross-core semaphore %lld a %dth time with none of the earlier raises waited (the first at "
+                        "line %d): the counter holds %d",
+                        (long long)id, CROSS_MAX_PENDING + 1, c->site[0]->loc.line, CROSS_MAX_PENDING);
+            return;
+        }
+        c->site[c->n] = op;
+        memcpy(c->clock[c->n], s->vc[p], sizeof c->clock[c->n]);
+        c->n++;
+        return;
+    }
+    if (!c->n) {
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.cross-hang",
+                    "waits on cross-core semaphore %lld, which no pto.sync.set raised before it on this path: the %s "
+                    "blocks forever (pto-run runs pto.section.cube and pto.section.vector in program order, so the "
+                    "set must come first in the text); fix: `pto.sync.set <PIPE>, %lld` in the producing section after "
+                    "its last write",
+                    (long long)id, s->target == TARGET_A5 ? "waiting pipe" : "core", (long long)id);
+        return;
+    }
+    if (s->target == TARGET_A5)
+        join_into(s, p, c->clock[0]);
+    else
+        for (int q = 0; q < N_PIPES; q++) join_into(s, q, c->clock[0]);
+    c->n--;
+    memmove(c->site, c->site + 1, (size_t)c->n * sizeof *c->site);
+    memmove(c->clock, c->clock + 1, (size_t)c->n * sizeof *c->clock);
 }
 
 /* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
@@ -412,6 +556,14 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
     const OpInfo *info = op_info(op->code);
     const Decoded *d = decoded(ip, s, in);
     if (!d || !d->valid) return;
+    if (info->flags & (OPF_SYNC_BUF | OPF_SYNC_CROSS)) {
+        int64_t id = d->event >= 0 ? d->event : op->ins.count == 1 ? read_int(ip->frame, &in->sc[0]) : -1;
+        int ids = (info->flags & OPF_SYNC_BUF) ? N_BUF_IDS : sync_cross_ids(s->target);
+        if (id < 0 || id >= ids) return; /* refused when it runs */
+        if (info->flags & OPF_SYNC_BUF) buf_op(ip, s, op, d->pipe, (int)id);
+        else cross_op(ip, s, op, d->pipe, id);
+        return;
+    }
     if (info->flags & OPF_SYNC_BARRIER) {
         int p = d->pipe;
         if (p == N_PIPES) { /* PIPE_ALL: every pipe after every pipe */
@@ -633,6 +785,35 @@ static void add_sync_fixit(Interp *ip, const Report *r) {
                                 indent));
 }
 
+/* The pto.section.cube / pto.section.vector around an op, or NULL. */
+static const Op *section_of(const Op *op) {
+    for (const Op *o = op; o && o->parent && o->parent->parent; ) {
+        o = o->parent->parent->parent;
+        if (o && (o->code == OP_SECTION_CUBE || o->code == OP_SECTION_VECTOR)) return o;
+    }
+    return NULL;
+}
+
+/* The fix-it of a race between the cube and the vector section: a cross-core semaphore on the
+ * lowest id no sync.set/sync.wait of the program uses. */
+static const char *cross_section_fix(Interp *ip, SyncChecker *s, const Report *r) {
+    bool used[N_CROSS_IDS] = {false};
+    for (int32_t i = 0; i < ip->n_code; i++) {
+        const Op *op = ip->code[i].op;
+        int pipe;
+        int64_t id;
+        if (op && (unsigned)op->code < OP_COUNT && (op_info(op->code)->flags & OPF_SYNC_CROSS) &&
+            sync_cross_args(op, &pipe, &id) && id >= 0 && id < N_CROSS_IDS)
+            used[id] = true;
+    }
+    int id = 0;
+    while (id < sync_cross_ids(s->target) - 1 && used[id]) id++;
+    return arena_printf(ip->arena,
+                        "order the sections with a cross-core semaphore: `pto.sync.set <%s>, %d` after line %d and "
+                        "`pto.sync.wait <%s>, %d` before line %d (a set_flag/wait_flag pair does not cross cores)",
+                        pipe_text(r->p1), id, r->first->loc.line, pipe_text(r->p2), id, r->second->loc.line);
+}
+
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
  * an error. A kernel that executed no sync op at all relies on PTOAS's automatic synchronisation:
  * unless strict, its races become one note listing the orderings it needs. */
@@ -658,7 +839,10 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
          * iteration of a loop around both) */
         bool carried = !cross && (r->first->loc.line > r->second->loc.line ||
                                   (r->first->loc.line == r->second->loc.line && r->first->loc.col >= r->second->loc.col));
-        const char *fix = cross ? arena_printf(ip->arena,
+        const Op *sec1 = section_of(r->first), *sec2 = section_of(r->second);
+        bool sections = !cross && !carried && sec1 && sec2 && sec1->code != sec2->code; /* cube and vector */
+        const char *fix = sections ? cross_section_fix(ip, s, r)
+                          : cross ? arena_printf(ip->arena,
                                                "order the blocks with cross-core synchronisation (pto.sync.set after "
                                                "line %d in the writing block, pto.sync.wait before line %d in the other), "
                                                "or give each block its own GM range",
@@ -679,9 +863,45 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                     r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "", fix);
         diag_add_note(ip->diags, r->first->loc, "the %s: '%s' on %s%s", r->kind == 1 ? "earlier read" : "earlier write",
                       op_info(r->first->code)->name, pipe_text(r->p1), where1);
-        if (!cross && !carried) {
+        if (sections && s->target == TARGET_A5)
+            for (int32_t i = 0; i < ip->n_code; i++) { /* an A5 sync.wait between them on another pipe */
+                const Op *op = ip->code[i].op;
+                int pipe;
+                int64_t id;
+                if (!op || (unsigned)op->code >= OP_COUNT ||
+                    (op_info(op->code)->flags & (OPF_SYNC_CROSS | OPF_SYNC_WAIT)) != (OPF_SYNC_CROSS | OPF_SYNC_WAIT) ||
+                    op->loc.line <= r->first->loc.line || op->loc.line >= r->second->loc.line ||
+                    !sync_cross_args(op, &pipe, &id) || pipe_of_sync[pipe] == r->p2)
+                    continue;
+                diag_add_note(ip->diags, op->loc, "on A5 this wait orders only %s, but '%s' runs on %s: wait on <%s>",
+                              sync_pipe_name(pipe), op_info(r->second->code)->name, pipe_text(r->p2), pipe_text(r->p2));
+                break;
+            }
+        if (!cross && !carried && !sections) {
             note_wrong_pair(ip, r);
             add_sync_fixit(ip, r);
+        }
+    }
+    keep_leftovers(s);
+    Leftover *lrev = NULL; /* oldest first */
+    for (Leftover *l = s->leftovers, *n; l; l = n) n = l->next, l->next = lrev, lrev = l;
+    s->leftovers = lrev;
+    for (const Leftover *l = s->leftovers; l; l = l->next) {
+        const char *in_block = !s->block          ? ""
+                               : l->n_blocks == 1 ? arena_printf(ip->arena, " of block %d", (int)l->block)
+                                                  : arena_printf(ip->arena, " of block %d and %lld more blocks",
+                                                                 (int)l->block, (long long)l->n_blocks - 1);
+        if (l->pipe >= 0) {
+            s->n_errors++;
+            diag_report(ip->diags, ip->file, SEV_ERROR, l->site->loc, "SYNC.buf-held",
+                        "buffer id %lld acquired on %s here is still held at the end%s: the next acquirer waits "
+                        "forever; fix: `pto.rls_buf[%s, %lld]` after the last op it guards",
+                        (long long)l->id, pipe_text(l->pipe), in_block, op_type_text(l->site), (long long)l->id);
+        } else {
+            diag_report(ip->diags, ip->file, SEV_WARNING, l->site->loc, "SYNC.cross-left",
+                        "cross-core semaphore %lld raised here is still raised at the end%s (%d pending): no pto.sync.wait "
+                        "consumed it, and on the board it stays for the next kernel",
+                        (long long)l->id, in_block, l->count);
         }
     }
     for (int a = 0; a < N_PIPES; a++)

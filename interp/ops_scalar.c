@@ -3,6 +3,7 @@
  * synchronisation ops (no effect on an in-order host run). */
 #include "interp_impl.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -614,6 +615,36 @@ static int32_t exec_sync_dyn(Interp *ip, const Instr *in, int32_t pc) {
     int64_t e = read_int(ip->frame, &in->sc[0]);
     if (e < 0 || e > 7) return rt_rule_error(ip, in, "event", "event id %lld is out of range 0..7", (long long)e);
     return pc + 1;
+}
+
+/* sync.set / sync.wait: the id (static in `a`, else the index operand) must name one of the
+ * target's cross-core semaphores (`b` of them) when the op runs. */
+enum { SYNC_ID_OPERAND = INT32_MIN }; /* Instr.a of a sync.set/sync.wait whose id is its operand */
+
+static int32_t exec_sync_cross(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t e = in->a != SYNC_ID_OPERAND ? in->a : read_int(ip->frame, &in->sc[0]);
+    if (e < 0 || e >= in->b) {
+        /* the rule pto-as gives the same id: "pto.sync.set" -> SYNC_SET.event-range */
+        char *rule = arena_printf(ip->diags->arena, "%s.event-range", in->opname + 4);
+        for (char *c = rule; *c && c < rule + strlen(in->opname + 4); c++) *c = *c == '.' ? '_' : (char)toupper((unsigned char)*c);
+        diag_report(ip->diags, ip->file, SEV_ERROR, in->loc, rule,
+                    "'%s' op event id %lld is out of range 0..%d (the cross-core semaphores of %s)", in->opname,
+                    (long long)e, (int)in->b - 1, ip->opts.target == TARGET_A5 ? "A5" : "A2/A3");
+        return PC_ERROR;
+    }
+    return pc + 1;
+}
+
+bool lower_sync_cross(LowerCtx *ctx, const Op *op) {
+    int pipe;
+    int64_t id;
+    if (!sync_cross_args(op, &pipe, &id) || pipe < 0) return lower_error(ctx, op, (SrcLoc){0}, "expects `<PIPE>, ID` or `<PIPE>, %%id`");
+    Instr in = instr_for(op, exec_sync_cross);
+    in.b = sync_cross_ids(ctx->ip->opts.target);
+    in.a = op->ins.count ? SYNC_ID_OPERAND : id < 0 ? -1 : id > INT32_MAX ? INT32_MAX : (int32_t)id;
+    if (op->ins.count == 1 && !int_operand(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0])) return false;
+    emit(ctx, &in);
+    return true;
 }
 
 bool lower_sync_dyn(LowerCtx *ctx, const Op *op) {

@@ -464,9 +464,11 @@ enum {
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
     OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
     OPF_CUBE       = 1u << 23, /* runs on the cube unit (PIPE_M): the matmul rows */
-    OPF_PAD_FILL   = 1u << 24  /* fills dst's whole footprint with its pad value before writing the
+    OPF_PAD_FILL   = 1u << 24, /* fills dst's whole footprint with its pad value before writing the
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
+    OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
+    OPF_SYNC_CROSS = 1u << 26  /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
@@ -684,5 +686,15 @@ bool module_print(FILE *out, const Module *m, PrintForm form);
  * O op type, E event): source and destination pipes, and the event id, or -1 when the op takes it
  * as an operand (the _dyn forms). False when an argument is missing or names nothing. */
 bool sync_flag_args(const Op *op, int *src, int *dst, int *event);
+/* The integer an argument spells (`3`, `3 : i32`); false when it is not one. */
+bool sync_int_arg(const Attr *a, int64_t *value);
+/* A buffer-id op's (get_buf, rls_buf) pipe, from its sync op type, and buffer id (not range
+ * checked). False when an argument is missing or names nothing. */
+bool sync_buf_args(const Op *op, int *pipe, int64_t *buf_id);
+/* A cross-core op's (sync.set, sync.wait) pipe and static id; *id = -1 when the id is its index
+ * operand. False when the arguments are malformed. */
+bool sync_cross_args(const Op *op, int *pipe, int64_t *id);
+/* How many cross-core semaphore ids a target has (A2/A3 FFTS: 16; A5 intra-block: 32). */
+int sync_cross_ids(Target target);
 
 #endif

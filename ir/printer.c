@@ -829,7 +829,23 @@ static void print_custom_op(Printer *p, const Op *op) {
     out(p, info->name);
     /* a sync op's operands go inside its bracketed arguments: `pto.set_flag_dyn[<A>, <B>, %e]` */
     bool ins_in_brackets = info->cls == CLS_SYNC && op->attr_args_bracketed && op->attr_args.count;
-    if (op->attr_args.count) {
+    if (op->attr_args.count && !op->attr_args_bracketed) {
+        /* `pto.barrier <PIPE_ALL>`, `pto.sync.set <PIPE_FIX>, 3`: a pipe is printed `<WORD>` as PTOAS
+         * prints it (also when written `#pto.pipe<WORD>`), the rest as written */
+        for (int i = 0; i < op->attr_args.count; i++) {
+            const Attr *a = &op->attr_args.items[i];
+            const char *t = a->text ? a->text : "", *w;
+            size_t n;
+            out(p, i ? ", " : " ");
+            if (t[0] != '<' && strchr(t, '<') && attr_enum_word(a, &w, &n)) {
+                out(p, "<");
+                out_bytes(p, w, n);
+                out(p, ">");
+            } else {
+                out(p, t);
+            }
+        }
+    } else if (op->attr_args.count) {
         out(p, op->attr_args_bracketed ? "[" : " <");
         for (int i = 0; i < op->attr_args.count + (ins_in_brackets ? op->ins.count : 0); i++) {
             if (i) out(p, ", ");
@@ -848,7 +864,7 @@ static void print_custom_op(Printer *p, const Op *op) {
         }
         out(p, op->attr_args_bracketed ? "]" : ">");
     }
-    bool first = true;
+    bool first = !(op->attr_args.count && !op->attr_args_bracketed); /* operands after `<PIPE>`: `, %e` */
     if (op->predicate) {
         outf(p, " %s", op->predicate);
         first = false;

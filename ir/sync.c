@@ -3,6 +3,7 @@
  * --check-sync. */
 #include "ir.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const pipe_names[SYNC_PIPE_COUNT] = {
@@ -54,3 +55,29 @@ bool sync_flag_args(const Op *op, int *src, int *dst, int *event) {
     *event = n > 2 ? arg_value(&op->attr_args.items[2], kinds[2]) : -1;
     return *src >= 0 && *dst >= 0 && (n == 2 || *event >= 0);
 }
+
+bool sync_int_arg(const Attr *a, int64_t *value) {
+    const char *t = a->text;
+    if (!t || a->kind != ATTR_RAW || !((*t >= '0' && *t <= '9') || *t == '-')) return false;
+    char *end;
+    long long v = strtoll(t, &end, 0);
+    while (*end == ' ') end++;
+    if (*end && *end != ':') return false; /* `3 : i32` keeps its type */
+    *value = v;
+    return true;
+}
+
+bool sync_buf_args(const Op *op, int *pipe, int64_t *buf_id) {
+    if (op->attr_args.count != 2 || op->ins.count) return false;
+    *pipe = arg_value(&op->attr_args.items[0], 'O');
+    return *pipe >= 0 && sync_int_arg(&op->attr_args.items[1], buf_id);
+}
+
+bool sync_cross_args(const Op *op, int *pipe, int64_t *id) {
+    if (op->attr_args.count + op->ins.count != 2 || op->attr_args.count < 1) return false;
+    *pipe = arg_value(&op->attr_args.items[0], 'P');
+    *id = -1;
+    return *pipe >= 0 && (op->attr_args.count == 1 || sync_int_arg(&op->attr_args.items[1], id));
+}
+
+int sync_cross_ids(Target target) { return target == TARGET_A5 ? 32 : 16; }

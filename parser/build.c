@@ -1290,6 +1290,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             malformed = true;
             break;
         case IT_ATTR_VALUE:
+            if (info->cls == CLS_SYNC && info->elem[0] == 'P' && attr_args.count == 0 && positional.count == 0) {
+                /* `pto.sync.set #pto.pipe<PIPE_FIX>, 0`: MLIR's attribute form of the leading pipe */
+                ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, it->loc));
+                break;
+            }
             if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0)
                 pc_error(ctx, it->loc, "'arith.constant' op: dense<...> constants (tensor and vector values) are not "
                          "supported; pto-as's constants are integer, float and boolean scalars");
@@ -1341,6 +1346,17 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             have_dict = true;
             break;
         }
+    }
+    /* a sync row whose arguments end in an integer (ELEM `PI`: sync.set/sync.wait) written after
+     * its pipe, `<PIPE_FIX>, 3`: the static id is an argument, not an operand */
+    if (info->cls == CLS_SYNC && !strcmp(info->elem, "PI") && attr_args.count >= 1 && positional.count >= 1 &&
+        ((Operand *)positional.items[0])->loc.offset < ((Attr *)attr_args.items[0])->loc.offset) {
+        pc_error(ctx, ((Operand *)positional.items[0])->loc, "'%s' op expects its pipe first: `%s <PIPE>, ID`", opn, opn);
+        malformed = true;
+    } else if (info->cls == CLS_SYNC && !strcmp(info->elem, "PI") && attr_args.count == 1 && positional.count == 1 &&
+               ((Operand *)positional.items[0])->kind == OPD_INT) {
+        ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, ((Operand *)positional.items[0])->loc));
+        positional.count = 0;
     }
     op->attr_args = pc_attr_list(ctx, &attr_args);
     if (operand_attrs.count) merge_operand_attrs(ctx, op, &operand_attrs);

@@ -571,6 +571,15 @@ static bool sync_shape(OpCode code, const char **args, int *n_operands) {
     return strcmp(*args, "none") != 0;
 }
 
+/* A sync rule id: the op's name after `pto.` with its dots as underscores (SYNC_SET.args), so that
+ * the rules of pto.sync.set stay apart from pto-run's SYNC.* reports. */
+static const char *sync_rule(VerifyCtx *ctx, const char *opn, const char *suffix) {
+    char *name = arena_printf(ctx->arena, "%s", opn);
+    for (char *c = strchr(name, '.') ? strchr(name, '.') + 1 : name; *c; c++)
+        if (*c == '.') *c = '_';
+    return rule_id(ctx->arena, name, suffix);
+}
+
 /* One bracketed argument of kind P, E or O. */
 static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kind) {
     const char *opn = op_info(op->code)->name, *prefix;
@@ -580,20 +589,20 @@ static void check_sync_arg(VerifyCtx *ctx, const Op *op, const Attr *a, char kin
                      (kind == 'O' && (!strcmp(prefix, "#pto.pipe_event_type") || !strcmp(prefix, "#pto.sync_op_type")));
     const char *what = kind == 'P' ? "a pipe" : kind == 'E' ? "an event id" : "a sync op type";
     if (!prefix_ok) {
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "args"), "expects %s here, got %s", what,
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects %s here, got %s", what,
                 a->text ? a->text : "");
         return;
     }
     if (kind == 'P' && sync_pipe_named(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "pipe"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "pipe"),
                 "expects a pipe among PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1..5, PIPE_V2, PIPE_FIX, PIPE_ALL, "
                 "VIRTUAL_PIPE_MTE2_L1A/B, got %s",
                 w);
     else if (kind == 'E' && sync_event_named(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "event"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "event"),
                 "expects an event among EVENT_ID0..EVENT_ID7, got %s", w);
     else if (kind == 'O' && sync_op_type_pipe(w, strlen(w)) < 0)
-        vreport(ctx, op, a->loc, SEV_ERROR, rule_id(ctx->arena, opn, "op-type"),
+        vreport(ctx, op, a->loc, SEV_ERROR, sync_rule(ctx, opn, "op-type"),
                 "expects a sync op type among TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMOV_M2V, "
                 "TMOV_V2M, TMATMUL, TVEC, TVECWAIT_EVENT, got %s",
                 w);
@@ -645,9 +654,93 @@ static void check_sync_pipes(VerifyCtx *ctx, const Op *op) {
                 sync_pipe_name(src), sync_pipe_name(dst));
 }
 
+/* pto.get_buf / pto.rls_buf `[op_type, buf_id] {mode = N}` (PTOAS verifyBufSyncOp: buf_id 0..31,
+ * mode >= 0; taken on every target, as PTOAS's verifier does). */
+static void verify_sync_buf(VerifyCtx *ctx, const Op *op) {
+    const char *opn = op_info(op->code)->name;
+    int64_t v;
+    if (op->attr_args.count != 2 || op->ins.count || !op->attr_args_bracketed) {
+        vreport(ctx, op, op->loc, SEV_ERROR, sync_rule(ctx, opn, "args"),
+                "expects [op_type, buf_id], e.g. %s[#pto.pipe_event_type<TLOAD>, 0], got %d argument(s)", opn,
+                op->attr_args.count + op->ins.count);
+        return;
+    }
+    check_sync_arg(ctx, op, &op->attr_args.items[0], 'O');
+    const Attr *id = &op->attr_args.items[1];
+    if (!sync_int_arg(id, &v))
+        vreport(ctx, op, id->loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects an integer buffer id, got %s",
+                id->text ? id->text : "");
+    else if (v < 0 || v > 31)
+        vreport(ctx, op, id->loc, SEV_ERROR, sync_rule(ctx, opn, "buf-id"), "buffer id %lld is out of range 0..31",
+                (long long)v);
+    const Attr *mode = attr_find(&op->attrs, "mode");
+    if (mode && attr_value(mode, AK_INT, &v) && v < 0)
+        vreport(ctx, op, mode->loc, SEV_ERROR, sync_rule(ctx, opn, "mode"), "expects mode to be non-negative, got %lld",
+                (long long)v);
+}
+
+/* pto.sync.set / pto.sync.wait `<PIPE>, ID` or `<PIPE>, %id` (PTOAS SyncSetOp/SyncWaitOp::verify:
+ * one id form, ffts_mode 0..2, the A5 pipes). PTOAS checks no id range; the hardware has 16
+ * semaphores on A2/A3 and 32 on A5: a warning here, an error when pto-run executes it. An A5
+ * PIPE_FIX set at 16 or more is a warning too: PTOAS also raises id + 16. */
+static void verify_sync_cross(VerifyCtx *ctx, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const char *opn = info->name;
+    bool set = (info->flags & OPF_SYNC_SET) != 0;
+    if (op->attr_args.count < 1 || op->attr_args.count + op->ins.count != 2 || op->attr_args_bracketed) {
+        vreport(ctx, op, op->loc, SEV_ERROR, sync_rule(ctx, opn, "args"),
+                "expects exactly one event-id form: `%s <PIPE>, ID` (a static integer) or `%s <PIPE>, %%id` (an "
+                "index value)", opn, opn);
+        return;
+    }
+    check_sync_arg(ctx, op, &op->attr_args.items[0], 'P');
+    const char *w;
+    size_t n;
+    int pipe = attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
+    int64_t id = -1;
+    bool known = true; /* the id is a static integer or a constant operand */
+    SrcLoc id_loc = op->ins.count ? op->ins.items[0].loc : op->attr_args.items[1].loc;
+    if (op->ins.count) {
+        const Type *t = operand_type(&op->ins.items[0]);
+        if (t && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, id_loc, SEV_ERROR, sync_rule(ctx, opn, "event"), "expects the event id to be index, got %s",
+                    type_text(ctx, t));
+        known = const_int_of(&op->ins.items[0], &id);
+    } else if (!sync_int_arg(&op->attr_args.items[1], &id)) {
+        vreport(ctx, op, id_loc, SEV_ERROR, sync_rule(ctx, opn, "args"), "expects an integer event id, got %s",
+                op->attr_args.items[1].text ? op->attr_args.items[1].text : "");
+        return;
+    }
+    int ids = sync_cross_ids(ctx->target), top = ctx->target == TARGET_A5 && set && pipe == SYNC_PIPE_FIX ? 16 : ids;
+    if (known && (id < 0 || id >= ids))
+        vreport(ctx, op, id_loc, SEV_WARNING, sync_rule(ctx, opn, "event-range"),
+                "event id %lld is outside 0..%d, the cross-core semaphores %s has (PTOAS does not check it; pto-run "
+                "refuses it)", (long long)id, ids - 1, target_label(ctx->target));
+    else if (known && id >= top)
+        vreport(ctx, op, id_loc, SEV_WARNING, sync_rule(ctx, opn, "event-range"),
+                "event id %lld is outside 0..15: an A5 PIPE_FIX set also raises id + 16 (PTOAS lowers it to "
+                "set_intra_block of both), %lld, which A5 does not have", (long long)id, (long long)id + 16);
+    const Attr *mode = attr_find(&op->attrs, "ffts_mode");
+    int64_t m;
+    if (mode && attr_value(mode, AK_INT, &m) && (m < 0 || m > 2))
+        vreport(ctx, op, mode->loc, SEV_ERROR, sync_rule(ctx, opn, "ffts-mode"),
+                "requires ffts_mode in range [0, 2], but got %lld", (long long)m);
+    if (ctx->target != TARGET_A5 || pipe < 0) return;
+    bool ok = set ? pipe == SYNC_PIPE_FIX || pipe == SYNC_PIPE_MTE3
+                  : pipe == SYNC_PIPE_FIX || pipe == SYNC_PIPE_MTE1 || pipe == SYNC_PIPE_MTE2 || pipe == SYNC_PIPE_MTE3 ||
+                        pipe == SYNC_PIPE_V;
+    if (!ok)
+        vreport(ctx, op, op->attr_args.items[0].loc, SEV_ERROR, sync_rule(ctx, opn, "a5-pipe"),
+                "A5 %s expects pipe to be one of %s, got %s", opn + 4,
+                set ? "<PIPE_FIX>, <PIPE_MTE3>" : "<PIPE_FIX>, <PIPE_MTE1>, <PIPE_MTE2>, <PIPE_MTE3>, <PIPE_V>",
+                sync_pipe_name(pipe));
+}
+
 void verify_sync(VerifyCtx *ctx, const Op *op) {
     const char *opn = op_info(op->code)->name, *args;
     int n_operands;
+    if (op_info(op->code)->flags & OPF_SYNC_BUF) return verify_sync_buf(ctx, op);
+    if (op_info(op->code)->flags & OPF_SYNC_CROSS) return verify_sync_cross(ctx, op);
     if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
     check_sync_pipes(ctx, op);
     int n_args = (int)strlen(args);
@@ -694,10 +787,14 @@ void verify_section(VerifyCtx *ctx, const Op *op) {
 enum { FLAG_UNKNOWN = 0, FLAG_CLEAR, FLAG_SET };
 #define N_FLAG_KEYS (SYNC_PIPE_COUNT * SYNC_PIPE_COUNT * SYNC_EVENT_IDS)
 
+#define N_BUF_KEYS (SYNC_PIPE_COUNT * 32) /* buffer-id tokens: (pipe, buf_id) */
+
 typedef struct FlagWalk {
     VerifyCtx *ctx;
     uint8_t state[N_FLAG_KEYS];
     const Op *last[N_FLAG_KEYS]; /* the op that last set or waited the flag */
+    uint8_t held[N_BUF_KEYS];    /* FLAG_SET: held (get_buf), FLAG_CLEAR: released */
+    const Op *buf_last[N_BUF_KEYS];
 } FlagWalk;
 
 static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
@@ -707,6 +804,30 @@ static const char *flag_text(VerifyCtx *ctx, int src, int dst, int event) {
 static void flag_reset(FlagWalk *w, uint8_t state) {
     memset(w->state, state, sizeof w->state);
     memset(w->last, 0, sizeof w->last);
+    memset(w->held, state, sizeof w->held);
+    memset(w->buf_last, 0, sizeof w->buf_last);
+}
+
+/* get_buf / rls_buf on the straight line: a second acquire on a pipe holding the id, a release on a
+ * pipe not holding it. */
+static void buf_walk_op(FlagWalk *w, const Op *op) {
+    VerifyCtx *ctx = w->ctx;
+    const OpInfo *info = op_info(op->code);
+    int pipe;
+    int64_t id;
+    if (!sync_buf_args(op, &pipe, &id) || id < 0 || id >= 32) return;
+    int k = pipe * 32 + (int)id;
+    const Op *prev = w->buf_last[k];
+    if ((info->flags & OPF_SYNC_WAIT) && w->held[k] == FLAG_SET)
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "double-get"),
+                "acquires buffer id %lld on %s again while the get_buf at line %d still holds it: the second acquire "
+                "waits for a release that comes after it", (long long)id, sync_pipe_name(pipe), prev ? prev->loc.line : 0);
+    else if ((info->flags & OPF_SYNC_SET) && w->held[k] == FLAG_CLEAR)
+        vreport(ctx, op, op->loc, SEV_ERROR, rule_id(ctx->arena, info->name, "not-held"),
+                "releases buffer id %lld on %s, which no get_buf holds since %s", (long long)id, sync_pipe_name(pipe),
+                prev ? arena_printf(ctx->arena, "the release at line %d", prev->loc.line) : "the kernel started");
+    w->held[k] = (info->flags & OPF_SYNC_WAIT) ? FLAG_SET : FLAG_CLEAR;
+    w->buf_last[k] = op;
 }
 
 /* Walks one block in program order. Flags are known only between region ops and calls: a region
@@ -720,6 +841,10 @@ static void flag_walk_block(FlagWalk *w, const Block *b, uint8_t start) {
         if (op->n_regions || op->callee) { /* a region, or a call that may set or wait anything */
             for (int r = 0; r < op->n_regions; r++) flag_walk_block(w, op->regions[r].block, FLAG_UNKNOWN);
             flag_reset(w, FLAG_UNKNOWN);
+            continue;
+        }
+        if (info->flags & OPF_SYNC_BUF) {
+            buf_walk_op(w, op);
             continue;
         }
         int src, dst, event;
@@ -755,6 +880,12 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
     /* an entry starts with every flag clear; another function may be called with flags raised */
     flag_walk_block(w, f->body.block, f->is_entry ? FLAG_CLEAR : FLAG_UNKNOWN);
     if (!f->is_entry) return;
+    for (int k = 0; k < N_BUF_KEYS; k++)
+        if (w->held[k] == FLAG_SET && w->buf_last[k])
+            vreport(ctx, w->buf_last[k], w->buf_last[k]->loc, SEV_WARNING,
+                    rule_id(ctx->arena, op_info(w->buf_last[k]->code)->name, "held-at-end"),
+                    "buffer id %d is still held on %s when the kernel ends: no pto.rls_buf releases it", k % 32,
+                    sync_pipe_name(k / 32));
     for (int k = 0; k < N_FLAG_KEYS; k++)
         if (w->state[k] == FLAG_SET && w->last[k]) {
             int event = k % SYNC_EVENT_IDS, dst = k / SYNC_EVENT_IDS % SYNC_PIPE_COUNT, src = k / SYNC_EVENT_IDS / SYNC_PIPE_COUNT;

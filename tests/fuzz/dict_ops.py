@@ -15,7 +15,7 @@ def words():
     out = set()
     for path in glob.glob(os.path.join(ROOT, "ir", "ops*.def")):
         text = open(path).read()
-        for m in re.finditer(r'^\s*(?:OP\(\w+,\s*"([\w.]+)",\s*(?:"(\w+)"|NULL)|[A-Z_]+_OP\(\w+,\s*"([\w.]+)")', text, re.M):
+        for m in re.finditer(r'^\s*(?:OP\(\w+,\s*"([\w.]+)",\s*(?:"([\w.]+)"|NULL)|[A-Z_]+_OP\(\w+,\s*"([\w.]+)")', text, re.M):
             full, asm, member = m.groups()
             if full:
                 out.add(full)

@@ -500,6 +500,43 @@ Test(parser, sync_ops_keep_attribute_arguments) {
     cr_assert_str_eq(nth_op(f, 2)->attr_args.items[0].text, "#pto.pipe_event_type<TLOAD>");
 }
 
+Test(parser, cross_core_sync_keeps_a_static_id_as_an_argument) {
+    /* PTOAS's custom form `pto.sync.set <PIPE>, ID` or `<PIPE>, %id`: a static id is an argument
+     * (never a literal operand an --emit could hoist into a constant), a value one operand */
+    Module *m = parse_ok("%e = arith.constant 2 : index\n"
+                         "pto.sync.set <PIPE_FIX>, 3 {ffts_mode = 1 : i32}\n"
+                         "pto.sync.wait #pto.pipe<PIPE_V>, %e\n"
+                         "pto.get_buf[#pto.pipe_event_type<TLOAD>, 7] {mode = 1 : i32}\n");
+    const Func *f = m->funcs[0];
+    const Op *set = nth_op(f, 1), *wait = nth_op(f, 2), *get = nth_op(f, 3);
+    int pipe;
+    int64_t id;
+    cr_assert_eq(set->code, OP_SYNC_SET);
+    cr_assert_eq(set->attr_args.count, 2);
+    cr_assert_eq(set->ins.count, 0);
+    cr_assert(sync_cross_args(set, &pipe, &id));
+    cr_assert_eq(pipe, SYNC_PIPE_FIX);
+    cr_assert_eq(id, 3);
+    cr_assert_not_null(attr_find(&set->attrs, "ffts_mode"));
+    cr_assert_eq(wait->code, OP_SYNC_WAIT);
+    cr_assert_eq(wait->attr_args.count, 1);
+    cr_assert_eq(wait->ins.count, 1);
+    cr_assert(sync_cross_args(wait, &pipe, &id));
+    cr_assert_eq(pipe, SYNC_PIPE_V);
+    cr_assert_eq(id, -1);
+    cr_assert(sync_buf_args(get, &pipe, &id));
+    cr_assert_eq(pipe, SYNC_PIPE_MTE2);
+    cr_assert_eq(id, 7);
+}
+
+Test(parser, cross_core_sync_wants_its_pipe_first) {
+    EXPECT_DIAGS("%e = arith.constant 2 : index\n"
+                 "pto.sync.set 3, <PIPE_FIX>\n"
+                 "pto.sync.wait %e, <PIPE_V>\n",
+                 {2, "3", "'pto.sync.set' op expects its pipe first: `pto.sync.set <PIPE>, ID`"},
+                 {3, "%e,", "'pto.sync.wait' op expects its pipe first: `pto.sync.wait <PIPE>, ID`"});
+}
+
 Test(parser, value_ids_are_dense) {
     Module *m = parse_ok("module {\n  func.func @f(%a: index, %b: index) {\n    %c = arith.addi %a, %b : index\n"
                          "    scf.for %i = %a to %b step %c {\n      %d = arith.addi %i, %c : index\n    }\n    return\n  }\n}\n");
@@ -564,8 +601,8 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  {8, "pto.initialize_l2l_pipe",
                   "unsupported operation 'pto.initialize_l2l_pipe': the inter-core pipe (FIFO) operations are not implemented"},
                  {9, "pto.declare_eventid_array",
-                  "unsupported operation 'pto.declare_eventid_array': buffer-id and cross-core synchronisation are not "
-                  "implemented yet (issue #14)"},
+                  "unsupported operation 'pto.declare_eventid_array': set_ffts and event-id arrays are not implemented yet "
+                  "(issue #14)"},
                  {10, "pto.tsort32", "unsupported operation 'pto.tsort32': sorting is not implemented yet (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
