@@ -192,7 +192,7 @@ static bool fill_input(DataArray *a, DType dt, FShape s, int k) {
 /* Element functions that call libm once per element (interp/elemfn.h: on floats, and TPOWS on
  * integers too), exactly as the simulator does: memcpy speed is out of reach for them. */
 static bool libm_bound(const FamCase *c) {
-    static const char *const libm[] = {"exp", "log", "pow", "pows", "fmod", "rem"};
+    static const char *const libm[] = {"exp", "log", "pow", "pows", "fmod", "rem", "expdif"};
     if (!dtype_is_float(c->dt)) return !strcmp(c->row->info->elem, "pows"); /* integers: pow in double too */
     for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
         if (!strcmp(c->row->info->elem, libm[i])) return true;
