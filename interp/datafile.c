@@ -414,7 +414,17 @@ bool datafile_read(const char *path, DType dtype, DataArray *out, char *err, siz
         else free(buf);
         return false;
     }
-    if (mapped) { /* the elements stay in the mapping */
+    if (mapped && data_off % 16 != 0) { /* a hand-made .npy header: copy, so elements stay aligned */
+        uint8_t *copy = malloc(len - data_off ? len - data_off : 1);
+        if (!copy) {
+            munmap(buf, len);
+            set_err(err, errlen, "out of host memory reading '%s'", path);
+            return false;
+        }
+        memcpy(copy, buf + data_off, len - data_off);
+        munmap(buf, len);
+        out->data = copy;
+    } else if (mapped) { /* the elements stay in the mapping */
         out->data = buf + data_off;
         out->map = buf;
         out->map_len = len;

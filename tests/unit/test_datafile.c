@@ -252,6 +252,24 @@ Test(datafile, large_files_are_mapped_with_the_same_contents) {
     write_bytes(q, a.data, (size_t)N * 4 - 2);
     cr_assert_not(datafile_read(q, DT_F32, &b, err, sizeof err));
     cr_assert_not_null(strstr(err, "not a whole number"), "%s", err);
+    /* a hand-made header of 117 bytes puts the elements at offset 127: copied, so they stay aligned */
+    const char *r = tmp_path("odd.npy");
+    uint8_t *odd = malloc(127 + (size_t)N * 4);
+    cr_assert_not_null(odd);
+    memcpy(odd, "\x93NUMPY\x01\x00", 8);
+    odd[8] = 117, odd[9] = 0;
+    memset(odd + 10, ' ', 117);
+    const char dict[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (400000,), }";
+    memcpy(odd + 10, dict, sizeof dict - 1);
+    odd[126] = '\n';
+    memcpy(odd + 127, a.data, (size_t)N * 4);
+    write_bytes(r, odd, 127 + (size_t)N * 4);
+    free(odd);
+    cr_assert(datafile_read(r, DT_F32, &b, err, sizeof err), "%s", err);
+    cr_assert_null(b.map);
+    cr_assert_eq((uintptr_t)b.data % 16, 0);
+    cr_assert_eq(memcmp(a.data, b.data, (size_t)N * 4), 0);
+    data_array_free(&b);
     data_array_free(&a);
 }
 
