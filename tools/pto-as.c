@@ -36,6 +36,7 @@ typedef struct Options {
     const char *entry;
     const char **files;
     int n_files;
+    char usage[512];          /* the last usage error, for the JSON document */
 } Options;
 
 static void print_help(FILE *out) {
@@ -61,8 +62,9 @@ static void print_help(FILE *out) {
           "                          standard output, {\"version\": 1, \"diagnostics\": [...],\n"
           "                          \"errors\": N, \"warnings\": N, \"errors_not_shown\": N}, each\n"
           "                          diagnostic with file, line, column, end_line, end_column,\n"
-          "                          severity, rule, message, notes and fixits (docs/rules.md); with\n"
-          "                          --emit it needs -o FILE\n"
+          "                          severity, rule, message, notes and fixits (docs/rules.md); a\n"
+          "                          usage error is one diagnostic with rule USAGE (and the text on\n"
+          "                          standard error); with --emit it needs -o FILE\n"
           "  --verify-diagnostics    check the diagnostics against the file's\n"
           "                          '// expected-error@+N {{text}}' annotations instead of printing them;\n"
           "                          exit 0 when they match exactly\n"
@@ -75,15 +77,15 @@ static void print_help(FILE *out) {
           out);
 }
 
-/* "pto-as: error: MESSAGE" and "Try 'pto-as --help'." on standard error; returns EXIT_USAGE. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...) {
+/* "pto-as: error: MESSAGE" and "Try 'pto-as --help'." on standard error, the message kept in
+ * o->usage (main puts it in the JSON document); returns EXIT_USAGE. */
+static int usage_error(Options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(Options *o, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("pto-as: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(o->usage, sizeof o->usage, fmt, ap);
     va_end(ap);
-    fputs("\nTry 'pto-as --help'.\n", stderr);
+    fprintf(stderr, "pto-as: error: %s\nTry 'pto-as --help'.\n", o->usage);
     return EXIT_USAGE;
 }
 
@@ -103,6 +105,10 @@ static const char *option_value(const char *arg, const char *name, int *i, int a
 /* Parses the command line; returns -1 to continue, else an exit status. */
 static int parse_options(int argc, char **argv, Options *o) {
     memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) /* JSON from the start: usage errors too */
+        if (!strcmp(argv[i], "--diagnostics=json") ||
+            (!strcmp(argv[i], "--diagnostics") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
+            o->json = true;
     o->files = calloc((size_t)argc, sizeof *o->files);
     if (!o->files) return EXIT_USAGE;
     bool no_more_options = false;
@@ -127,40 +133,40 @@ static int parse_options(int argc, char **argv, Options *o) {
         } else if (strcmp(a, "--verify-diagnostics") == 0) {
             o->verify_diagnostics = true;
         } else if ((v = option_value(a, "--target", &i, argc, argv, &missing)) || missing) {
-            if (missing) return usage_error("option %s needs a value (a2a3 or a5)", a);
-            if (!target_from_name(v, &o->target)) return usage_error("unknown target '%s' (expected a2a3 or a5)", v);
+            if (missing) return usage_error(o, "option %s needs a value (a2a3 or a5)", a);
+            if (!target_from_name(v, &o->target)) return usage_error(o, "unknown target '%s' (expected a2a3 or a5)", v);
             o->target_given = true;
         } else if ((v = option_value(a, "--entry", &i, argc, argv, &missing)) || missing) {
-            if (missing || !*v) return usage_error("option %s needs a function name", a);
+            if (missing || !*v) return usage_error(o, "option %s needs a function name", a);
             o->entry = v[0] == '@' ? v + 1 : v;
         } else if ((v = option_value(a, "--emit", &i, argc, argv, &missing)) || missing) {
-            if (missing) return usage_error("option %s needs a value (dps or ssa)", a);
+            if (missing) return usage_error(o, "option %s needs a value (dps or ssa)", a);
             if (strcmp(v, "dps") == 0) o->emit_form = PRINT_DPS;
             else if (strcmp(v, "ssa") == 0) o->emit_form = PRINT_SSA;
             else if (strcmp(v, "generic") == 0) o->emit_form = PRINT_GENERIC;
-            else return usage_error("unknown --emit form '%s' (expected dps, generic or ssa)", v);
+            else return usage_error(o, "unknown --emit form '%s' (expected dps, generic or ssa)", v);
             o->emit = true;
         } else if ((v = option_value(a, "--diagnostics", &i, argc, argv, &missing)) || missing) {
-            if (missing) return usage_error("option %s needs a value (text or json)", a);
+            if (missing) return usage_error(o, "option %s needs a value (text or json)", a);
             if (strcmp(v, "json") == 0) o->json = true;
-            else if (strcmp(v, "text") != 0) return usage_error("unknown --diagnostics format '%s' (expected text or json)", v);
+            else if (strcmp(v, "text") != 0) return usage_error(o, "unknown --diagnostics format '%s' (expected text or json)", v);
         } else if (strcmp(a, "-o") == 0 || strncmp(a, "-o", 2) == 0) {
             if (a[2]) o->output = a + 2 + (a[2] == '='); /* -oFILE, -o=FILE */
             else if (i + 1 < argc) o->output = argv[++i];
-            else return usage_error("option %s needs a file name", a);
+            else return usage_error(o, "option %s needs a file name", a);
         } else {
-            return usage_error("unknown option '%s'", a);
+            return usage_error(o, "unknown option '%s'", a);
         }
     }
-    if (o->n_files == 0) return usage_error("no input files");
+    if (o->n_files == 0) return usage_error(o, "no input files");
     int from_stdin = 0;
     for (int i = 0; i < o->n_files; i++) from_stdin += strcmp(o->files[i], "-") == 0;
-    if (from_stdin > 1) return usage_error("standard input ('-') can be read only once");
-    if (o->output && !*o->output) return usage_error("option -o needs a file name");
-    if (o->emit && o->n_files != 1) return usage_error("--emit needs exactly one input file");
-    if (o->output && !o->emit) return usage_error("-o is only meaningful with --emit");
+    if (from_stdin > 1) return usage_error(o, "standard input ('-') can be read only once");
+    if (o->output && !*o->output) return usage_error(o, "option -o needs a file name");
+    if (o->emit && o->n_files != 1) return usage_error(o, "--emit needs exactly one input file");
+    if (o->output && !o->emit) return usage_error(o, "-o is only meaningful with --emit");
     if (o->json && o->emit && !o->output)
-        return usage_error("--diagnostics=json writes its document to standard output: give --emit an output file (-o FILE)");
+        return usage_error(o, "--diagnostics=json writes its document to standard output: give --emit an output file (-o FILE)");
     return -1;
 }
 
@@ -235,6 +241,15 @@ static void append_diags(DiagList *all, const DiagList *one, bool quiet) {
 int main(int argc, char **argv) {
     Options opt;
     int status = parse_options(argc, argv, &opt);
+    if (status == EXIT_USAGE && opt.json) { /* the document still comes: one USAGE diagnostic */
+        Arena *arena = arena_new();
+        DiagList usage;
+        diag_init(&usage, arena);
+        diag_report(&usage, NULL, SEV_ERROR, (SrcLoc){0, 0, 0, 0}, "USAGE", "%s",
+                    opt.usage[0] ? opt.usage : "out of memory reading the options");
+        diag_print_json(stdout, &usage);
+        arena_free(arena);
+    }
     if (status >= 0) {
         free(opt.files);
         return status;

@@ -94,8 +94,9 @@ static const char usage_text[] =
     "                      (errors, failing reports and what --print/--trace ask for remain)\n"
     "  --diagnostics=text|json\n"
     "                      json: standard output holds one JSON object: {\"tool\", \"status\",\n"
-    "                      \"diagnostics\" (parse, verifier and run-time), \"errors\" (I/O and\n"
-    "                      data-file problems), \"expect\" (one report per --expect)}; program\n"
+    "                      \"diagnostics\" (parse, verifier and run-time), \"errors\" (usage,\n"
+    "                      I/O and data-file problems; a usage error is also printed on\n"
+    "                      standard error), \"expect\" (one report per --expect)}; program\n"
     "                      output (pto.tprint, --print, --trace) then goes to standard error\n"
     "  -Werror             treat verifier warnings as errors\n"
     "  --help              show this help\n"
@@ -163,15 +164,21 @@ typedef struct Options {
     int n_errors, cap_errors;
 } Options;
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("pto-run: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry 'pto-run --help'.\n", stderr);
-    return EXIT_USAGE;
+
+
+/* Appends a message to the JSON document's "errors" (out of memory: dropped). */
+static void record_error(Options *o, const char *msg) {
+    if (o->n_errors == o->cap_errors) {
+        int cap = o->cap_errors ? 2 * o->cap_errors : 8;
+        char **grown = realloc(o->errors, (size_t)cap * sizeof *grown);
+        if (!grown) return;
+        o->errors = grown;
+        o->cap_errors = cap;
+    }
+    char *copy = malloc(strlen(msg) + 1);
+    if (!copy) return;
+    strcpy(copy, msg);
+    o->errors[o->n_errors++] = copy;
 }
 
 /* An I/O, data-file or name problem found after the options were read: "pto-run: error: ..." on
@@ -190,17 +197,21 @@ static void io_error(Options *o, const char *fmt, ...) {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (o->n_errors == o->cap_errors) {
-        int cap = o->cap_errors ? 2 * o->cap_errors : 8;
-        char **grown = realloc(o->errors, (size_t)cap * sizeof *grown);
-        if (!grown) return;
-        o->errors = grown;
-        o->cap_errors = cap;
-    }
-    char *copy = malloc(strlen(buf) + 1);
-    if (!copy) return;
-    strcpy(copy, buf);
-    o->errors[o->n_errors++] = copy;
+    record_error(o, buf);
+}
+
+/* "pto-run: error: MESSAGE" and "Try 'pto-run --help'." on standard error; in JSON mode the message
+ * is also an entry of the document's "errors" (main prints the document). Returns EXIT_USAGE. */
+static int usage_error(Options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(Options *o, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "pto-run: error: %s\nTry 'pto-run --help'.\n", buf);
+    if (o->json) record_error(o, buf);
+    return EXIT_USAGE;
 }
 
 /* Splits NAME=PATH; false if there is no '=' or either side is empty. */
@@ -293,24 +304,24 @@ static bool starts_with_tolerance(const char *s) {
 }
 
 /* --expect NAME=PATH[:KEY=VALUE,...] */
-static int parse_expect(const char *arg, Expect *e) {
+static int parse_expect(Options *o, const char *arg, Expect *e) {
     NamedPath np;
     memset(e, 0, sizeof *e);
-    if (!split_named(arg, &np)) return usage_error("--expect expects NAME=PATH[:KEY=VALUE,...], got '%s'", arg);
+    if (!split_named(arg, &np)) return usage_error(o, "--expect expects NAME=PATH[:KEY=VALUE,...], got '%s'", arg);
     e->name = np.name;
     const char *colon = strrchr(np.path, ':');
     if (colon && starts_with_tolerance(colon + 1)) {
         int kinds;
         const char *why = parse_tolerances(colon + 1, &e->cmp, &kinds);
-        if (why) return usage_error("--expect %s: the tolerances '%s' %s", np.name, colon + 1, why);
-        if (kinds == 3) return usage_error("--expect %s: atol/rtol (allclose) and eps/frac/zeros (isa) do not mix", np.name);
+        if (why) return usage_error(o, "--expect %s: the tolerances '%s' %s", np.name, colon + 1, why);
+        if (kinds == 3) return usage_error(o, "--expect %s: atol/rtol (allclose) and eps/frac/zeros (isa) do not mix", np.name);
         e->cmp.isa = kinds == 2;
         e->own_mode = true;
         e->path = dup_range(np.path, (size_t)(colon - np.path));
     } else {
         e->path = dup_range(np.path, strlen(np.path));
     }
-    if (!e->path || !*e->path) return usage_error("--expect %s: no data file given", np.name);
+    if (!e->path || !*e->path) return usage_error(o, "--expect %s: no data file given", np.name);
     return EXIT_OK;
 }
 
@@ -337,19 +348,19 @@ static bool parse_range(const char *s, const char *end, int64_t *lo, int64_t *hi
 }
 
 /* --print [FUNC:]NAME[@LINE][[R0:R1, C0:C1]] */
-static int parse_print(const char *arg, PrintSpec *p) {
+static int parse_print(Options *o, const char *arg, PrintSpec *p) {
     memset(p, 0, sizeof *p);
     p->text = arg;
     const char *end = arg + strlen(arg);
     const char *bracket = strchr(arg, '[');
     if (bracket) {
-        if (end[-1] != ']') return usage_error("--print %s: a region is written [R0:R1, C0:C1]", arg);
+        if (end[-1] != ']') return usage_error(o, "--print %s: a region is written [R0:R1, C0:C1]", arg);
         const char *inner = bracket + 1, *inner_end = end - 1;
         const char *comma = memchr(inner, ',', (size_t)(inner_end - inner));
         p->region.c0 = 0, p->region.c1 = -1;
         if (!parse_range(inner, comma ? comma : inner_end, &p->region.r0, &p->region.r1) ||
             (comma && !parse_range(comma + 1, inner_end, &p->region.c0, &p->region.c1)))
-            return usage_error("--print %s: a region is written [R0:R1, C0:C1] with indices >= 0", arg);
+            return usage_error(o, "--print %s: a region is written [R0:R1, C0:C1] with indices >= 0", arg);
         p->has_region = true;
         end = bracket;
     }
@@ -358,7 +369,7 @@ static int parse_print(const char *arg, PrintSpec *p) {
     if (at) {
         int64_t line;
         if (!parse_count(at + 1, end, &line) || line < 1 || line > UINT32_MAX)
-            return usage_error("--print %s: @LINE needs a source line number", arg);
+            return usage_error(o, "--print %s: @LINE needs a source line number", arg);
         p->line = (uint32_t)line;
         end = at;
     }
@@ -366,18 +377,18 @@ static int parse_print(const char *arg, PrintSpec *p) {
     const char *name = arg;
     if (colon) {
         const char *f = arg[0] == '@' ? arg + 1 : arg;
-        if (colon == f) return usage_error("--print %s: FUNC:NAME needs a function name", arg);
+        if (colon == f) return usage_error(o, "--print %s: FUNC:NAME needs a function name", arg);
         p->func = dup_range(f, (size_t)(colon - f));
         name = colon + 1;
     }
-    if (name == end) return usage_error("--print needs a NAME, got '%s'", arg);
+    if (name == end) return usage_error(o, "--print needs a NAME, got '%s'", arg);
     p->name = dup_range(name, (size_t)(end - name));
-    if (!p->name || (colon && !p->func)) return usage_error("out of memory");
+    if (!p->name || (colon && !p->func)) return usage_error(o, "out of memory");
     return EXIT_OK;
 }
 
 /* --compare=allclose|bits|isa[:eps=E,frac=F,zeros=N] */
-static int parse_compare(const char *v, CompareOptions *c) {
+static int parse_compare(Options *o, const char *v, CompareOptions *c) {
     if (!strcmp(v, "allclose")) return EXIT_OK;
     if (!strcmp(v, "bits")) {
         c->bits = true;
@@ -388,11 +399,11 @@ static int parse_compare(const char *v, CompareOptions *c) {
         if (v[3] == '\0') return EXIT_OK;
         int kinds;
         const char *why = parse_tolerances(v + 4, c, &kinds);
-        if (why) return usage_error("--compare=%s: '%s' %s", v, v + 4, why);
-        if (kinds & 1) return usage_error("--compare=isa takes eps=, frac= and zeros=, not atol/rtol");
+        if (why) return usage_error(o, "--compare=%s: '%s' %s", v, v + 4, why);
+        if (kinds & 1) return usage_error(o, "--compare=isa takes eps=, frac= and zeros=, not atol/rtol");
         return EXIT_OK;
     }
-    return usage_error("--compare expects allclose, bits or isa[:eps=E,frac=F], got '%s'", v);
+    return usage_error(o, "--compare expects allclose, bits or isa[:eps=E,frac=F], got '%s'", v);
 }
 
 /* If argv[*i] is `--name=VALUE` or `--name VALUE`, stores VALUE and advances; returns 1 when it
@@ -413,13 +424,17 @@ static int option_value(int argc, char **argv, int *i, const char *name, const c
 
 static int parse_args(int argc, char **argv, Options *o) {
     memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) /* JSON from the start: usage errors too */
+        if (!strcmp(argv[i], "--diagnostics=json") ||
+            (!strcmp(argv[i], "--diagnostics") && i + 1 < argc && !strcmp(argv[i + 1], "json")))
+            o->json = true;
     size_t cap = (size_t)argc + 1;
     o->ins = calloc(cap, sizeof *o->ins);
     o->sets = calloc(cap, sizeof *o->sets);
     o->outs = calloc(cap, sizeof *o->outs);
     o->expects = calloc(cap, sizeof *o->expects);
     o->prints = calloc(cap, sizeof *o->prints);
-    if (!o->ins || !o->sets || !o->outs || !o->expects || !o->prints) return usage_error("out of memory");
+    if (!o->ins || !o->sets || !o->outs || !o->expects || !o->prints) return usage_error(o, "out of memory");
     bool no_more_options = false;
     int status;
     for (int i = 1; i < argc; i++) {
@@ -430,7 +445,7 @@ static int parse_args(int argc, char **argv, Options *o) {
             continue;
         }
         if (no_more_options) {
-            if (o->file) return usage_error("more than one program file ('%s' and '%s')", o->file, a);
+            if (o->file) return usage_error(o, "more than one program file ('%s' and '%s')", o->file, a);
             o->file = a;
             continue;
         }
@@ -467,50 +482,50 @@ static int parse_args(int argc, char **argv, Options *o) {
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--sweep", &v))) {
-            if (o->sweep_name) return usage_error("--sweep is given twice (one scalar argument per run)");
+            if (o->sweep_name) return usage_error(o, "--sweep is given twice (one scalar argument per run)");
             const char *eq = r > 0 ? strchr(v, '=') : NULL;
-            if (!eq || eq == v || !eq[1]) return usage_error("--sweep expects NAME=V1,V2,..., got '%s'", r > 0 ? v : "");
+            if (!eq || eq == v || !eq[1]) return usage_error(o, "--sweep expects NAME=V1,V2,..., got '%s'", r > 0 ? v : "");
             o->sweep_name = strndup(v, (size_t)(eq - v));
             size_t n = 1;
             for (const char *p = eq + 1; *p; p++) n += *p == ',';
-            if (n > 1000) return usage_error("--sweep takes at most 1000 values, got %zu", n);
+            if (n > 1000) return usage_error(o, "--sweep takes at most 1000 values, got %zu", n);
             o->sweep_values = calloc(n, sizeof *o->sweep_values);
-            if (!o->sweep_name || !o->sweep_values) return usage_error("out of memory");
+            if (!o->sweep_name || !o->sweep_values) return usage_error(o, "out of memory");
             for (const char *p = eq + 1;; p++) {
                 const char *end = strchr(p, ',');
                 size_t len = end ? (size_t)(end - p) : strlen(p);
-                if (len == 0) return usage_error("--sweep %s: an empty value in '%s'", o->sweep_name, eq + 1);
-                if (!(o->sweep_values[o->n_sweep++] = strndup(p, len))) return usage_error("out of memory");
+                if (len == 0) return usage_error(o, "--sweep %s: an empty value in '%s'", o->sweep_name, eq + 1);
+                if (!(o->sweep_values[o->n_sweep++] = strndup(p, len))) return usage_error(o, "out of memory");
                 if (!end) break;
                 p = end;
             }
             continue;
         }
-        if (!strncmp(a, "--check-sync=", 13)) return usage_error("--check-sync takes auto or strict, got '%s'", a + 13);
+        if (!strncmp(a, "--check-sync=", 13)) return usage_error(o, "--check-sync takes auto or strict, got '%s'", a + 13);
         if (!strcmp(a, "-Werror")) {
             o->werror = true;
             continue;
         }
         if (!strcmp(a, "--diff-trace")) {
-            if (i + 2 >= argc) return usage_error("--diff-trace needs two trace files");
+            if (i + 2 >= argc) return usage_error(o, "--diff-trace needs two trace files");
             o->diff_a = argv[++i];
             o->diff_b = argv[++i];
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--diagnostics", &v))) {
             if (r < 0 || (strcmp(v, "text") != 0 && strcmp(v, "json") != 0))
-                return usage_error("--diagnostics expects text or json, got '%s'", r < 0 ? "" : v);
+                return usage_error(o, "--diagnostics expects text or json, got '%s'", r < 0 ? "" : v);
             o->json = !strcmp(v, "json");
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--target", &v))) {
-            if (r < 0) return usage_error("--target needs a value (a2a3 or a5)");
-            if (!target_from_name(v, &o->target)) return usage_error("unknown target '%s' (expected a2a3 or a5)", v);
+            if (r < 0) return usage_error(o, "--target needs a value (a2a3 or a5)");
+            if (!target_from_name(v, &o->target)) return usage_error(o, "unknown target '%s' (expected a2a3 or a5)", v);
             o->target_given = true;
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--entry", &v))) {
-            if (r < 0 || !*v) return usage_error("--entry needs a function name");
+            if (r < 0 || !*v) return usage_error(o, "--entry needs a function name");
             o->entry = v[0] == '@' ? v + 1 : v;
             continue;
         }
@@ -529,13 +544,13 @@ static int parse_args(int argc, char **argv, Options *o) {
             if (!(r = option_value(argc, argv, &i, named[k].opt, &v))) continue;
             matched = true;
             if (r < 0 || !split_named(v, &named[k].list[*named[k].count]))
-                return usage_error("%s expects %s, got '%s'", named[k].opt, named[k].what, r < 0 ? "" : v);
+                return usage_error(o, "%s expects %s, got '%s'", named[k].opt, named[k].what, r < 0 ? "" : v);
             (*named[k].count)++;
         }
         if (matched) continue;
         if ((r = option_value(argc, argv, &i, "--expect", &v))) {
-            if (r < 0) return usage_error("--expect expects NAME=PATH[:KEY=VALUE,...], got ''");
-            status = parse_expect(v, &o->expects[o->n_expects]);
+            if (r < 0) return usage_error(o, "--expect expects NAME=PATH[:KEY=VALUE,...], got ''");
+            status = parse_expect(o, v, &o->expects[o->n_expects]);
             o->n_expects++; /* freed whatever happened */
             if (status != EXIT_OK) return status;
             continue;
@@ -545,37 +560,37 @@ static int parse_args(int argc, char **argv, Options *o) {
             else if (r > 0 && !strcmp(v, "%g")) o->print_format = PRINT_G;
             else if (r > 0 && !strcmp(v, "%a")) o->print_format = PRINT_A;
             else if (r > 0 && !strcmp(v, "hex")) o->print_format = PRINT_HEX;
-            else return usage_error("--print-format expects tprint, %%g, %%a or hex, got '%s'", r < 0 ? "" : v);
+            else return usage_error(o, "--print-format expects tprint, %%g, %%a or hex, got '%s'", r < 0 ? "" : v);
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--print", &v))) {
-            if (r < 0 || !*v) return usage_error("--print needs a NAME");
-            status = parse_print(v, &o->prints[o->n_prints]);
+            if (r < 0 || !*v) return usage_error(o, "--print needs a NAME");
+            status = parse_print(o, v, &o->prints[o->n_prints]);
             o->n_prints++;
             if (status != EXIT_OK) return status;
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--compare", &v))) {
-            if (r < 0) return usage_error("--compare expects allclose, bits or isa[:eps=E,frac=F], got ''");
+            if (r < 0) return usage_error(o, "--compare expects allclose, bits or isa[:eps=E,frac=F], got ''");
             o->cmp.bits = o->cmp.isa = false;
-            if ((status = parse_compare(v, &o->cmp)) != EXIT_OK) return status;
+            if ((status = parse_compare(o, v, &o->cmp)) != EXIT_OK) return status;
             o->compare_given = true;
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--atol", &v))) {
-            if (r < 0 || !parse_double(v, &o->cmp.atol)) return usage_error("--atol expects a number >= 0");
+            if (r < 0 || !parse_double(v, &o->cmp.atol)) return usage_error(o, "--atol expects a number >= 0");
             o->cmp.atol_given = true;
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--rtol", &v))) {
-            if (r < 0 || !parse_double(v, &o->cmp.rtol)) return usage_error("--rtol expects a number >= 0");
+            if (r < 0 || !parse_double(v, &o->cmp.rtol)) return usage_error(o, "--rtol expects a number >= 0");
             o->cmp.rtol_given = true;
             continue;
         }
         if ((r = option_value(argc, argv, &i, "--show", &v))) {
             int64_t n = 0;
             if (r < 0 || !parse_count(v, v + strlen(v), &n) || n > 1000000)
-                return usage_error("--show expects a count from 0 to 1000000, got '%s'", r < 0 ? "" : v);
+                return usage_error(o, "--show expects a count from 0 to 1000000, got '%s'", r < 0 ? "" : v);
             o->cmp.max_report = n == 0 ? -1 : (int)n;
             o->show_given = true;
             continue;
@@ -585,7 +600,7 @@ static int parse_args(int argc, char **argv, Options *o) {
             errno = 0;
             unsigned long long n = r > 0 ? strtoull(v, &end, 10) : 0;
             if (r < 0 || end == v || *end || errno || n == 0 || v[0] == '-')
-                return usage_error("--max-steps expects a positive integer");
+                return usage_error(o, "--max-steps expects a positive integer");
             o->max_steps = n;
             continue;
         }
@@ -594,38 +609,38 @@ static int parse_args(int argc, char **argv, Options *o) {
             errno = 0;
             long long n = r > 0 ? strtoll(v, &end, 10) : 0;
             if (r < 0 || end == v || *end || errno || n < 1 || n > 65536)
-                return usage_error("--blocks expects an integer from 1 to 65536, got '%s'", r < 0 ? "" : v);
+                return usage_error(o, "--blocks expects an integer from 1 to 65536, got '%s'", r < 0 ? "" : v);
             o->blocks = n;
             continue;
         }
-        if (a[0] == '-' && a[1] != '\0') return usage_error("unknown option '%s'", a);
-        if (o->file) return usage_error("more than one program file ('%s' and '%s')", o->file, a);
+        if (a[0] == '-' && a[1] != '\0') return usage_error(o, "unknown option '%s'", a);
+        if (o->file) return usage_error(o, "more than one program file ('%s' and '%s')", o->file, a);
         o->file = a;
     }
     if (o->diff_a) {
-        if (o->file) return usage_error("--diff-trace compares two trace files and takes no program ('%s')", o->file);
+        if (o->file) return usage_error(o, "--diff-trace compares two trace files and takes no program ('%s')", o->file);
         return EXIT_OK;
     }
-    if (!o->file) return usage_error("no program file given");
+    if (!o->file) return usage_error(o, "no program file given");
     if (o->sweep_name) {
         for (int i = 0; i < o->n_sets; i++)
             if (!strcmp(o->sets[i].name, o->sweep_name))
-                return usage_error("--sweep %s and --set %s both give its value", o->sweep_name, o->sets[i].name);
-        if (o->n_outs) return usage_error("--out writes one run's result; --sweep runs the kernel once per value");
-        if (o->json) return usage_error("--diagnostics=json writes one document; --sweep runs the kernel once per value");
+                return usage_error(o, "--sweep %s and --set %s both give its value", o->sweep_name, o->sets[i].name);
+        if (o->n_outs) return usage_error(o, "--out writes one run's result; --sweep runs the kernel once per value");
+        if (o->json) return usage_error(o, "--diagnostics=json writes one document; --sweep runs the kernel once per value");
     }
     if ((o->compare_given || o->cmp.atol_given || o->cmp.rtol_given || o->show_given) && o->n_expects == 0)
-        return usage_error("--compare, --atol, --rtol and --show apply to --expect, and none is given");
+        return usage_error(o, "--compare, --atol, --rtol and --show apply to --expect, and none is given");
     if (o->cmp.bits && (o->cmp.atol_given || o->cmp.rtol_given))
-        return usage_error("--compare=bits takes no tolerance (--atol/--rtol)");
+        return usage_error(o, "--compare=bits takes no tolerance (--atol/--rtol)");
     if (o->cmp.isa && (o->cmp.atol_given || o->cmp.rtol_given))
-        return usage_error("--compare=isa takes eps= and frac= (--compare=isa:eps=E,frac=F), not --atol/--rtol");
+        return usage_error(o, "--compare=isa takes eps= and frac= (--compare=isa:eps=E,frac=F), not --atol/--rtol");
     /* each --expect: the global comparison, with its own KEY=VALUE on top */
     for (int i = 0; i < o->n_expects; i++) {
         Expect *e = &o->expects[i];
         CompareOptions own = e->cmp, c = o->cmp;
         if (e->own_mode) {
-            if (c.bits) return usage_error("--expect %s: --compare=bits takes no tolerance", e->name);
+            if (c.bits) return usage_error(o, "--expect %s: --compare=bits takes no tolerance", e->name);
             c.isa = own.isa;
         }
         if (own.atol_given) c.atol = own.atol, c.atol_given = true;
@@ -824,6 +839,13 @@ static int run_sweep(Options *o) {
 int main(int argc, char **argv) {
     Options o;
     int status = parse_args(argc, argv, &o);
+    if (status == EXIT_USAGE && o.json) { /* the document still comes, with the usage error in "errors" */
+        Arena *arena = arena_new();
+        DiagList none;
+        diag_init(&none, arena);
+        print_json_document(&o, &none, status, NULL);
+        arena_free(arena);
+    }
     if (status == EXIT_OK) status = o.diff_a ? diff_traces(o.diff_a, o.diff_b) : o.sweep_name ? run_sweep(&o) : run(&o);
     free_options(&o);
     return status == EXIT_DONE ? EXIT_OK : status;

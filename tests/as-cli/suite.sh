@@ -71,6 +71,11 @@ invoke pto-as --help
 expect help 0 "out~Usage: pto-as [OPTIONS] FILE..." "out~--diagnostics=text|json" "out~-q " "out~-Werror" err=
 invoke pto-as --frobnicate warning.pto
 expect unknown_option 2 "err1=pto-as: error: unknown option '--frobnicate'" "err2=Try 'pto-as --help'."
+invoke pto-as --frobnicate --diagnostics=json warning.pto
+expect unknown_option_json 2 "err1=pto-as: error: unknown option '--frobnicate'" \
+    'json=d["errors"] == 1 and [(x["rule"], x["file"], x["message"]) for x in d["diagnostics"]] == [("USAGE", "", "unknown option '"'"'--frobnicate'"'"'")]'
+invoke pto-as --diagnostics json
+expect no_files_json 2 'json=[x["message"] for x in d["diagnostics"]] == ["no input files"]'
 invoke pto-as
 expect no_input 2 "err1=pto-as: error: no input files" "err2=Try 'pto-as --help'."
 invoke pto-as --diagnostics=yaml warning.pto

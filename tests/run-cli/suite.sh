@@ -88,6 +88,8 @@ invoke
 expect no_file 2 "err~no program file given"
 invoke scale.pto --frobnicate
 expect unknown_option 2 "err~pto-run: error: unknown option '--frobnicate'" "err~Try 'pto-run --help'."
+invoke --diagnostics=json --frobnicate five.pto
+expect unknown_option_json 2 json "out~\"errors\": [\"unknown option '--frobnicate'\"]" "out~\"status\": 2" "err~pto-run: error: unknown option '--frobnicate'"
 invoke scale.pto --in arg0
 expect in_without_path 2 "err~--in expects NAME=PATH"
 invoke scale.pto --target=a9
