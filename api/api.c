@@ -401,6 +401,9 @@ pto_status pto_run_binding(pto_run *r, const char *name, pto_arg *out) {
     InterpBinding b;
     char err[256];
     if (!interp_lookup(r->ip, name, &b, err, sizeof err)) return fail(r, PTO_ERR_BINDING, "%s", err);
+    if (b.kind == BIND_VIEW)
+        return fail(r, PTO_ERR_BINDING, "%s is a view, not an argument or a tile (its elements can be read after the run)",
+                    b.display);
     memset(out, 0, sizeof *out);
     out->name = b.value->name;
     out->kind = b.kind == BIND_GM ? PTO_ARG_GM : b.kind == BIND_TILE ? PTO_ARG_TILE : PTO_ARG_SCALAR;
@@ -443,6 +446,8 @@ pto_status pto_run_bind(pto_run *r, const char *name, const void *data, size_t n
     if (s != PTO_OK) return s;
     if (b.kind == BIND_SCALAR)
         return fail(r, PTO_ERR_BINDING, "%s is a scalar argument: give it a value, not an array", b.display);
+    if (b.kind == BIND_VIEW)
+        return fail(r, PTO_ERR_BINDING, "%s is a view: bind the data to the pointer argument it views", b.display);
     DType dt = internal_dtype(dtype);
     if (dt != b.dtype)
         return fail(r, PTO_ERR_BINDING, "%s holds %s elements but the array is %s", b.display, dtype_name(b.dtype),

@@ -589,8 +589,42 @@ bool interp_watch(Interp *ip, const char *func, const char *name, uint32_t line,
     return false;
 }
 
+/* The GM elements view v covers, in row-major order of its shape (an array of that rank and shape);
+ * false when the view is not defined yet or reaches past its buffer's data. */
+static bool view_to_array(const Interp *ip, const GmView *v, DataArray *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (v->buffer < 0 || v->buffer >= ip->n_gm || v->rank < 1 || v->rank > INTERP_MAX_RANK || v->rank > DATA_MAX_RANK) {
+        set_err(err, errlen, "not defined yet");
+        return false;
+    }
+    const GmBuffer *g = &ip->gm[v->buffer];
+    int64_t count = 1;
+    for (int d = 0; d < v->rank; d++)
+        if (v->shape[d] < 0 || !checked_mul_i64(count, v->shape[d], &count)) {
+            set_err(err, errlen, "not defined yet");
+            return false;
+        }
+    if (!data_array_alloc(out, g->dtype, count, -1, err, errlen)) return false;
+    out->rank = v->rank;
+    memcpy(out->shape, v->shape, (size_t)v->rank * sizeof *out->shape);
+    int64_t idx[INTERP_MAX_RANK] = {0};
+    for (int64_t k = 0; k < count; k++) {
+        int64_t at = v->offset;
+        for (int d = 0; d < v->rank; d++) at += idx[d] * v->strides[d];
+        if (at < 0 || at >= g->count) {
+            set_err(err, errlen, "covers element %lld of %%%s, which holds %lld so far", (long long)at, g->arg->name,
+                    (long long)g->count);
+            data_array_free(out);
+            return false;
+        }
+        memcpy((uint8_t *)out->data + (size_t)k * g->elem_size, g->data + (size_t)at * g->elem_size, g->elem_size);
+        for (int d = v->rank - 1; d >= 0 && ++idx[d] == v->shape[d]; d--) idx[d] = 0;
+    }
+    return true;
+}
+
 /* Copies the value a watch names out of frame f (tile: valid region; GM pointer: its buffer;
- * scalar: one element). */
+ * view: the elements it covers; scalar: one element). */
 static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataArray *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     const Type *t = v->type;
@@ -629,7 +663,8 @@ static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataAr
         }
         return true;
     }
-    set_err(err, errlen, "only tiles, GM pointers and scalars can be printed");
+    if (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW) return view_to_array(ip, &rv->view, out, err, errlen);
+    set_err(err, errlen, "only tiles, GM pointers, views and scalars can be printed");
     return false;
 }
 
@@ -861,8 +896,11 @@ bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char 
     } else if (t && t->kind == TY_TILE) {
         out->kind = BIND_TILE;
         out->dtype = t->tile.dtype;
+    } else if (t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW)) {
+        out->kind = BIND_VIEW;
+        out->dtype = t->dtype;
     } else {
-        set_err(err, errlen, "'%s' names %%%s, which is neither a pointer or scalar argument nor a tile", name, v->name);
+        set_err(err, errlen, "'%s' names %%%s, which is not a pointer or scalar argument, a tile or a view", name, v->name);
         return false;
     }
     return true;
@@ -1063,6 +1101,16 @@ bool interp_fetch(const Interp *ip, const InterpBinding *b, DataArray *out, char
         tile_ref_fill(&b->value->type->tile, ip->opts.target, &t);
         return tile_to_array(&t, v, out, err, errlen);
     }
-    set_err(err, errlen, "%s is a scalar argument; only GM buffers and tiles hold data", b->display);
+    if (b->kind == BIND_VIEW) {
+        if (!ip->entry_frame || b->value->id >= (uint32_t)ip->entry_frame->fn->n_slots) {
+            set_err(err, errlen, "%s has no value: the program did not run", b->display);
+            return false;
+        }
+        char why[200];
+        if (view_to_array(ip, &ip->entry_frame->vals[b->value->id].view, out, why, sizeof why)) return true;
+        set_err(err, errlen, "%s: %s", b->display, strcmp(why, "not defined yet") ? why : "was never defined during the run");
+        return false;
+    }
+    set_err(err, errlen, "%s is a scalar argument; only GM buffers, views and tiles hold data", b->display);
     return false;
 }

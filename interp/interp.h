@@ -169,7 +169,8 @@ void interp_destroy(Interp *ip);
 typedef enum InterpBindingKind {
     BIND_GM,       /* a !pto.ptr argument of the entry function: a GM buffer */
     BIND_SCALAR,   /* a scalar argument of the entry function */
-    BIND_TILE      /* a tile value of the entry function (an argument or a value defined in it) */
+    BIND_TILE,     /* a tile value of the entry function (an argument or a value defined in it) */
+    BIND_VIEW      /* a tensor or partition view value: interp_fetch reads the GM elements it covers */
 } InterpBindingKind;
 
 typedef struct InterpBinding {

@@ -32,8 +32,8 @@ static const char usage_text[] =
     "                      defines it\n"
     "  --set NAME=VALUE    value of a scalar argument (decimal; 0x bit patterns for floats);\n"
     "                      each value takes one --in or --set\n"
-    "  --out NAME=PATH     after a successful run, write a GM buffer (whole) or a tile's valid\n"
-    "                      region; written whole or not at all\n"
+    "  --out NAME=PATH     after a successful run, write a GM buffer (whole), a tile's valid\n"
+    "                      region or the GM elements a view covers; written whole or not at all\n"
     "  --expect NAME=PATH[:KEY=VALUE,...]\n"
     "                      after the run, compare a GM buffer or tile with the file and print\n"
     "                      its report: mismatch count and fraction, the largest absolute and\n"
@@ -54,7 +54,7 @@ static const char usage_text[] =
     "  --zero-inputs       GM buffers without --in start as zeros; without it, reading (tload,\n"
     "                      tprint, an atomic tstore) an element of such a buffer that the run has\n"
     "                      not written is a run-time error\n"
-    "  --print SPEC        print a tile, GM buffer or scalar: SPEC is [FUNC:]NAME[@LINE][[R0:R1,\n"
+    "  --print SPEC        print a tile, GM buffer, view or scalar: SPEC is [FUNC:]NAME[@LINE][[R0:R1,\n"
     "                      C0:C1]]. Without @LINE: the entry function's value after the run;\n"
     "                      with @LINE: every time the operation on that line has executed, the\n"
     "                      value in the function running it (FUNC: picks one); [R0:R1, C0:C1]\n"
@@ -879,6 +879,12 @@ static bool bind_inputs(Options *o, Interp *ip) {
         if (b.kind == BIND_SCALAR) {
             io_error(o, "--in %s: %s is a scalar argument; give its value with --set %s=VALUE", o->ins[i].name,
                      b.display, o->ins[i].name);
+            ok = false;
+            break;
+        }
+        if (b.kind == BIND_VIEW) {
+            io_error(o, "--in %s: %s is a view; give the data to the pointer argument it views", o->ins[i].name,
+                     b.display);
             ok = false;
             break;
         }

@@ -222,7 +222,8 @@ class Module:
                  ml_dtypes.bfloat16); BindingError otherwise. A GM buffer without input starts as
                  zeros, sized by the views the kernel makes on it.
         scalars: {name: number} for every scalar argument (floats are rounded once to its type).
-        outputs: names to return; None returns every GM pointer argument of the entry.
+        outputs: names to return (GM pointer arguments, tiles, views); None returns every GM
+            pointer argument of the entry.
         check_sync: False, True (auto) or "strict" (pto-run --check-sync); check_init: pto-run
                  --check-init. Their reports are in the Result's diagnostics; an error among them
                  raises RunError.

@@ -137,6 +137,16 @@ def test_wrong_dtype_input_is_a_clear_error():
         m.run(inputs={"nosuch": np.zeros(4, np.float32)})
     with pytest.raises(pto.BindingError, match="numpy array"):
         m.run(inputs={"arg0": [1.0, 2.0]})
+    with pytest.raises(pto.BindingError, match="%pv2 is a view"):
+        m.run(inputs={"pv2": np.zeros((32, 32), np.float32)})
+
+
+def test_a_view_can_be_an_output():
+    m = pto.compile(SAMPLES / "tmuls_f32.pto")
+    x = np.arange(32 * 32, dtype=np.float32).reshape(32, 32)
+    res = m.run(inputs={"arg0": x}, outputs=["arg1", "pv5"])
+    assert res["pv5"].shape == (32, 32)
+    assert np.array_equal(res["pv5"], res["arg1"].reshape(32, 32))
 
 
 def test_too_small_input_is_a_run_error_with_its_line():

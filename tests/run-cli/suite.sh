@@ -290,6 +290,12 @@ invoke rw.pto --set n=1
 expect read_unwritten_element 1 "err~rw.pto:22:5: error: 'pto.tload' op reads element 8 of %arg1, which has no input data and was not written before"
 invoke rw.pto --set n=1 --zero-inputs
 expect read_unwritten_with_zero_inputs 0
+# views: --print and --out read the GM elements a tensor or partition view covers; --in refuses one
+invoke rw.pto --set n=0 --print p --print 'q[0:1, 0:2]' --print p@19 --out p=$T/pv.bin
+expect view_print 0 "out~%p @19 in @rw (step 14): 1x8 f32" "out~%p: 1x8 f32" "out~%q: 1x8 f32" \
+    "out~  3.0000   3.0000   3.0000   3.0000   3.0000   3.0000   3.0000   3.0000" size=pv.bin:32 noout~not defined
+invoke rw.pto --set n=0 --in p=data/zero16.bin
+expect view_in_refused 2 "err~--in p: %p is a view; give the data to the pointer argument it views"
 
 # ---- .npy outputs keep the shape ------------------------------------------------------------------
 invoke five.pto --in arg0=data/in64.bin --out arg1=$T/five.npy --out arg0=$T/five_in.npy
