@@ -463,7 +463,7 @@ enum {
     OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
     OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
-    OPF_CUBE       = 1u << 23, /* runs on the cube unit (PIPE_M): the matmul rows */
+    /* bit 23: free */
     OPF_PAD_FILL   = 1u << 24, /* fills dst's whole footprint with its pad value before writing the
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
@@ -484,6 +484,33 @@ typedef enum SigStyle {
     SIG_FUNCTION    /* `: (T0, ...) -> R` */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
+
+/* The pipe an instruction runs on (bits 27..29 of the flags; read by pto-run --check-sync;
+ * research sync-check.md 1.3, following the ISA's implementation where PTOAS differs). */
+typedef enum PipeRule {
+    PR_MEMORY,      /* from its operands' memories: a GM source MTE2; a GM destination MTE3 (FIX from
+                     * acc); mat into left/right/bias/scaling MTE1; an acc source FIX; vec into mat
+                     * FIX on A2/A3, MTE3 on A5; everything else V */
+    PR_CUBE,        /* M: the matmul rows */
+    PR_SCALAR,      /* S: a scalar loop over the tile (tci: PTOAS #735, #1532) */
+    PR_FILL,        /* V, or MTE2 when dst is a mat tile (texpands, tfillpad: pto-isa *_MAT) */
+    PR_SCATTER      /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
+} PipeRule;
+#define OPF_PIPE(rule) ((unsigned)(rule) << 27)
+#define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 27) & 7u))
+
+/* Synchronisation an implementation does inside itself (bits 30..31 of the flags; sync-check.md
+ * 1.2): what pto-run --check-sync models besides the op's own pipe. */
+typedef enum InternalSync {
+    IS_NONE,
+    IS_BARRIER_ALL_A2A3,   /* starts with pipe_barrier(PIPE_ALL) on A2/A3 (tprint) */
+    IS_ROW_ARG_KEYS_A2A3,  /* A2/A3: set/wait (V -> S, EVENT_ID0) then (S -> V, EVENT_ID0) when a row
+                            * spans more than one 256-byte repeat (trowargmax, trowargmin) */
+    IS_SCALAR_COPY_KEYS_A5 /* A5: the same two handshakes when the vec -> vec window is one element
+                            * (textract, tinsert) */
+} InternalSync;
+#define OPF_INTERNAL(x) ((unsigned)(x) << 30)
+#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 30) & 3u))
 
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */
