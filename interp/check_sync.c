@@ -138,6 +138,7 @@ typedef struct OperandAccess {
     const Value *value;     /* a tile, or a GM view */
     bool view;
     bool whole;             /* a tile's whole footprint (tmp, pad fill), else its valid region */
+    bool element;           /* only the element at the offset in the instruction's sc[1] (OPF_ONE_ELEMENT) */
 } OperandAccess;
 
 enum { D_OTHER, D_SYNC, D_TILE };
@@ -552,22 +553,24 @@ static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
         for (int i = 0; i < op->ins.count && d->n_reads < MAX_ACCESSES; i++) { /* the sources' valid regions */
             const Value *v = typed_operand(&op->ins, i);
             if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
-            if (v->type->kind == TY_TILE || is_view(v)) d->reads[d->n_reads++] = (OperandAccess){v, is_view(v), false};
+            if (v->type->kind == TY_TILE || is_view(v))
+                d->reads[d->n_reads++] = (OperandAccess){v, is_view(v), false, (info->flags & OPF_ONE_ELEMENT) != 0};
         }
         if (info->flags & OPF_DST_READ)
             for (int i = 0; i < op->outs.count && d->n_reads < MAX_ACCESSES; i++) {
                 const Value *v = typed_operand(&op->outs, i);
-                if (v && v->type->kind == TY_TILE) d->reads[d->n_reads++] = (OperandAccess){v, false, false};
+                if (v && v->type->kind == TY_TILE) d->reads[d->n_reads++] = (OperandAccess){v, false, false, false};
             }
         for (int i = 0; i < op->ins.count && i < OPSPEC_MAX && d->n_writes < MAX_ACCESSES; i++) { /* tmp: scratch */
             const Value *v = typed_operand(&op->ins, i);
             if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP))
-                d->writes[d->n_writes++] = (OperandAccess){v, false, true};
+                d->writes[d->n_writes++] = (OperandAccess){v, false, true, false};
         }
         for (int i = 0; i < op->outs.count && d->n_writes < MAX_ACCESSES; i++) { /* as the op left them */
             const Value *v = typed_operand(&op->outs, i);
             if (v && (v->type->kind == TY_TILE || is_view(v)))
-                d->writes[d->n_writes++] = (OperandAccess){v, is_view(v), !is_view(v) && (info->flags & OPF_PAD_FILL)};
+                d->writes[d->n_writes++] = (OperandAccess){v, is_view(v), !is_view(v) && (info->flags & OPF_PAD_FILL),
+                                                           (info->flags & OPF_ONE_ELEMENT) != 0};
         }
     } else if (info->flags & OPF_SYNC_BARRIER) {
         int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
@@ -742,8 +745,9 @@ static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
     return true;
 }
 
-/* An access of a tile operand: its valid region, or its whole footprint (`whole`). */
-static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole) {
+/* An access of a tile operand: its valid region, its whole footprint (`whole`), or the one storage
+ * element at `element` (>= 0; none when outside the tile: the instruction reports that). */
+static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole, int64_t element) {
     const Frame *f = ip->frame;
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
@@ -755,6 +759,11 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     }
     const TileRef *t = &c->ref;
     TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
+    if (element >= 0) {
+        int64_t es = (int64_t)dtype_size(t->dtype);
+        if (element < (int64_t)t->rows * t->cols) access_run(&x, tv->base + element * es, es);
+        return;
+    }
     tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
 }
 
@@ -816,6 +825,12 @@ static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync
     join(c->vc[P_V], c->vc[P_S]);
 }
 
+/* The element offset of an OPF_ONE_ELEMENT instruction (its sc[1]; -1 when negative). */
+static int64_t element_of(const Interp *ip, const Instr *in) {
+    int64_t e = read_int(ip->frame, &in->sc[1]);
+    return e >= 0 ? e : -1;
+}
+
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     s->cur_op = NULL;
     const Decoded *d = decoded(ip, s, in);
@@ -836,7 +851,7 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     for (int i = 0; i < d->n_reads; i++) {
         const OperandAccess *a = &d->reads[i];
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false);
-        else access_tile(ip, s, op, a->value, false, false);
+        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1);
     }
 }
 
@@ -848,7 +863,7 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     for (int i = 0; i < d->n_writes; i++) {
         const OperandAccess *a = &d->writes[i];
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
-        else access_tile(ip, s, op, a->value, true, a->whole);
+        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1);
     }
 }
 

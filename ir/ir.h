@@ -463,7 +463,8 @@ enum {
     OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
     OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
-    /* bit 23: free */
+    OPF_ONE_ELEMENT = 1u << 23, /* touches one element of its tile, at the linear storage offset its
+                                 * lowering keeps in sc[1] (tsetval, tgetval): what pto-run's checkers see */
     OPF_PAD_FILL   = 1u << 24, /* fills dst's whole footprint with its pad value before writing the
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
