@@ -392,8 +392,9 @@ enum {
     SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
     SPEC_TMP      = 1u << 3,  /* scratch the op may clobber: not an input, not an output */
     SPEC_NAMED    = 1u << 4,  /* a tile named but not accessed (tassign binds it, treshape views it) */
-    SPEC_AFTER_DST = 1u << 5  /* in PTOAS's operand order (its generic form) this input and the ones
+    SPEC_AFTER_DST = 1u << 5, /* in PTOAS's operand order (its generic form) this input and the ones
                                * after it come after the destination (tcvt's and trsqrt's tmp) */
+    SPEC_WORD64   = 1u << 6   /* an i64 bit word (a pre-quantisation scalar): a literal is an i64 */
 };
 
 typedef struct OperandSpec {
@@ -468,7 +469,8 @@ enum {
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
-    OPF_SYNC_CROSS = 1u << 26  /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_TYPED_INS  = 1u << 27  /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

@@ -5,7 +5,16 @@
 # valid regions smaller than the boxes; f32 shapes after the ISA's 40x50x60 experiment.
 
 
-def cases(T, case):
+import struct
+
+
+def qword(scale, offset=0, signed=True, shift=0):
+    """A quantisation word as SET_QUANT_SCALAR builds it: the f32 scale in bits 0..31, the unsigned
+    9-bit offset in bits 37..45, bit 46 for a signed 8-bit result, the i16 shift - 1 in bits 32..35."""
+    return struct.unpack("<I", struct.pack("<f", scale))[0] | (offset << 37) | (int(signed) << 46) | (shift << 32)
+
+
+def cases(T, case, G=None):
     def left(dt, r, c, valid=None, target="a2a3", data="rand"):
         return T(dt, r, c, valid, col_major=target == "a5", loc="left", slayout="row_major", data=data)
 
@@ -89,4 +98,34 @@ def cases(T, case):
                         dict(m=T("f32", 64, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 32)),
                         ["m", ("s", 8, "index"), ("s", 16, "index")], ["b"], "TEXTRACT(b, m, 8, 16);", target,
                         desc="TEXTRACT mat -> right (Zn) at (8, 16)"))
+        # TSTORE acc -> GM with preQuantScalar (GetScalarPreQuantMode): f32 -> i8 (QF322B8_PRE), i32 -> i8
+        # (REQ8), i32 -> f16 (DEQF16) on both targets; A5 adds f32 -> f16 / bf16 (clamped scaling),
+        # f32 -> f32 (no mode: the word is ignored) and i32 -> bf16 (no mode: a plain cast)
+        pq = [("f32", "i8", ("range", -400.0, 400.0), qword(0.7), False, "", "QF322B8_PRE signed: x*0.7 rounded to even, saturating"),
+              ("f32", "i8", ("range", -300.0, 300.0), qword(1.25, 100, signed=False), False, "_unsigned_off100",
+               "QF322B8_PRE unsigned, offset 100: clamp to [0, 255], then the cast to int8 wraps"),
+              ("f32", "i8", "special", qword(0.5), True, "_relu_special", "QF322B8_PRE with relu: NaN and negatives -> 0"),
+              ("i32", "i8", "rand", qword(2.0 ** -23), False, "", "REQ8: float(v) * 2^-23, rounded, saturating"),
+              ("i32", "f16", "rand", qword(2.0 ** -12), False, "", "DEQF16: float(v) * 2^-12 clamped to +-65504")]
+        if target == "a5":
+            pq += [("f32", "f16", "special", qword(3.5), False, "_special", "QF322F16_PRE: finite values clamped to +-65504, inf and NaN pass"),
+                   ("f32", "f16", ("range", -30000.0, 30000.0), qword(3.0), True, "_relu", "QF322F16_PRE with relu"),
+                   ("f32", "bf16", "special", qword(-1.5), False, "_special", "QF322BF16_PRE: scaled, then to bf16"),
+                   ("f32", "f32", "rand", qword(0.25), False, "", "f32 -> f32: no quantisation mode, the word is ignored"),
+                   ("i32", "bf16", "rand", qword(0.5), False, "", "i32 -> bf16: no quantisation mode, a plain cast")]
+        for sd, dd, kind, w, relu, tag, what in pq:
+            name = "tstore_prequant_%s_%s%s_20x27%s" % (sd, dd, tag, sfx)
+            attrs = "{reluPreMode = #pto<relu_pre_mode normal_relu>}" if relu else ""
+            cpp = "TSTORE<decltype(c), decltype(g), AtomicType::AtomicNone, ReluPreMode::%s>(g, c, (uint64_t)%dull);" % (
+                "NormalRelu" if relu else "NoRelu", w)
+            out.append(case(name, "tstore", dict(c=acc(sd, 32, 32, (20, 27), data=kind)), ["c", ("s", w, "i64")], ["g"], cpp,
+                            target, attrs=attrs, gm=dict(g=G(dd, 20, 27)),
+                            desc="TSTORE acc %s -> GM %s with preQuantScalar: %s" % (sd, dd, what)))
+        # the atomic form: GM += the quantised value, in the GM type (i8 wraps)
+        w = qword(0.5)
+        out.append(case("tstore_prequant_atomic_f32_i8_16x48%s" % sfx, "tstore",
+                        dict(c=acc("f32", 16, 48, data=("range", -300.0, 300.0))), ["c", ("s", w, "i64")], ["g"],
+                        "TSTORE<decltype(c), decltype(g), AtomicType::AtomicAdd, ReluPreMode::NoRelu>(g, c, (uint64_t)%dull);" % w,
+                        target, attrs="{atomicType = #pto<atomic_type atomic_add>}", gm=dict(g=G("i8", 16, 48, data="rand")),
+                        desc="TSTORE acc f32 -> GM i8 quantised and atomic_add: the i8 sum wraps"))
     return out
