@@ -394,7 +394,10 @@ enum {
     SPEC_NAMED    = 1u << 4,  /* a tile named but not accessed (tassign binds it, treshape views it) */
     SPEC_AFTER_DST = 1u << 5, /* in PTOAS's operand order (its generic form) this input and the ones
                                * after it come after the destination (tcvt's and trsqrt's tmp) */
-    SPEC_WORD64   = 1u << 6   /* an i64 bit word (a pre-quantisation scalar): a literal is an i64 */
+    SPEC_WORD64   = 1u << 6,  /* an i64 bit word (a pre-quantisation scalar): a literal is an i64 */
+    SPEC_GENERIC_ONLY = 1u << 7 /* PTOAS's custom form cannot spell this operand (tmov's
+                               * preQuantScalar: its parser takes it for the fp tile), so DPS output
+                               * writes the op in MLIR's generic form when it is present */
 };
 
 typedef struct OperandSpec {

@@ -641,7 +641,7 @@ static void print_generic_dps(Printer *p, const Op *op, const char **in_names, c
     outf(p, "\"%s\"(", info->name);
     for (size_t i = 0; i < n; i++) outf(p, "%s%%%s", i ? ", " : "", names[i]);
     out(p, ")");
-    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? "1, 1, 0, 0" : NULL;
+    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? (op->ins.count > 1 ? "1, 1, 0, 1" : "1, 1, 0, 0") : NULL;
     if (segments || op->attrs.count) {
         out(p, " <{");
         if (segments) outf(p, "operandSegmentSizes = array<i32: %s>%s", segments, op->attrs.count ? ", " : "");
@@ -679,7 +679,9 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);
-    if (p->form == PRINT_GENERIC && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
+    bool generic_only = false;
+    for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
+    if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
         print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);
         return;
     }

@@ -121,6 +121,20 @@ def cases(T, case, G=None):
             out.append(case(name, "tstore", dict(c=acc(sd, 32, 32, (20, 27), data=kind)), ["c", ("s", w, "i64")], ["g"], cpp,
                             target, attrs=attrs, gm=dict(g=G(dd, 20, 27)),
                             desc="TSTORE acc %s -> GM %s with preQuantScalar: %s" % (sd, dd, what)))
+        # TMOV with preQuantScalar: the simulator ignores the word (a plain or relu copy, the cast truncating
+        # and wrapping f32 -> i8 as g++ does)
+        w = qword(0.5)
+        out.append(case("tmov_prequant_acc_vec_f32_i8_16x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 16, 32, data=("range", -300.0, 300.0)), v=T("i8", 16, 32)), ["c", ("s", w, "i64")],
+                        ["v"], "TMOV<decltype(v), decltype(c), ReluPreMode::NoRelu>(v, c, (uint64_t)%dull);" % w, target,
+                        desc="TMOV acc f32 -> vec i8 with preQuantScalar: the word is ignored, a C++ cast (wraps)"))
+        out.append(case("tmov_prequant_acc_mat_f32_f16_relu_32x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 32, 32, (20, 27), data="special"),
+                             m=T("f16", 32, 32, (20, 27), col_major=True, loc="mat", slayout="row_major")),
+                        ["c", ("s", w, "i64")], ["m"],
+                        "TMOV<decltype(m), decltype(c), ReluPreMode::NormalRelu>(m, c, (uint64_t)%dull);" % w, target,
+                        attrs="{reluPreMode = #pto<relu_pre_mode normal_relu>}",
+                        desc="TMOV acc f32 -> mat f16 with preQuantScalar and relu: the word is ignored, relu after the cast"))
         # the atomic form: GM += the quantised value, in the GM type (i8 wraps)
         w = qword(0.5)
         out.append(case("tstore_prequant_atomic_f32_i8_16x48%s" % sfx, "tstore",
