@@ -1052,6 +1052,11 @@ typedef struct StorePlan {
     bool cast;
     AccConvert cv;
     bool quant;              /* a preQuantScalar word in sc[0] */
+    bool fp;                 /* tstore_fp: a word per element from the fp tile (t[1]) */
+    bool by_row;             /* fp: the word of the element's row (the simulator's index for a
+                              * col-major tile, `scalars[isRowMajor ? col : row]`), else its column */
+    TileOffsets fpoff;       /* fp: the fp tile's offsets */
+    AccQuantWord *words;     /* fp: the decoded words, fp's cols of them */
     uint8_t *row, *out;      /* cast: one row of acc values, and the same in the GM type */
 } StorePlan;
 
@@ -1063,7 +1068,8 @@ static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const
     uint8_t *gm = b->data + (size_t)v->offset * es;
     for (int64_t r = 0; r < tv->vr; r++) {
         copy_elems(p->row, NULL, tv->base + (size_t)p->off.rows[r] * 4, p->off.cols, tv->vc, 4);
-        acc_convert_run(&p->cv, q, 0, p->out, p->row, tv->vc);
+        if (p->fp) acc_convert_run(&p->cv, p->by_row ? &q[r] : q, p->by_row ? 0 : 1, p->out, p->row, tv->vc);
+        else acc_convert_run(&p->cv, q, 0, p->out, p->row, tv->vc);
         uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
         if (cs == 1 && atomic == DT_NONE) memcpy(g, p->out, (size_t)tv->vc * es);
         else
@@ -1085,7 +1091,21 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     const StorePlan *p = in->extra;
     if ((DType)in->b != DT_NONE && !gm_check_inputs(ip, in, v)) return PC_ERROR; /* atomic add reads GM */
     if (ip->gm[v->buffer].written) gm_mark_written(ip, v);
-    if (p && p->cast) {
+    if (p && p->fp) { /* the words of fp's valid columns */
+        TileView *fv = use_tile(ip, in, &in->t[1]);
+        if (!fv) return PC_ERROR;
+        int64_t need = p->by_row ? tv->vr : tv->vc;
+        if (need > fv->vc)
+            return rt_error(ip, in, "expects fp %%%s to hold a word for each %s of src (%lld), got %d valid columns (the "
+                            "simulator's TSTORE_FP indexes its words by the %s of a col-major src)", in->t[1].name,
+                            p->by_row ? "row" : "column", (long long)need, fv->vc, p->by_row ? "row" : "column");
+        for (int64_t i = 0; i < need; i++) {
+            uint64_t w;
+            memcpy(&w, fv->base + (size_t)(p->fpoff.rows[0] + p->fpoff.cols[i]) * 8, 8);
+            acc_quant_word(&p->cv, w, &p->words[i]);
+        }
+        acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, p->words, (DType)in->b);
+    } else if (p && p->cast) {
         AccQuantWord q = {0};
         if (p->quant) acc_quant_word(&p->cv, (uint64_t)read_int(f, &in->sc[0]), &q);
         acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, &q, (DType)in->b);
@@ -1110,7 +1130,16 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     if (atomic && !attr_value(atomic, AK_ATOMIC, &mode))
         return lower_error(ctx, op, atomic->loc, "expects atomicType %s", attr_kind_text(AK_ATOMIC));
     Instr in = instr_for(op, exec_tstore);
-    bool quant = op->ins.count > 1;
+    const OpInfo *info = op_info(op->code);
+    bool fp = op->ins.count > 1 && (info->ins[1].kinds & K_TILE); /* tstore_fp's scaling tile */
+    bool quant = op->ins.count > 1 && !fp;
+    if (fp) {
+        if (!tile_ref(ctx, op, &op->ins.items[1], &in.t[1])) return false;
+        if (src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects an acc src");
+        if (in.t[1].dtype != DT_U64 && in.t[1].dtype != DT_I64)
+            return emit_unsupported(ctx, op, "reads its quantisation words from fp %%%s of %s: pto-run takes them from "
+                                    "u64/i64 tiles", in.t[1].name, dtype_name(in.t[1].dtype));
+    }
     if (quant && src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects preQuantScalar only with an acc src");
     if (quant) {
         if (!scalar_ref(ctx, op, &op->ins.items[1], DT_I64, &in.sc[0])) return false;
@@ -1118,9 +1147,9 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
             return lower_error(ctx, op, op->ins.items[1].loc, "expects an i64 preQuantScalar word");
     }
     /* the acc store's cast, relu and quantisation */
-    bool cast = src.loc == LOC_ACC && (relu || quant || vt->dtype != src.dtype);
+    bool cast = src.loc == LOC_ACC && (relu || quant || fp || vt->dtype != src.dtype);
     AccConvert cv = {0};
-    if (cast && !acc_convert_plan(&cv, src.dtype, vt->dtype, quant ? AQF_SCALAR : AQF_NONE, relu))
+    if (cast && !acc_convert_plan(&cv, src.dtype, vt->dtype, fp ? AQF_VECTOR : quant ? AQF_SCALAR : AQF_NONE, relu))
         return emit_unsupported(ctx, op, "stores acc %s into %s GM%s: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
                                 "i32/bf16, and quantises f32 to i8/ui8/f16/bf16 and i32 to i8/ui8/f16/i16",
                                 dtype_name(src.dtype), dtype_name(vt->dtype), quant ? " with preQuantScalar" : "");
@@ -1137,6 +1166,13 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
         p->cast = cast;
         p->cv = cv;
         p->quant = quant;
+        p->fp = fp;
+        if (fp) {
+            p->by_row = src.blayout != BL_ROW_MAJOR;
+            tile_offsets(ctx->ip->arena, &in.t[1], &p->fpoff);
+            p->words = arena_alloc_array(ctx->ip->arena, (size_t)(in.t[1].cols > src.rows ? in.t[1].cols : src.rows),
+                                         sizeof *p->words);
+        }
         if (cast) {
             p->row = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);
             p->out = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);

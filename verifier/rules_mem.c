@@ -210,6 +210,26 @@ void verify_tstore(VerifyCtx *ctx, const Op *op) {
     if (op->ins.count > 1) check_prequant_store(ctx, op, &src, operand_type(dst));
 }
 
+/* tstore_fp (PTOAS TStoreFPOp::verify): an acc src (f32 or i32 on A2/A3, whose cols and valid
+ * cols are in [1, 4095]), an fp tile, and a view covering src's valid region as tstore's. */
+void verify_tstore_fp(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), fp = tile_in(op, 1);
+    const Operand *dst = op->outs.count > 0 ? &op->outs.items[0] : NULL;
+    if (!src.tile || !fp.tile || !dst) return;
+    if (!check_loc_in(ctx, op, &src, LOCBIT(LOC_ACC), "acc", op_rule(ctx, op, "loc"))) return;
+    check_transfer_count(ctx, op, dst, "dst", &src);
+    if (ctx->target != TARGET_A2A3) return;
+    DType se = src.tile->dtype;
+    if (se != DT_F32 && se != DT_I32 && se != DT_U32)
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "dtype"), "expects src to have element type f32, i32, got %s",
+                dtype_name(se));
+    int64_t vc = src.tile->valid_cols;
+    if (src.tile->cols < 1 || src.tile->cols > 4095 || (dim_known(vc) && (vc < 1 || vc > 4095)))
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "cols"),
+                "expects src.cols and src.valid_shape[1] to be in the range [1, 4095], got %lld and %s",
+                (long long)src.tile->cols, dim_text(ctx, vc));
+}
+
 /* PTOAS: f16, f32 and 8/16/32-bit integers are printable. */
 static const uint32_t printable_dtypes = DTS_F16_F32 | DTS_8BIT | DTS_16BIT_INT | DTS_32BIT_INT;
 

@@ -30,7 +30,8 @@ NP = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16, "i8": np.int8, "u
       "ui16": np.uint16, "i32": np.int32, "ui32": np.uint32}
 CPP = {"f32": "float", "f16": "half", "bf16": "bfloat16_t", "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t",
        "ui16": "uint16_t", "i32": "int32_t", "ui32": "uint32_t"}
-for _w in ("8", "16", "32"):  # PTOAS spells unsigned types both ui32 and u32
+NP["ui64"], CPP["ui64"] = np.uint64, "uint64_t"  # quantisation words (scaling tiles)
+for _w in ("8", "16", "32", "64"):  # PTOAS spells unsigned types both ui32 and u32
     NP["u" + _w], CPP["u" + _w] = NP["ui" + _w], CPP["ui" + _w]
 PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}
 

@@ -7,6 +7,8 @@
 
 import struct
 
+import numpy as np
+
 
 def qword(scale, offset=0, signed=True, shift=0):
     """A quantisation word as SET_QUANT_SCALAR builds it: the f32 scale in bits 0..31, the unsigned
@@ -135,6 +137,48 @@ def cases(T, case, G=None):
                         "TMOV<decltype(m), decltype(c), ReluPreMode::NormalRelu>(m, c, (uint64_t)%dull);" % w, target,
                         attrs="{reluPreMode = #pto<relu_pre_mode normal_relu>}",
                         desc="TMOV acc f32 -> mat f16 with preQuantScalar and relu: the word is ignored, relu after the cast"))
+        # the fp (vector-quantisation) forms: a word per column from a scaling tile (u64), the scale's 13 low
+        # mantissa bits dropped (19-bit float), GetVectorPreQuantMode (f32 -> i8 VQF322B8_PRE, i32 -> i8 VREQ8,
+        # i32 -> f16 VDEQF16, i32 -> i16 VSHIFTS322S16; other pairs a plain cast)
+        def words(n, seed, lo=0.02, hi=1.5, shift=False):
+            rng = np.random.default_rng(seed)
+            return [qword(float(rng.uniform(lo, hi)) * (-1 if i % 7 == 3 else 1), int(rng.integers(0, 40)) if i % 3 == 0 else 0,
+                          signed=i % 5 != 2, shift=int(rng.integers(0, 16)) if shift else 0) for i in range(n)]
+
+        def fp(n, seed, **kw):
+            return T("ui64", 1, n, loc="scaling", data=("values", words(n, seed, **kw)))
+
+        def mat(dt, r, c, valid=None):
+            return T(dt, r, c, valid, col_major=True, loc="mat", slayout="row_major", data="zero")
+
+        fpc = [("textract_fp", "f32", "i8", 32, 64, (32, 64), (16, 32), (8, 16), 64, ("range", -400.0, 400.0), {}),
+               ("tinsert_fp", "i32", "f16", 16, 16, (10, 13), (32, 32), (16, 16), 16, "rand", dict(lo=2.0 ** -20, hi=2.0 ** -10)),
+               ("tmov.fp", "i32", "i8", 32, 32, (32, 32), (32, 32), None, 32, "rand", dict(lo=2.0 ** -26, hi=2.0 ** -22))]
+        if target == "a2a3":  # i32 -> i16 is an A2/A3 pair only
+            fpc.append(("textract_fp", "i32", "i16", 32, 32, (32, 32), (16, 16), (16, 0), 32, "rand", dict(shift=True)))
+        if target == "a5":
+            fpc += [("textract_fp", "f32", "f16", 32, 32, (32, 32), (16, 16), (16, 16), 32, "special", {}),
+                    ("tinsert_fp", "i32", "bf16", 16, 16, (16, 16), (32, 32), (0, 16), 16, "rand", {})]
+        for opn, sd, dd, sr, sc_, sv, dsh, idx, nfp, kind, kw in fpc:
+            c = acc(sd, sr, sc_, sv, data=kind)
+            m = mat(dd, dsh[0], dsh[1])
+            ins = ["c", "q"] + ([("s", idx[0], "index"), ("s", idx[1], "index")] if idx else [])
+            C = {"textract_fp": "TEXTRACT_FP", "tinsert_fp": "TINSERT_FP", "tmov.fp": "TMOV_FP"}[opn]
+            call = "%s(m, c, q%s);" % (C, ", %d, %d" % idx if idx else "")
+            name = "%s_%s_%s%s%s" % (opn.replace(".", "_"), sd, dd, "_at_%d_%d" % idx if idx else "", sfx)
+            out.append(case(name, opn, dict(c=c, q=fp(nfp, len(name) * 31 + nfp, **kw), m=m), ins, ["m"], call, target,
+                            desc="%s acc %s -> mat %s with a word per src column from the scaling tile" % (C, sd, dd)))
+        # TSTORE_FP: the simulator indexes the words by the ROW of a col-major (acc) src
+        out.append(case("tstore_fp_f32_i8_20x40_word_per_row%s" % sfx, "tstore_fp",
+                        dict(c=acc("f32", 32, 48, (20, 40), data=("range", -300.0, 300.0)), q=fp(24, 77)), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("i8", 20, 40)),
+                        desc="TSTORE_FP acc f32 -> GM i8: element (r, c) uses word r (scalars[isRowMajor ? col : row])"))
+        out.append(case("tstore_fp_i32_f16_16x16%s" % sfx, "tstore_fp",
+                        dict(c=acc("i32", 16, 16, data="rand"), q=fp(16, 78, lo=2.0 ** -20, hi=2.0 ** -10)), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("f16", 16, 16)),
+                        desc="TSTORE_FP acc i32 -> GM f16 (VDEQF16), a word per row"))
         # the atomic form: GM += the quantised value, in the GM type (i8 wraps)
         w = qword(0.5)
         out.append(case("tstore_prequant_atomic_f32_i8_16x48%s" % sfx, "tstore",
