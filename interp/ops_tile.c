@@ -1096,9 +1096,10 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
         if (!fv) return PC_ERROR;
         int64_t need = p->by_row ? tv->vr : tv->vc;
         if (need > fv->vc)
-            return rt_error(ip, in, "expects fp %%%s to hold a word for each %s of src (%lld), got %d valid columns (the "
-                            "simulator's TSTORE_FP indexes its words by the %s of a col-major src)", in->t[1].name,
-                            p->by_row ? "row" : "column", (long long)need, fv->vc, p->by_row ? "row" : "column");
+            return rt_rule_error(ip, in, "fp-words", "expects fp %%%s to hold a word for each %s of src (%lld), got %d valid "
+                                 "columns (the simulator's TSTORE_FP indexes its words by the %s of a %s src)", in->t[1].name,
+                                 p->by_row ? "row" : "column", (long long)need, fv->vc, p->by_row ? "row" : "column",
+                                 p->by_row ? "col-major" : "row-major");
         for (int64_t i = 0; i < need; i++) {
             uint64_t w;
             memcpy(&w, fv->base + (size_t)(p->fpoff.rows[0] + p->fpoff.cols[i]) * 8, 8);
