@@ -168,6 +168,12 @@ def cases(T, case, G=None):
             name = "%s_%s_%s%s%s" % (opn.replace(".", "_"), sd, dd, "_at_%d_%d" % idx if idx else "", sfx)
             out.append(case(name, opn, dict(c=c, q=fp(nfp, len(name) * 31 + nfp, **kw), m=m), ins, ["m"], call, target,
                             desc="%s acc %s -> mat %s with a word per src column from the scaling tile" % (C, sd, dd)))
+        # TINSERT acc -> mat converting f32 -> f16 / bf16 (A2/A3's only tinsert form): a C++ cast, to nearest even
+        for dd in ("f16", "bf16"):
+            out.append(case("tinsert_acc_mat_f32_%s_v10x13_at_16_16%s" % (dd, sfx), "tinsert",
+                            dict(c=acc("f32", 16, 16, (10, 13), data="special"), m=mat(dd, 32, 32)),
+                            ["c", ("s", 16, "index"), ("s", 16, "index")], ["m"], "TINSERT(m, c, 16, 16);", target,
+                            desc="TINSERT acc f32 -> mat %s at (16, 16): each value cast, to nearest even" % dd))
         # TSTORE_FP: the simulator indexes the words by the ROW of a col-major (acc) src
         out.append(case("tstore_fp_f32_i8_20x40_word_per_row%s" % sfx, "tstore_fp",
                         dict(c=acc("f32", 32, 48, (20, 40), data=("range", -300.0, 300.0)), q=fp(24, 77)), ["c", "q"], ["g"],
