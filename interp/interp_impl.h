@@ -494,4 +494,31 @@ void gm_mark_written(Interp *ip, const GmView *v);
 /* Writes the trace line of an executed instruction, reading operands in frame `f`. */
 void trace_instr(Interp *ip, const Instr *in, const Frame *f);
 
+/* ---- acc_quant.c: values leaving an acc tile (ConvertStoreValue) ----------------------------- */
+
+/* Which form of the op: no quantisation word, one word for every element (preQuantScalar), or a
+ * word per column (the fp / scaling-tile forms). */
+typedef enum AccQuantForm { AQF_NONE, AQF_SCALAR, AQF_VECTOR } AccQuantForm;
+/* The simulator's quantisation modes, grouped by computation; AQ_CAST: no mode (relu, cast). */
+typedef enum AccQuantMode { AQ_CAST, AQ_B8, AQ_F16, AQ_BF16, AQ_DEQF16, AQ_SHIFT16 } AccQuantMode;
+/* A conversion decided at lowering: acc type `from` (f32 / i32) to `to`. */
+typedef struct AccConvert {
+    DType from, to;
+    AccQuantMode mode;
+    bool relu, vector;
+} AccConvert;
+/* One quantisation word, decoded (scale, offset, 8-bit range, i16 shift). */
+typedef struct AccQuantWord {
+    float scale, offset, lo, hi;
+    int shift;
+} AccQuantWord;
+/* Fills *cv for a move from `from` to `to` (mode per GetScalarPreQuantMode /
+ * GetVectorPreQuantMode); false when pto-run has no such conversion. */
+bool acc_convert_plan(AccConvert *cv, DType from, DType to, AccQuantForm form, bool relu);
+/* Decodes quantisation word w for cv's form. */
+void acc_quant_word(const AccConvert *cv, uint64_t w, AccQuantWord *q);
+/* Converts n contiguous acc values at src into n contiguous `to` values at dst; element i uses
+ * q[i * qs] (qs = 0: one word for all; q is unused in AQ_CAST). */
+void acc_convert_run(const AccConvert *cv, const AccQuantWord *q, size_t qs, uint8_t *dst, const uint8_t *src, int64_t n);
+
 #endif

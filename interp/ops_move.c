@@ -189,6 +189,8 @@ static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+static bool lower_acc_convert_move(LowerCtx *ctx, const Op *op, Instr *in);
+
 static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     Instr in = instr_for(op, exec);
     bool emitted = false;
@@ -196,9 +198,11 @@ static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !move_dst(ctx, op, &in.t[0])) return false;
     for (int i = 0; i < 2; i++)
         if (!move_tile(ctx, op, &in.t[i], true, &emitted)) return emitted;
+    if (in.t[0].dtype != in.t[1].dtype && in.t[1].loc == LOC_ACC && exec == exec_tinsert)
+        return lower_acc_convert_move(ctx, op, &in);
     if (in.t[0].dtype != in.t[1].dtype)
-        return emit_unsupported(ctx, op, "converts %s to %s: pto-run moves only between tiles of one element type",
-                                dtype_name(in.t[1].dtype), dtype_name(in.t[0].dtype));
+        return emit_unsupported(ctx, op, "converts %s to %s: pto-run moves only between tiles of one element type (and "
+                                "converts tinsert's acc values)", dtype_name(in.t[1].dtype), dtype_name(in.t[0].dtype));
     for (int i = 0; i < 2; i++) {
         if (!scalar_ref(ctx, op, &op->ins.items[1 + i], DT_INDEX, &in.sc[i])) return false;
         if (dtype_is_float(in.sc[i].type))
@@ -218,6 +222,117 @@ static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
 
 bool lower_textract(LowerCtx *ctx, const Op *op) { return lower_offset_move(ctx, op, exec_textract); }
 bool lower_tinsert(LowerCtx *ctx, const Op *op) { return lower_offset_move(ctx, op, exec_tinsert); }
+
+/* ---- TEXTRACT_FP / TINSERT_FP / TMOV_FP -------------------------------------------------------- */
+
+/* What lowering decided for an fp move (Instr.extra): the conversion (acc_quant.c, vector form),
+ * the offsets of dst (t[0]), src (t[1]) and fp (t[2]), and scratch rows. */
+typedef struct FpMovePlan {
+    AccConvert cv;
+    bool insert;             /* TINSERT_FP: dst(r + r0, c + c0) = src(r, c); else dst(r, c) = src(r + r0, c + c0) */
+    bool indexed;            /* indexRow / indexCol in sc[0], sc[1]; else (0, 0) */
+    bool has_fp;             /* words from the fp tile t[2]; else a plain conversion (TINSERT acc -> mat) */
+    TileOffsets doff, soff, foff;
+    AccQuantWord *words;     /* fp's valid columns, decoded */
+    uint8_t *row, *out;      /* one row of src values, and the same converted */
+} FpMovePlan;
+
+/* Each value is converted with the word of its source column, `scalars[c + indexCol]` (the
+ * simulator's TExtract_Impl / TInsert_Impl); the column order of the simulator's loops does not
+ * show, acc and mat being different memories. */
+static int32_t exec_move_fp(Interp *ip, const Instr *in, int32_t pc) {
+    const FpMovePlan *p = in->extra;
+    const TileRef *td = &in->t[0], *ts = &in->t[1], *tf = &in->t[2];
+    TileView *d = use_tile(ip, in, td), *s = d ? use_tile(ip, in, ts) : NULL;
+    TileView *fv = s && p->has_fp ? use_tile(ip, in, tf) : NULL;
+    if (!s || (p->has_fp && !fv)) return PC_ERROR;
+    int64_t r0 = 0, c0 = 0, rows = p->insert ? s->vr : d->vr, cols = p->insert ? s->vc : d->vc;
+    if (p->indexed) {
+        bool ok = p->insert ? move_offsets(ip, in, s->vr, s->vc, td->rows, td->cols, "src", "dst", &r0, &c0)
+                            : move_offsets(ip, in, td->rows, td->cols, ts->rows, ts->cols, "dst", "src", &r0, &c0);
+        if (!ok) return PC_ERROR;
+    } else if (rows > s->vr || cols > s->vc) {
+        return rt_error(ip, in, "expects dst's valid shape %lldx%lld within src's %dx%d", (long long)rows, (long long)cols,
+                        s->vr, s->vc);
+    }
+    int64_t sr0 = p->insert ? 0 : r0, sc0 = p->insert ? 0 : c0, dr0 = p->insert ? r0 : 0, dc0 = p->insert ? c0 : 0;
+    if (p->has_fp && sc0 + cols > fv->vc)
+        return rt_rule_error(ip, in, "fp-cols", "expects fp %%%s to hold a word for each src column read (%lld), got %d valid "
+                             "columns", tf->name, (long long)(sc0 + cols), fv->vc);
+    for (int64_t i = 0; p->has_fp && i < cols; i++) {
+        uint64_t w;
+        memcpy(&w, fv->base + (size_t)(p->foff.rows[0] + p->foff.cols[sc0 + i]) * 8, 8);
+        acc_quant_word(&p->cv, w, &p->words[i]);
+    }
+    size_t des = dtype_size(td->dtype);
+    for (int64_t r = 0; r < rows; r++) {
+        copy_elems(p->row, NULL, s->base + (size_t)p->soff.rows[sr0 + r] * 4, p->soff.cols + sc0, cols, 4);
+        acc_convert_run(&p->cv, p->words, 1, p->out, p->row, cols);
+        copy_elems(d->base + (size_t)p->doff.rows[dr0 + r] * des, p->doff.cols + dc0, p->out, NULL, cols, des);
+    }
+    return pc + 1;
+}
+
+bool lower_move_fp(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_move_fp);
+    const OpInfo *info = op_info(op->code);
+    FpMovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    p->has_fp = true;
+    p->insert = info->flags & OPF_DST_READ;
+    p->indexed = opspec_count(info->ins, OPSPEC_MAX) == 4;
+    if (op->ins.count < (p->indexed ? 4 : 2)) return lower_error(ctx, op, (SrcLoc){0}, "expects src, fp%s", p->indexed ? ", indexRow and indexCol" : "");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &op->ins.items[1], &in.t[2]) ||
+        !move_dst(ctx, op, &in.t[0]))
+        return false;
+    if (in.t[1].loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects an acc src");
+    if (in.t[2].dtype != DT_U64 && in.t[2].dtype != DT_I64)
+        return emit_unsupported(ctx, op, "reads its quantisation words from fp %%%s of %s: pto-run takes them from u64/i64 "
+                                "tiles", in.t[2].name, dtype_name(in.t[2].dtype));
+    if (!acc_convert_plan(&p->cv, in.t[1].dtype, in.t[0].dtype, AQF_VECTOR, false))
+        return emit_unsupported(ctx, op, "converts acc %s to %s: pto-run quantises f32 to i8/ui8 and i32 to i8/ui8/f16/i16, "
+                                "and casts f32 to f32/f16/bf16 and i32 to i32/bf16", dtype_name(in.t[1].dtype),
+                                dtype_name(in.t[0].dtype));
+    for (int i = 0; p->indexed && i < 2; i++) {
+        if (!scalar_ref(ctx, op, &op->ins.items[2 + i], DT_INDEX, &in.sc[i])) return false;
+        if (dtype_is_float(in.sc[i].type))
+            return lower_error(ctx, op, op->ins.items[2 + i].loc, "expects an integer (index) offset");
+    }
+    tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
+    tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);
+    tile_offsets(ctx->ip->arena, &in.t[2], &p->foff);
+    int64_t n = in.t[0].cols > in.t[1].cols ? in.t[0].cols : in.t[1].cols;
+    p->words = arena_alloc_array(ctx->ip->arena, (size_t)n, sizeof *p->words);
+    p->row = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
+    p->out = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
+    in.extra = p;
+    emit(ctx, &in);
+    return true;
+}
+
+/* TINSERT from an acc tile into a tile of another element type (A2/A3 acc f32 -> mat f16/bf16):
+ * the simulator's TInsert_Impl without a quantisation mode, a C++ conversion of each value
+ * (acc_quant.c AQ_CAST); `in` holds dst, src and the offsets already. */
+static bool lower_acc_convert_move(LowerCtx *ctx, const Op *op, Instr *in) {
+    FpMovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    p->insert = p->indexed = true;
+    if (!acc_convert_plan(&p->cv, in->t[1].dtype, in->t[0].dtype, AQF_NONE, false))
+        return emit_unsupported(ctx, op, "converts acc %s to %s: pto-run converts acc f32 to f32/f16/bf16 and i32 to "
+                                "i32/bf16", dtype_name(in->t[1].dtype), dtype_name(in->t[0].dtype));
+    for (int i = 0; i < 2; i++) {
+        if (!scalar_ref(ctx, op, &op->ins.items[1 + i], DT_INDEX, &in->sc[i])) return false;
+        if (dtype_is_float(in->sc[i].type))
+            return lower_error(ctx, op, op->ins.items[1 + i].loc, "expects an integer (index) offset");
+    }
+    tile_offsets(ctx->ip->arena, &in->t[0], &p->doff);
+    tile_offsets(ctx->ip->arena, &in->t[1], &p->soff);
+    int64_t n = in->t[0].cols > in->t[1].cols ? in->t[0].cols : in->t[1].cols;
+    p->row = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
+    p->out = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
+    in->exec = exec_move_fp;
+    in->extra = p;
+    emit(ctx, in);
+    return true;
+}
 
 /* ---- TCONCAT ----------------------------------------------------------------------------------- */
 

@@ -410,7 +410,7 @@ bool lower_float_cast(LowerCtx *ctx, const Op *op) {
     int32_t slot = result_slot(ctx, op, 0, &rt);
     if (slot < 0) return false;
     if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one operand");
-    uint32_t flags = op_info(op->code)->flags;
+    uint64_t flags = op_info(op->code)->flags;
     bool from_float = !(flags & OPF_FROM_INT), to_float = !(flags & OPF_TO_INT);
     if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype) != to_float || rt->dtype == DT_INDEX)
         return lower_error(ctx, op, (SrcLoc){0}, "result must be a%s scalar", to_float ? " floating-point" : "n integer");

@@ -1042,47 +1042,34 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
 }
 
 /* What lowering decided for a TSTORE (Instr.extra; NULL for a plain none_box store): the tile's
- * offset tables (boxed tiles), and for a store from acc that casts or applies relu the simulator's
- * TStoreAcc: `(v > 0) ? v : 0` first when reluPreMode = normal_relu (-0 and NaN become +0), then a
- * C++ cast to the GM type (f32 -> f16/bf16 to nearest even). */
+ * offset tables (boxed tiles), and for a store from acc that converts, applies relu or quantises
+ * the simulator's TStoreAcc through ConvertStoreValue (acc_quant.c): relu `(v > 0) ? v : 0` then a
+ * C++ cast (-0 and NaN become +0), or with preQuantScalar (Instr.sc[0]) the quantisation its mode
+ * (GetScalarPreQuantMode) computes. */
 typedef struct StorePlan {
     TileOffsets off;
     bool boxed;
     bool cast;
-    DType from, to;          /* cast: tile and GM element types */
-    bool relu;
+    AccConvert cv;
+    bool quant;              /* a preQuantScalar word in sc[0] */
+    bool fp;                 /* tstore_fp: a word per element from the fp tile (t[1]) */
+    bool by_row;             /* fp: the word of the element's row (the simulator's index for a
+                              * col-major tile, `scalars[isRowMajor ? col : row]`), else its column */
+    TileOffsets fpoff;       /* fp: the fp tile's offsets */
+    AccQuantWord *words;     /* fp: the decoded words, fp's cols of them */
     uint8_t *row, *out;      /* cast: one row of acc values, and the same in the GM type */
 } StorePlan;
 
-/* One row of n acc values (4 bytes each) into the GM type: relu, then the cast. */
-static void acc_row_cast(const StorePlan *p, int64_t n) {
-    if (p->from == DT_I32) { /* i32 -> i32 */
-        int32_t *v = (int32_t *)p->row;
-        if (p->relu)
-            for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0 ? v[i] : 0;
-        memcpy(p->out, v, (size_t)n * 4);
-        return;
-    }
-    float *v = (float *)p->row;
-    if (p->relu)
-        for (int64_t i = 0; i < n; i++) v[i] = v[i] > 0.0f ? v[i] : 0.0f;
-    uint16_t *h = (uint16_t *)p->out;
-    if (p->to == DT_F32) memcpy(p->out, v, (size_t)n * 4);
-    else if (p->to == DT_F16)
-        for (int64_t i = 0; i < n; i++) h[i] = f32_to_f16_bits(v[i]);
-    else
-        for (int64_t i = 0; i < n; i++) h[i] = f32_to_bf16_bits(v[i]);
-}
-
 /* The valid region of an acc tile into the GM view (ND), a row at a time through StorePlan. */
 static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileView *tv, const StorePlan *p,
-                           DType atomic) {
+                           const AccQuantWord *q, DType atomic) {
     size_t es = b->elem_size;
     int64_t cs = v->strides[v->rank - 1];
     uint8_t *gm = b->data + (size_t)v->offset * es;
     for (int64_t r = 0; r < tv->vr; r++) {
         copy_elems(p->row, NULL, tv->base + (size_t)p->off.rows[r] * 4, p->off.cols, tv->vc, 4);
-        acc_row_cast(p, tv->vc);
+        if (p->fp) acc_convert_run(&p->cv, p->by_row ? &q[r] : q, p->by_row ? 0 : 1, p->out, p->row, tv->vc);
+        else acc_convert_run(&p->cv, q, 0, p->out, p->row, tv->vc);
         uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
         if (cs == 1 && atomic == DT_NONE) memcpy(g, p->out, (size_t)tv->vc * es);
         else
@@ -1104,7 +1091,26 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
     const StorePlan *p = in->extra;
     if ((DType)in->b != DT_NONE && !gm_check_inputs(ip, in, v)) return PC_ERROR; /* atomic add reads GM */
     if (ip->gm[v->buffer].written) gm_mark_written(ip, v);
-    if (p && p->cast) acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, (DType)in->b);
+    if (p && p->fp) { /* the words of fp's valid columns */
+        TileView *fv = use_tile(ip, in, &in->t[1]);
+        if (!fv) return PC_ERROR;
+        int64_t need = p->by_row ? tv->vr : tv->vc;
+        if (need > fv->vc)
+            return rt_rule_error(ip, in, "fp-words", "expects fp %%%s to hold a word for each %s of src (%lld), got %d valid "
+                                 "columns (the simulator's TSTORE_FP indexes its words by the %s of a %s src)", in->t[1].name,
+                                 p->by_row ? "row" : "column", (long long)need, fv->vc, p->by_row ? "row" : "column",
+                                 p->by_row ? "col-major" : "row-major");
+        for (int64_t i = 0; i < need; i++) {
+            uint64_t w;
+            memcpy(&w, fv->base + (size_t)(p->fpoff.rows[0] + p->fpoff.cols[i]) * 8, 8);
+            acc_quant_word(&p->cv, w, &p->words[i]);
+        }
+        acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, p->words, (DType)in->b);
+    } else if (p && p->cast) {
+        AccQuantWord q = {0};
+        if (p->quant) acc_quant_word(&p->cv, (uint64_t)read_int(f, &in->sc[0]), &q);
+        acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, &q, (DType)in->b);
+    }
     else gm_tile_copy(&ip->gm[v->buffer], v, &m, t, tv, false, gm_nd(t), (DType)in->b, p && p->boxed ? &p->off : NULL);
     return pc + 1;
 }
@@ -1125,18 +1131,33 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     if (atomic && !attr_value(atomic, AK_ATOMIC, &mode))
         return lower_error(ctx, op, atomic->loc, "expects atomicType %s", attr_kind_text(AK_ATOMIC));
     Instr in = instr_for(op, exec_tstore);
-    bool cast = src.loc == LOC_ACC && (relu || vt->dtype != src.dtype); /* the acc store's cast and relu */
-    if (cast) {
-        bool ok = (src.dtype == DT_F32 && (vt->dtype == DT_F32 || vt->dtype == DT_F16 || vt->dtype == DT_BF16)) ||
-                  (src.dtype == DT_I32 && vt->dtype == DT_I32);
-        if (!ok)
-            return emit_unsupported(ctx, op, "stores acc %s into %s GM: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
-                                    "i32 (quantising stores are not supported yet)", dtype_name(src.dtype),
-                                    dtype_name(vt->dtype));
-    } else if (dtype_size(vt->dtype) != dtype_size(src.dtype)) {
+    const OpInfo *info = op_info(op->code);
+    bool fp = op->ins.count > 1 && (info->ins[1].kinds & K_TILE); /* tstore_fp's scaling tile */
+    bool quant = op->ins.count > 1 && !fp;
+    if (fp) {
+        if (!tile_ref(ctx, op, &op->ins.items[1], &in.t[1])) return false;
+        if (src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects an acc src");
+        if (in.t[1].dtype != DT_U64 && in.t[1].dtype != DT_I64)
+            return emit_unsupported(ctx, op, "reads its quantisation words from fp %%%s of %s: pto-run takes them from "
+                                    "u64/i64 tiles", in.t[1].name, dtype_name(in.t[1].dtype));
+    }
+    if (quant && src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects preQuantScalar only with an acc src");
+    if (quant) {
+        if (!scalar_ref(ctx, op, &op->ins.items[1], DT_I64, &in.sc[0])) return false;
+        if (dtype_is_float(in.sc[0].type))
+            return lower_error(ctx, op, op->ins.items[1].loc, "expects an i64 preQuantScalar word");
+    }
+    /* the acc store's cast, relu and quantisation */
+    bool cast = src.loc == LOC_ACC && (relu || quant || fp || vt->dtype != src.dtype);
+    AccConvert cv = {0};
+    if (cast && !acc_convert_plan(&cv, src.dtype, vt->dtype, fp ? AQF_VECTOR : quant ? AQF_SCALAR : AQF_NONE, relu))
+        return emit_unsupported(ctx, op, "stores acc %s into %s GM%s: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
+                                "i32/bf16, and quantises f32 to i8/ui8/f16/bf16 and i32 to i8/ui8/f16/i16",
+                                dtype_name(src.dtype), dtype_name(vt->dtype), quant ? " with preQuantScalar" : "");
+    if (!cast && dtype_size(vt->dtype) != dtype_size(src.dtype)) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
                            dtype_name(src.dtype), dtype_name(vt->dtype));
-    } else if (relu) {
+    } else if (!cast && relu) {
         return emit_unsupported(ctx, op, "reluPreMode applies to stores from acc tiles only");
     }
     if (cast || boxed(&src)) {
@@ -1144,7 +1165,15 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
         tile_offsets(ctx->ip->arena, &src, &p->off);
         p->boxed = boxed(&src);
         p->cast = cast;
-        p->from = src.dtype, p->to = vt->dtype, p->relu = relu;
+        p->cv = cv;
+        p->quant = quant;
+        p->fp = fp;
+        if (fp) {
+            p->by_row = src.blayout != BL_ROW_MAJOR;
+            tile_offsets(ctx->ip->arena, &in.t[1], &p->fpoff);
+            p->words = arena_alloc_array(ctx->ip->arena, (size_t)(in.t[1].cols > src.rows ? in.t[1].cols : src.rows),
+                                         sizeof *p->words);
+        }
         if (cast) {
             p->row = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);
             p->out = arena_alloc_array(ctx->ip->arena, (size_t)src.cols, 4);

@@ -392,8 +392,12 @@ enum {
     SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
     SPEC_TMP      = 1u << 3,  /* scratch the op may clobber: not an input, not an output */
     SPEC_NAMED    = 1u << 4,  /* a tile named but not accessed (tassign binds it, treshape views it) */
-    SPEC_AFTER_DST = 1u << 5  /* in PTOAS's operand order (its generic form) this input and the ones
+    SPEC_AFTER_DST = 1u << 5, /* in PTOAS's operand order (its generic form) this input and the ones
                                * after it come after the destination (tcvt's and trsqrt's tmp) */
+    SPEC_WORD64   = 1u << 6,  /* an i64 bit word (a pre-quantisation scalar): a literal is an i64 */
+    SPEC_GENERIC_ONLY = 1u << 7 /* PTOAS's custom form cannot spell this operand (tmov's
+                               * preQuantScalar: its parser takes it for the fp tile), so DPS output
+                               * writes the op in MLIR's generic form when it is present */
 };
 
 typedef struct OperandSpec {
@@ -469,7 +473,8 @@ enum {
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
-    OPF_SYNC_CROSS = 1u << 26  /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_TYPED_INS  = 1u << 27  /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
@@ -486,7 +491,7 @@ typedef enum SigStyle {
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
-/* The pipe an instruction runs on (bits 27..29 of the flags; read by pto-run --check-sync;
+/* The pipe an instruction runs on (bits 32..34 of the 64-bit flags; read by pto-run --check-sync;
  * research sync-check.md 1.3, following the ISA's implementation where PTOAS differs). */
 typedef enum PipeRule {
     PR_MEMORY,      /* from its operands' memories: a GM source MTE2; a GM destination MTE3 (FIX from
@@ -497,10 +502,10 @@ typedef enum PipeRule {
     PR_FILL,        /* V, or MTE2 when dst is a mat tile (texpands, tfillpad: pto-isa *_MAT) */
     PR_SCATTER      /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
 } PipeRule;
-#define OPF_PIPE(rule) ((unsigned)(rule) << 27)
-#define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 27) & 7u))
+#define OPF_PIPE(rule) ((uint64_t)(rule) << 32)
+#define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 32) & 7u))
 
-/* Synchronisation an implementation does inside itself (bits 30..31 of the flags; sync-check.md
+/* Synchronisation an implementation does inside itself (bits 35..36 of the flags; sync-check.md
  * 1.2): what pto-run --check-sync models besides the op's own pipe. */
 typedef enum InternalSync {
     IS_NONE,
@@ -510,8 +515,8 @@ typedef enum InternalSync {
     IS_SCALAR_COPY_KEYS_A5 /* A5: the same two handshakes when the vec -> vec window is one element
                             * (textract, tinsert) */
 } InternalSync;
-#define OPF_INTERNAL(x) ((unsigned)(x) << 30)
-#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 30) & 3u))
+#define OPF_INTERNAL(x) ((uint64_t)(x) << 35)
+#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 3u))
 
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */
@@ -521,7 +526,7 @@ typedef struct OpInfo {
     OperandSpec outs[2];           /* DPS outs(...) list */
     OperandSpec kw[4];             /* keyword operand groups; name is the key */
     int n_results;                 /* results of the non-DPS form (DPS: 0; SSA form: 1 = outs[0]) */
-    unsigned flags;
+    uint64_t flags;           /* OPF_* bits, OPF_SIG, OPF_PIPE, OPF_INTERNAL */
     uint32_t dtypes[2];            /* element types taken on A2/A3 and on A5 (DTBIT sets; 0: none) */
     const char *elem;              /* element function of a compute family ("add"), else "none" */
     AttrSpec attrs[ATTRSPEC_MAX];  /* attributes the op accepts */

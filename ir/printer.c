@@ -266,6 +266,12 @@ static unsigned ins_kinds(const Op *op, int i) {
     return n > 0 ? info->ins[n - 1].kinds : K_ANY;
 }
 
+/* Flags (SPEC_*) of operand position i of an op's ins list. */
+static unsigned ins_flags(const Op *op, int i) {
+    const OpInfo *info = op_info(op->code);
+    return i < opspec_count(info->ins, OPSPEC_MAX) ? info->ins[i].flags : 0;
+}
+
 /* In DPS output, an immediate becomes `%cst = arith.constant LIT : T` printed before the op.
  * Returns the names to print in place of each operand (NULL = print the operand itself). */
 static const char **hoist_literals(Printer *p, const Op *op, const OperandList *list, unsigned (*kinds_of)(const Op *, int),
@@ -278,7 +284,9 @@ static const char **hoist_literals(Printer *p, const Op *op, const OperandList *
             types[i] = operand_type(o);
             continue;
         }
-        const Type *t = literal_type(p, op, o, kinds_of ? kinds_of(op, i) : K_ANY);
+        const Type *t = kinds_of == ins_kinds && (ins_flags(op, i) & SPEC_WORD64)
+                            ? type_new_scalar(p->arena, DT_I64)
+                            : literal_type(p, op, o, kinds_of ? kinds_of(op, i) : K_ANY);
         types[i] = t;
         if (p->form == PRINT_SSA) continue;
         const char *name = fresh_name(p, o->kind == OPD_BOOL ? (o->ival ? "true" : "false") : "cst");
@@ -633,7 +641,7 @@ static void print_generic_dps(Printer *p, const Op *op, const char **in_names, c
     outf(p, "\"%s\"(", info->name);
     for (size_t i = 0; i < n; i++) outf(p, "%s%%%s", i ? ", " : "", names[i]);
     out(p, ")");
-    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? "1, 1, 0, 0" : NULL;
+    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? (op->ins.count > 1 ? "1, 1, 0, 1" : "1, 1, 0, 0") : NULL;
     if (segments || op->attrs.count) {
         out(p, " <{");
         if (segments) outf(p, "operandSegmentSizes = array<i32: %s>%s", segments, op->attrs.count ? ", " : "");
@@ -671,7 +679,9 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);
-    if (p->form == PRINT_GENERIC && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
+    bool generic_only = false;
+    for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
+    if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
         print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);
         return;
     }
@@ -682,7 +692,15 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     bool dict_in_ins = op->attrs.count && op->ins.count && ((info->flags & OPF_ATTRS_IN_INS) || op->code == OP_TCVT);
     bool dict_as_operand = op->attrs.count && op->code == OP_TGATHER && op->ins.count == 1;
     if (dict_as_operand) dict_in_ins = true;
-    if (op->ins.count) {
+    if (op->ins.count && (info->flags & OPF_TYPED_INS) && !tmp && !dict_in_ins) { /* `ins(%a : Ta, %b : Tb)` */
+        out(p, " ins(");
+        for (int i = 0; i < op->ins.count; i++) {
+            if (i) out(p, ", ");
+            print_operand_or_name(p, &op->ins.items[i], in_names[i]);
+            outf(p, " : %s", type_text(p, in_types[i]));
+        }
+        out(p, ")");
+    } else if (op->ins.count) {
         out(p, " ins(");
         print_list(p, &op->ins, in_names);
         if (tmp) outf(p, ", %%%s", tmp);

@@ -76,6 +76,14 @@ void verify_convert(VerifyCtx *ctx, const Op *op) {
                 (long long)src.tile->cols, (long long)dst.tile->rows, (long long)dst.tile->cols);
     for (int dim = 0; dim < 2; dim++) check_same_valid_dim(ctx, op, &src, &dst, dim, op_rule(ctx, op, "valid-shape"));
     if (tmp.tile) check_loc_in(ctx, op, &tmp, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "tmp-loc"));
+    const Operand *q = !is_tcvt && op->ins.count > 1 ? &op->ins.items[1] : NULL; /* tmov's preQuantScalar */
+    const Type *qt = q ? operand_type(q) : NULL;
+    if (qt && qt->kind == TY_SCALAR && qt->dtype != DT_I64)
+        vreport(ctx, op, q->loc, SEV_ERROR, op_rule(ctx, op, "prequant-type"),
+                "expects preQuantScalar to be an i64 quantisation word, got %s", dtype_name(qt->dtype));
+    if (q && src.tile->loc != LOC_ACC)
+        vreport(ctx, op, q->loc, SEV_ERROR, op_rule(ctx, op, "prequant-loc"),
+                "expects preQuantScalar only with an acc src, got loc=%s", tile_loc_name(src.tile->loc));
     const Attr *relu = attr_find(&op->attrs, "reluPreMode");
     if (relu && src.tile->loc != LOC_ACC)
         vreport(ctx, op, relu->loc, SEV_ERROR, op_rule(ctx, op, "relu"), "expects reluPreMode only with an acc src, got loc=%s",

@@ -157,6 +157,38 @@ void verify_tload(VerifyCtx *ctx, const Op *op) {
     check_transfer_count(ctx, op, src, "src", &dst);
 }
 
+/* The (acc, GM) element type pairs of tstore's preQuantScalar form (PTOAS TStoreOp::verify:
+ * A2/A3 i32 -> i8/f16 and f32 -> i8; A5 adds i32 -> bf16 and f32 -> f16/bf16/f32; i8 is the
+ * signless one). */
+static uint32_t prequant_store_dsts(Target target, DType acc) {
+    bool a5 = target == TARGET_A5;
+    if (acc == DT_I32) return DTBIT(DT_I8) | DTBIT(DT_F16) | (a5 ? DTBIT(DT_BF16) : 0);
+    if (acc == DT_F32) return DTBIT(DT_I8) | (a5 ? DTBIT(DT_F16) | DTBIT(DT_BF16) | DTBIT(DT_F32) : 0);
+    return 0;
+}
+
+/* A pre-quantisation scalar (ins[1]): an i64 word, an acc src, and a legal (acc, GM) type pair. */
+static void check_prequant_store(VerifyCtx *ctx, const Op *op, const TileArg *src, const Type *view) {
+    const Operand *q = &op->ins.items[1];
+    const Type *qt = operand_type(q);
+    if (qt && qt->kind == TY_SCALAR && qt->dtype != DT_I64)
+        vreport(ctx, op, q->loc, SEV_ERROR, op_rule(ctx, op, "prequant-type"),
+                "expects preQuantScalar to be an i64 quantisation word, got %s", dtype_name(qt->dtype));
+    if (src->tile->loc != LOC_ACC) {
+        vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "prequant-loc"),
+                "expects preQuantScalar form to use loc=acc src, got loc=%s (%s)", tile_loc_name(src->tile->loc),
+                type_text(ctx, src->type));
+        return;
+    }
+    if (!view) return;
+    uint32_t dsts = prequant_store_dsts(ctx->target, src->tile->dtype);
+    if (!(dsts & DTBIT(view->dtype)))
+        vreport(ctx, op, operand_type_loc(op, &op->outs.items[0]), SEV_ERROR, op_rule(ctx, op, "prequant-dtype"),
+                "expects %s acc preQuantScalar tstore from %s to store %s, got %s", target_label(ctx->target),
+                dtype_name(src->tile->dtype), dsts ? dtype_set_text(ctx, dsts) : "nothing (acc is i32 or f32)",
+                dtype_name(view->dtype));
+}
+
 /* tstore: src loc per target, element width, and a view that covers exactly src's valid region. */
 void verify_tstore(VerifyCtx *ctx, const Op *op) {
     TileArg src = tile_in(op, 0);
@@ -171,6 +203,31 @@ void verify_tstore(VerifyCtx *ctx, const Op *op) {
                 type_text(ctx, src.type));
     if (src.tile->loc != LOC_ACC) check_transfer_width(ctx, op, dst, &src, "src", "dst");
     check_transfer_count(ctx, op, dst, "dst", &src);
+    if (op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1 && src.tile->loc != LOC_ACC)
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "relu"),
+                "expects reluPreMode only with an acc src, got loc=%s (%s)", tile_loc_name(src.tile->loc),
+                type_text(ctx, src.type));
+    if (op->ins.count > 1) check_prequant_store(ctx, op, &src, operand_type(dst));
+}
+
+/* tstore_fp (PTOAS TStoreFPOp::verify): an acc src (f32 or i32 on A2/A3, whose cols and valid
+ * cols are in [1, 4095]), an fp tile, and a view covering src's valid region as tstore's. */
+void verify_tstore_fp(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), fp = tile_in(op, 1);
+    const Operand *dst = op->outs.count > 0 ? &op->outs.items[0] : NULL;
+    if (!src.tile || !fp.tile || !dst) return;
+    if (!check_loc_in(ctx, op, &src, LOCBIT(LOC_ACC), "acc", op_rule(ctx, op, "loc"))) return;
+    check_transfer_count(ctx, op, dst, "dst", &src);
+    if (ctx->target != TARGET_A2A3) return;
+    DType se = src.tile->dtype;
+    if (se != DT_F32 && se != DT_I32 && se != DT_U32)
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "dtype"), "expects src to have element type f32, i32, got %s",
+                dtype_name(se));
+    int64_t vc = src.tile->valid_cols;
+    if (src.tile->cols < 1 || src.tile->cols > 4095 || (dim_known(vc) && (vc < 1 || vc > 4095)))
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "cols"),
+                "expects src.cols and src.valid_shape[1] to be in the range [1, 4095], got %lld and %s",
+                (long long)src.tile->cols, dim_text(ctx, vc));
 }
 
 /* PTOAS: f16, f32 and 8/16/32-bit integers are printable. */

@@ -28,15 +28,15 @@ static BLayout outer_layout(const VerifyCtx *ctx, const TileType *t) {
 static bool is_nd(const TileType *t) { return t->blayout == BL_ROW_MAJOR && t->slayout == SL_NONE_BOX; }
 static bool is_nz(const TileType *t) { return t->blayout != BL_ROW_MAJOR && t->slayout == SL_ROW_MAJOR; }
 
-/* indexRow / indexCol (ins 1 and 2): `index` typed, in [0, 65535] when constant. *row / *col get
- * the constant values, or -1 when not known statically. */
-static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *col) {
+/* indexRow / indexCol (ins first and first + 1): `index` typed, in [0, 65535] when constant.
+ * *row / *col get the constant values, or -1 when not known statically. */
+static void check_indices_at(VerifyCtx *ctx, const Op *op, int first, int64_t *row, int64_t *col) {
     const char *names[2] = {"indexRow", "indexCol"};
     int64_t *out[2] = {row, col};
     for (int i = 0; i < 2; i++) {
         *out[i] = -1;
-        if (op->ins.count <= 1 + i) continue;
-        const Operand *opd = &op->ins.items[1 + i];
+        if (op->ins.count <= first + i) continue;
+        const Operand *opd = &op->ins.items[first + i];
         const Type *t = operand_type(opd);
         if (t && t->kind == TY_SCALAR && t->dtype != DT_INDEX) {
             vreport(ctx, op, operand_type_loc(op, opd), SEV_ERROR, op_rule(ctx, op, "index-type"),
@@ -58,6 +58,9 @@ static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *c
         *out[i] = v;
     }
 }
+
+/* indexRow / indexCol as ins 1 and 2 (textract, tinsert). */
+static void check_indices(VerifyCtx *ctx, const Op *op, int64_t *row, int64_t *col) { check_indices_at(ctx, op, 1, row, col); }
 
 /* PTOAS's static bound `index + inner <= outer` for one dimension (constants only). */
 static void check_bound(VerifyCtx *ctx, const Op *op, const TileArg *at, int64_t index, int64_t inner, int64_t outer,
@@ -323,4 +326,69 @@ void verify_treshape(VerifyCtx *ctx, const Op *op) {
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
                 "expects compatible element types (the same, both floating-point or both integer; pto-isa's TRESHAPE "
                 "static_assert), got %s -> %s", dtype_name(se), dtype_name(de));
+}
+
+/* ---- TEXTRACT_FP / TINSERT_FP / TMOV_FP -------------------------------------------------------- */
+
+/* The (acc, dst) element types of the vector-quantisation moves (PTOAS isA2A3VectorPreQuantTypePair,
+ * isA5VectorPreQuantTypePair; integer widths of either signedness; fp8 is not a pto-as type). */
+static uint32_t vector_quant_dsts(Target target, DType acc) {
+    uint32_t i8 = DTBIT(DT_I8) | DTBIT(DT_U8), i16 = DTBIT(DT_I16) | DTBIT(DT_U16);
+    if (target == TARGET_A5) {
+        if (acc == DT_F32) return i8 | DTBIT(DT_F16) | DTBIT(DT_BF16) | DTBIT(DT_F32);
+        if (acc == DT_I32 || acc == DT_U32) return i8 | DTBIT(DT_F16) | DTBIT(DT_BF16);
+        return 0;
+    }
+    if (acc == DT_F32) return i8;
+    if (acc == DT_I32 || acc == DT_U32) return i8 | DTBIT(DT_F16) | i16;
+    return 0;
+}
+
+/* textract_fp / tinsert_fp (PTOAS TExtractFPOp / TInsertFPOp::verify) and tmov.fp (TMovFPOp):
+ * src an acc tile (col_major, row_major boxes), fp a scaling tile, dst a mat tile (Nz; fractal 512
+ * on A2/A3); the element pairs of the target; the static index bounds. tmov.fp on A5 checks only
+ * the src and fp, and its src element type. */
+void verify_move_fp(VerifyCtx *ctx, const Op *op) {
+    check_dps_form(ctx, op);
+    const OpInfo *info = op_info(op->code);
+    bool indexed = opspec_count(info->ins, OPSPEC_MAX) == 4, insert = info->flags & OPF_DST_READ;
+    TileArg src = tile_in(op, 0), fp = tile_in(op, 1), dst = tile_out(op, 0);
+    int64_t row = -1, col = -1;
+    if (indexed) check_indices_at(ctx, op, 2, &row, &col);
+    if (!src.tile || !fp.tile || !dst.tile) return;
+    if (indexed && insert) {
+        check_bound(ctx, op, &src, row, src.tile->valid_rows, dst.tile->rows, "indexRow + src.rows <= dst.rows");
+        check_bound(ctx, op, &src, col, src.tile->valid_cols, dst.tile->cols, "indexCol + src.cols <= dst.cols");
+    } else if (indexed) {
+        check_bound(ctx, op, &dst, row, dst.tile->rows, src.tile->rows, "indexRow + dst.rows <= src.rows");
+        check_bound(ctx, op, &dst, col, dst.tile->cols, src.tile->cols, "indexCol + dst.cols <= src.cols");
+    }
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    bool a5 = ctx->target == TARGET_A5, full = indexed || !a5; /* A5 tmov.fp: src and fp only */
+    if (!check_loc_in(ctx, op, &src, LOCBIT(LOC_ACC), "acc", loc_rule)) return;
+    if (!check_loc_in(ctx, op, &fp, LOCBIT(LOC_SCALING), "scaling", op_rule(ctx, op, "fp-loc"))) return;
+    if (full && !check_loc_in(ctx, op, &dst, LOCBIT(LOC_MAT), "mat", loc_rule)) return;
+    if (!is_nz(src.tile)) {
+        report_layout(ctx, op, &src, "expects src to use blayout=col_major and slayout=row_major");
+        return;
+    }
+    if (full && !is_nz(dst.tile)) {
+        report_layout(ctx, op, &dst, "expects dst to use blayout=col_major and slayout=row_major");
+        return;
+    }
+    if (full && !a5 && dst.tile->fractal != 512)
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "fractal"), "expects dst fractal size to be 512, got %lld (%s)",
+                (long long)dst.tile->fractal, type_text(ctx, dst.type));
+    DType se = src.tile->dtype, de = dst.tile->dtype;
+    if (se != DT_F32 && se != DT_I32 && se != DT_U32) {
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "dtype"), "expects src to have element type f32, i32, got %s",
+                dtype_name(se));
+        return;
+    }
+    uint32_t dsts = vector_quant_dsts(ctx->target, se);
+    if (indexed && !(dsts & DTBIT(de)))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "pair"),
+                "expects %s %s element types to be (src=f32, dst=%s) or (src=i32, dst=%s), got (src=%s, dst=%s)",
+                target_label(ctx->target), info->asm_name, dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_F32)),
+                dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_I32)), dtype_name(se), dtype_name(de));
 }

@@ -207,7 +207,7 @@ void verify_float_cast(VerifyCtx *ctx, const Op *op) {
     bool in_f = is_float_scalar(in), out_f = is_float_scalar(out);
     bool ok;
     const char *want;
-    uint32_t flags = op_info(op->code)->flags;
+    uint64_t flags = op_info(op->code)->flags;
     if (flags & OPF_FROM_INT) {
         ok = in_int && out_f;
         want = "an integer operand and a floating-point result";

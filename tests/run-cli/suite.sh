@@ -227,6 +227,10 @@ invoke blocks.pto --blocks 2 --trace
 expect blocks_trace 0 "out~-- block 1 of 2" "out~pto.addptr %p=gm:%arg0+64"
 invoke acc_store.pto --out "gc=$T/c.bin" --out "gd=$T/d.bin"
 expect acc_store_cast_relu 0 "same=c.bin:data/acc_store_f16.bin" "same=d.bin:data/acc_store_relu_bf16.bin"
+invoke quant_fp_words.pto --set sel=0
+expect tstore_fp_word_per_row 1 "err~'pto.tstore_fp' op expects fp %q to hold a word for each row of src (16), got 8 valid columns" "err~[TSTORE_FP.fp-words]"
+invoke quant_fp_words.pto --set sel=1
+expect textract_fp_word_per_col 1 "err~'pto.textract_fp' op expects fp %q to hold a word for each src column read (32), got 8 valid columns [TEXTRACT_FP.fp-cols]"
 invoke bare.pto --check-sync=sometimes
 expect check_sync_bad_mode 2 "err~--check-sync takes auto or strict, got 'sometimes'"
 invoke --help

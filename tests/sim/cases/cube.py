@@ -5,7 +5,18 @@
 # valid regions smaller than the boxes; f32 shapes after the ISA's 40x50x60 experiment.
 
 
-def cases(T, case):
+import struct
+
+import numpy as np
+
+
+def qword(scale, offset=0, signed=True, shift=0):
+    """A quantisation word as SET_QUANT_SCALAR builds it: the f32 scale in bits 0..31, the unsigned
+    9-bit offset in bits 37..45, bit 46 for a signed 8-bit result, the i16 shift - 1 in bits 32..35."""
+    return struct.unpack("<I", struct.pack("<f", scale))[0] | (offset << 37) | (int(signed) << 46) | (shift << 32)
+
+
+def cases(T, case, G=None):
     def left(dt, r, c, valid=None, target="a2a3", data="rand"):
         return T(dt, r, c, valid, col_major=target == "a5", loc="left", slayout="row_major", data=data)
 
@@ -89,4 +100,96 @@ def cases(T, case):
                         dict(m=T("f32", 64, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 32)),
                         ["m", ("s", 8, "index"), ("s", 16, "index")], ["b"], "TEXTRACT(b, m, 8, 16);", target,
                         desc="TEXTRACT mat -> right (Zn) at (8, 16)"))
+        # TSTORE acc -> GM with preQuantScalar (GetScalarPreQuantMode): f32 -> i8 (QF322B8_PRE), i32 -> i8
+        # (REQ8), i32 -> f16 (DEQF16) on both targets; A5 adds f32 -> f16 / bf16 (clamped scaling),
+        # f32 -> f32 (no mode: the word is ignored) and i32 -> bf16 (no mode: a plain cast)
+        pq = [("f32", "i8", ("range", -400.0, 400.0), qword(0.7), False, "", "QF322B8_PRE signed: x*0.7 rounded to even, saturating"),
+              ("f32", "i8", ("range", -300.0, 300.0), qword(1.25, 100, signed=False), False, "_unsigned_off100",
+               "QF322B8_PRE unsigned, offset 100: clamp to [0, 255], then the cast to int8 wraps"),
+              ("f32", "i8", "special", qword(0.5), True, "_relu_special", "QF322B8_PRE with relu: NaN and negatives -> 0"),
+              ("i32", "i8", "rand", qword(2.0 ** -23), False, "", "REQ8: float(v) * 2^-23, rounded, saturating"),
+              ("i32", "f16", "rand", qword(2.0 ** -12), False, "", "DEQF16: float(v) * 2^-12 clamped to +-65504")]
+        if target == "a5":
+            pq += [("f32", "f16", "special", qword(3.5), False, "_special", "QF322F16_PRE: finite values clamped to +-65504, inf and NaN pass"),
+                   ("f32", "f16", ("range", -30000.0, 30000.0), qword(3.0), True, "_relu", "QF322F16_PRE with relu"),
+                   ("f32", "bf16", "special", qword(-1.5), False, "_special", "QF322BF16_PRE: scaled, then to bf16"),
+                   ("f32", "f32", "rand", qword(0.25), False, "", "f32 -> f32: no quantisation mode, the word is ignored"),
+                   ("i32", "bf16", "rand", qword(0.5), False, "", "i32 -> bf16: no quantisation mode, a plain cast")]
+        for sd, dd, kind, w, relu, tag, what in pq:
+            name = "tstore_prequant_%s_%s%s_20x27%s" % (sd, dd, tag, sfx)
+            attrs = "{reluPreMode = #pto<relu_pre_mode normal_relu>}" if relu else ""
+            cpp = "TSTORE<decltype(c), decltype(g), AtomicType::AtomicNone, ReluPreMode::%s>(g, c, (uint64_t)%dull);" % (
+                "NormalRelu" if relu else "NoRelu", w)
+            out.append(case(name, "tstore", dict(c=acc(sd, 32, 32, (20, 27), data=kind)), ["c", ("s", w, "i64")], ["g"], cpp,
+                            target, attrs=attrs, gm=dict(g=G(dd, 20, 27)),
+                            desc="TSTORE acc %s -> GM %s with preQuantScalar: %s" % (sd, dd, what)))
+        # TMOV with preQuantScalar: the simulator ignores the word (a plain or relu copy, the cast truncating
+        # and wrapping f32 -> i8 as g++ does)
+        w = qword(0.5)
+        out.append(case("tmov_prequant_acc_vec_f32_i8_16x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 16, 32, data=("range", -300.0, 300.0)), v=T("i8", 16, 32)), ["c", ("s", w, "i64")],
+                        ["v"], "TMOV<decltype(v), decltype(c), ReluPreMode::NoRelu>(v, c, (uint64_t)%dull);" % w, target,
+                        desc="TMOV acc f32 -> vec i8 with preQuantScalar: the word is ignored, a C++ cast (wraps)"))
+        out.append(case("tmov_prequant_acc_mat_f32_f16_relu_32x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 32, 32, (20, 27), data="special"),
+                             m=T("f16", 32, 32, (20, 27), col_major=True, loc="mat", slayout="row_major")),
+                        ["c", ("s", w, "i64")], ["m"],
+                        "TMOV<decltype(m), decltype(c), ReluPreMode::NormalRelu>(m, c, (uint64_t)%dull);" % w, target,
+                        attrs="{reluPreMode = #pto<relu_pre_mode normal_relu>}",
+                        desc="TMOV acc f32 -> mat f16 with preQuantScalar and relu: the word is ignored, relu after the cast"))
+        # the fp (vector-quantisation) forms: a word per column from a scaling tile (u64), the scale's 13 low
+        # mantissa bits dropped (19-bit float), GetVectorPreQuantMode (f32 -> i8 VQF322B8_PRE, i32 -> i8 VREQ8,
+        # i32 -> f16 VDEQF16, i32 -> i16 VSHIFTS322S16; other pairs a plain cast)
+        def words(n, seed, lo=0.02, hi=1.5, shift=False):
+            rng = np.random.default_rng(seed)
+            return [qword(float(rng.uniform(lo, hi)) * (-1 if i % 7 == 3 else 1), int(rng.integers(0, 40)) if i % 3 == 0 else 0,
+                          signed=i % 5 != 2, shift=int(rng.integers(0, 16)) if shift else 0) for i in range(n)]
+
+        def fp(n, seed, **kw):
+            return T("ui64", 1, n, loc="scaling", data=("values", words(n, seed, **kw)))
+
+        def mat(dt, r, c, valid=None):
+            return T(dt, r, c, valid, col_major=True, loc="mat", slayout="row_major", data="zero")
+
+        fpc = [("textract_fp", "f32", "i8", 32, 64, (32, 64), (16, 32), (8, 16), 64, ("range", -400.0, 400.0), {}),
+               ("tinsert_fp", "i32", "f16", 16, 16, (10, 13), (32, 32), (16, 16), 16, "rand", dict(lo=2.0 ** -20, hi=2.0 ** -10)),
+               ("tmov.fp", "i32", "i8", 32, 32, (32, 32), (32, 32), None, 32, "rand", dict(lo=2.0 ** -26, hi=2.0 ** -22))]
+        if target == "a2a3":  # i32 -> i16 is an A2/A3 pair only
+            fpc.append(("textract_fp", "i32", "i16", 32, 32, (32, 32), (16, 16), (16, 0), 32, "rand", dict(shift=True)))
+        if target == "a5":
+            fpc += [("textract_fp", "f32", "f16", 32, 32, (32, 32), (16, 16), (16, 16), 32, "special", {}),
+                    ("tinsert_fp", "i32", "bf16", 16, 16, (16, 16), (32, 32), (0, 16), 16, "rand", {})]
+        for opn, sd, dd, sr, sc_, sv, dsh, idx, nfp, kind, kw in fpc:
+            c = acc(sd, sr, sc_, sv, data=kind)
+            m = mat(dd, dsh[0], dsh[1])
+            ins = ["c", "q"] + ([("s", idx[0], "index"), ("s", idx[1], "index")] if idx else [])
+            C = {"textract_fp": "TEXTRACT_FP", "tinsert_fp": "TINSERT_FP", "tmov.fp": "TMOV_FP"}[opn]
+            call = "%s(m, c, q%s);" % (C, ", %d, %d" % idx if idx else "")
+            name = "%s_%s_%s%s%s" % (opn.replace(".", "_"), sd, dd, "_at_%d_%d" % idx if idx else "", sfx)
+            out.append(case(name, opn, dict(c=c, q=fp(nfp, len(name) * 31 + nfp, **kw), m=m), ins, ["m"], call, target,
+                            desc="%s acc %s -> mat %s with a word per src column from the scaling tile" % (C, sd, dd)))
+        # TINSERT acc -> mat converting f32 -> f16 / bf16 (A2/A3's only tinsert form): a C++ cast, to nearest even
+        for dd in ("f16", "bf16"):
+            out.append(case("tinsert_acc_mat_f32_%s_v10x13_at_16_16%s" % (dd, sfx), "tinsert",
+                            dict(c=acc("f32", 16, 16, (10, 13), data="special"), m=mat(dd, 32, 32)),
+                            ["c", ("s", 16, "index"), ("s", 16, "index")], ["m"], "TINSERT(m, c, 16, 16);", target,
+                            desc="TINSERT acc f32 -> mat %s at (16, 16): each value cast, to nearest even" % dd))
+        # TSTORE_FP: the simulator indexes the words by the ROW of a col-major (acc) src
+        out.append(case("tstore_fp_f32_i8_20x40_word_per_row%s" % sfx, "tstore_fp",
+                        dict(c=acc("f32", 32, 48, (20, 40), data=("range", -300.0, 300.0)), q=fp(24, 77)), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("i8", 20, 40)),
+                        desc="TSTORE_FP acc f32 -> GM i8: element (r, c) uses word r (scalars[isRowMajor ? col : row])"))
+        out.append(case("tstore_fp_i32_f16_16x16%s" % sfx, "tstore_fp",
+                        dict(c=acc("i32", 16, 16, data="rand"), q=fp(16, 78, lo=2.0 ** -20, hi=2.0 ** -10)), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("f16", 16, 16)),
+                        desc="TSTORE_FP acc i32 -> GM f16 (VDEQF16), a word per row"))
+        # the atomic form: GM += the quantised value, in the GM type (i8 wraps)
+        w = qword(0.5)
+        out.append(case("tstore_prequant_atomic_f32_i8_16x48%s" % sfx, "tstore",
+                        dict(c=acc("f32", 16, 48, data=("range", -300.0, 300.0))), ["c", ("s", w, "i64")], ["g"],
+                        "TSTORE<decltype(c), decltype(g), AtomicType::AtomicAdd, ReluPreMode::NoRelu>(g, c, (uint64_t)%dull);" % w,
+                        target, attrs="{atomicType = #pto<atomic_type atomic_add>}", gm=dict(g=G("i8", 16, 48, data="rand")),
+                        desc="TSTORE acc f32 -> GM i8 quantised and atomic_add: the i8 sum wraps"))
     return out
