@@ -264,7 +264,8 @@ typedef enum TypeKind {
     TY_PTR,             /* !pto.ptr<T> (dtype) */
     TY_TENSOR_VIEW,     /* !pto.tensor_view<d0x...xT> (rank, dims, dtype) */
     TY_PARTITION_VIEW,  /* !pto.partition_tensor_view<d0x...xT> (rank, dims, dtype) */
-    TY_OTHER            /* any other type we only carry through (text) */
+    TY_OTHER,           /* any other type we only carry through (text) */
+    TY_EVENTID_ARRAY    /* !pto.eventid_array<N>: N event ids, a manual-sync local array (size) */
 } TypeKind;
 
 typedef struct Type {
@@ -275,6 +276,7 @@ typedef struct Type {
     int rank;             /* views */
     int64_t *dims;        /* views: rank entries, DIM_DYNAMIC for `?` */
     const char *text;     /* TY_OTHER: the spelling as written */
+    int64_t size;         /* TY_EVENTID_ARRAY: how many ids it holds, as written (the verifier checks it) */
 } Type;
 /* Types are shared: the parser makes one Type per distinct spelling in a module and never changes
  * it afterwards. Where a type is written is recorded at each use (Operand.type_loc,
@@ -382,7 +384,8 @@ enum {
     K_TVIEW  = 1u << 5,  /* !pto.tensor_view value */
     K_PVIEW  = 1u << 6,  /* !pto.partition_tensor_view value */
     K_ADDR   = 1u << 7,  /* @tile(0x...) immediate */
-    K_ANY    = 0xffu
+    K_EVARR  = 1u << 8,  /* !pto.eventid_array value */
+    K_ANY    = 0x1ffu
 };
 
 /* Flags of an operand position. */
@@ -392,8 +395,11 @@ enum {
     SPEC_FORWARD  = 1u << 2,  /* may name a value defined later in the function (seed tassign) */
     SPEC_TMP      = 1u << 3,  /* scratch the op may clobber: not an input, not an output */
     SPEC_NAMED    = 1u << 4,  /* a tile named but not accessed (tassign binds it, treshape views it) */
-    SPEC_AFTER_DST = 1u << 5  /* in PTOAS's operand order (its generic form) this input and the ones
+    SPEC_AFTER_DST = 1u << 5, /* in PTOAS's operand order (its generic form) this input and the ones
                                * after it come after the destination (tcvt's and trsqrt's tmp) */
+    SPEC_INDEX    = 1u << 6   /* written in brackets right after the operand before it, `%arr[%i]`
+                               * (a run of SPEC_INDEX positions: `%arr[%i, %j]`); the generic form
+                               * lists it as a plain operand */
 };
 
 typedef struct OperandSpec {
@@ -468,7 +474,9 @@ enum {
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
-    OPF_SYNC_CROSS = 1u << 26  /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
+    OPF_RESULT_INDEX = 1u << 27 /* its one result is index: a `: T` signature without `->` names its
+                                 * operand's type, not the result's (pto.eventid_array_get) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
@@ -481,7 +489,8 @@ typedef enum SigStyle {
     /* what SIG_DEFAULT / SIG_RESULT / SIG_ARROW resolve to for a given op (printer): */
     SIG_NONE,       /* nothing */
     SIG_OPERANDS,   /* `: T0, T1, ...` */
-    SIG_FUNCTION    /* `: (T0, ...) -> R` */
+    SIG_FUNCTION,   /* `: (T0, ...) -> R` */
+    SIG_ARROW_ONLY  /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
