@@ -922,6 +922,10 @@ bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char 
     } else if (t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW)) {
         out->kind = BIND_VIEW;
         out->dtype = t->dtype;
+    } else if (t && t->kind == TY_EVENTID_ARRAY) {
+        set_err(err, errlen, "'%s' names %%%s, an event-id array: it holds no data after the run; see its ids at a source "
+                "line with --print %s@LINE, or in --trace", name, v->name, v->name);
+        return false;
     } else {
         set_err(err, errlen, "'%s' names %%%s, which is not a pointer or scalar argument, a tile or a view", name, v->name);
         return false;

@@ -1381,9 +1381,26 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         case IT_ATTR_ARGS:
         case IT_ANGLE:
             if (info->cls != CLS_SYNC && it->kind == IT_ATTR_ARGS && indexed_form(ctx, info)) {
-                pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`, the index right after the value's name "
-                         "(no space before '[')", opn, indexed_form(ctx, info));
-                malformed = true;
+                /* `%arr [%i]`: MLIR's custom format allows a space before '['; the bracket follows a
+                 * value and holds values, at the row's SPEC_INDEX positions */
+                const Item *prev = i > 0 ? d->items->items[i - 1] : NULL;
+                bool values = prev && prev->kind == IT_OPERAND && prev->operand->kind == OPD_VALUE && it->attrs->count > 0;
+                for (size_t j = 0; values && j < it->attrs->count; j++) { /* values or integer literals */
+                    const Attr *a = it->attrs->items[j];
+                    const char *t = a->text ? a->text + (a->text[0] == '-') : "";
+                    values = a->text && (a->text[0] == '%' || (*t >= '0' && *t <= '9' && t[strspn(t, "0123456789xabcdefABCDEF")] == '\0'));
+                }
+                if (!values || !indexed_spec_at(info, (int)positional.count - 1, (int)it->attrs->count)) {
+                    pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
+                    malformed = true;
+                    break;
+                }
+                for (size_t j = 0; j < it->attrs->count; j++) {
+                    const Attr *a = it->attrs->items[j];
+                    Tok t = {ctx->file->text + a->loc.offset, a->loc.len, a->loc};
+                    ptrvec_push(ctx->scratch, &positional, a->text[0] == '%' ? pc_operand_value(ctx, t) : pc_operand_int(ctx, t));
+                }
+                indexed_seen = true;
                 break;
             }
             if (info->cls != CLS_SYNC) {
