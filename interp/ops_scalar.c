@@ -732,7 +732,7 @@ static int32_t exec_eventid_array_set(Interp *ip, const Instr *in, int32_t pc) {
 }
 
 bool lower_eventid_array_access(LowerCtx *ctx, const Op *op) {
-    bool get = op->n_results == 1;
+    bool get = op_info(op->code)->n_results == 1; /* the row: eventid_array_get has a result, _set none */
     if (op->ins.count != (get ? 2 : 3))
         return lower_error(ctx, op, (SrcLoc){0}, "expects %s", get ? "%array[%index]" : "%array[%index], %value");
     const Operand *a = &op->ins.items[0];
