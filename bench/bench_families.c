@@ -52,7 +52,7 @@ static const struct {
 static bool classify_row(OpCode code, FamRow *r) {
     const OpInfo *in = op_info(code);
     memset(r, 0, sizeof *r);
-    if (in->cls != CLS_TILE || !(in->flags & OPF_DPS) || (in->flags & OPF_CUBE) || !in->elem || !strcmp(in->elem, "none") ||
+    if (in->cls != CLS_TILE || !(in->flags & OPF_DPS) || OPF_PIPE_RULE(in->flags) == PR_CUBE || !in->elem || !strcmp(in->elem, "none") ||
         !in->asm_name)
         return false;
     if (opspec_count(in->outs, 2) != 1 || in->outs[0].kinds != K_TILE) return false;

@@ -193,6 +193,11 @@ void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
             TileRef t;
             tile_ref_fill(&v->type->tile, ip->opts.target, &t);
             ReadCtx x = {ip, c, in, v, tv->base, &t};
+            if (info->flags & OPF_ONE_ELEMENT) { /* tgetval: the one element at its offset */
+                int64_t e = read_int(ip->frame, &in->sc[1]), es = (int64_t)dtype_size(t.dtype);
+                if (e >= 0 && e < (int64_t)t.rows * t.cols) check_run(&x, tv->base + e * es, es);
+                continue;
+            }
             tile_byte_runs(&t, tv->base, tv->vr, tv->vc, check_run, &x);
         }
     }
@@ -212,6 +217,11 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             TileRef t;
             tile_ref_fill(&v->type->tile, ip->opts.target, &t);
             MarkCtx set = {ip, c, ST_SET};
+            if (pass == 1 && (info->flags & OPF_ONE_ELEMENT)) { /* tsetval: the one element at its offset */
+                int64_t e = read_int(ip->frame, &in->sc[1]), es = (int64_t)dtype_size(t.dtype);
+                if (e >= 0 && e < (int64_t)t.rows * t.cols) mark_run(&set, tv->base + e * es, es);
+                continue;
+            }
             if (pass == 1 && (info->flags & OPF_PAD_FILL)) { /* the footprint first, then the valid region */
                 MarkCtx fill = {ip, c, ST_SET};
                 if (t.pad == 0) {

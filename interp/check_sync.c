@@ -14,11 +14,14 @@
  * write, or a write not ordered after the last write and reads, is reported once per pair of sites
  * (with a count), with both source locations, the pipes, the memory and bytes, and a fix-it.
  *
- * The pipe of an instruction follows from its row and its operands' memories (research
- * sync-check.md 1.3): a GM source (tload) is MTE2; a GM destination is MTE3, or FIX from an acc
- * tile; the cube rows (OPF_CUBE) are M, a mat source into left/right/bias/scaling is
- * MTE1, an acc source (tmov, tinsert) FIX, a vec source into mat FIX on A2/A3 and MTE3 on A5; every
- * other tile instruction is V. Scalar and control instructions touch no tile memory. */
+ * The pipe of an instruction is its op-table row's pipe rule (ir.h PipeRule; research
+ * sync-check.md 1.3): most rows follow their operands' memories (a GM source MTE2; a GM
+ * destination MTE3, or FIX from an acc tile; mat into left/right/bias/scaling MTE1; an acc source
+ * FIX; vec into mat FIX on A2/A3 and MTE3 on A5; otherwise V); the cube rows are M, tci is S,
+ * texpands/tfillpad into mat MTE2, tscatter S on A2/A3. A row's InternalSync says what its
+ * implementation synchronises inside itself (tprint's PIPE_ALL barrier on A2/A3, the V <-> S
+ * EVENT_ID0 handshakes of A2/A3 trowargmax/min and A5 one-element textract/tinsert). Scalar and
+ * control instructions touch no tile memory. */
 #include "interp_impl.h"
 
 #include <stdlib.h>
@@ -70,7 +73,8 @@ typedef struct MemRegion {
 
 typedef struct Report {
     const Op *first, *second;
-    int kind;               /* 0 RAW, 1 WAR, 2 WAW */
+    int kind;               /* 0 RAW, 1 WAR, 2 WAW; + 3: ordered only by `internal` (a warning) */
+    const Op *internal;     /* the op whose internal sync orders the pair (kinds 3..5) */
     int p1, p2;
     const Value *value;     /* the tile or the GM buffer's argument raced on */
     const char *mem;        /* its memory: "UB", "L1", ..., or "GM" */
@@ -81,10 +85,22 @@ typedef struct Report {
     struct Report *next;
 } Report;
 
+/* The clocks pto-run keeps twice (sync-check.md 1.2): layer 0 with every ordering, layer 1 with the
+ * program's own synchronisation only, without what op implementations do inside themselves (tprint's
+ * PIPE_ALL barrier, the V <-> S handshakes): an access ordered in layer 0 but not in layer 1 is
+ * ordered only by such an implementation detail (SYNC.internal-order). */
+enum { N_LAYERS = 2 };
+typedef struct Clocks {
+    uint32_t vc[N_PIPES][N_PIPES];
+    uint32_t barrier[N_PIPES];      /* own timestamp of the last barrier on the pipe */
+    uint32_t done[N_PIPES];         /* own instructions a pipe knows complete (through flags) */
+} Clocks;
+typedef uint32_t Snapshot[N_LAYERS][N_PIPES]; /* one pipe's clock in both layers */
+
 typedef struct FlagState {
     bool set;
     const Op *site;
-    uint32_t clock[N_PIPES];
+    Snapshot clock;
 } FlagState;
 
 /* A buffer-id token (get_buf / rls_buf): who holds it, and the join of every release so far (an
@@ -92,7 +108,7 @@ typedef struct FlagState {
 enum { N_BUF_IDS = 32, N_CROSS_IDS = 32, CROSS_MAX_PENDING = 15 };
 typedef struct BufToken {
     bool released;
-    uint32_t clock[N_PIPES];
+    Snapshot clock;
     const Op *held[N_PIPES];        /* the get_buf holding it on each pipe, or NULL */
 } BufToken;
 
@@ -101,7 +117,7 @@ typedef struct BufToken {
 typedef struct CrossSem {
     int n;
     const Op *site[CROSS_MAX_PENDING];
-    uint32_t clock[CROSS_MAX_PENDING][N_PIPES];
+    Snapshot clock[CROSS_MAX_PENDING];
 } CrossSem;
 
 /* A token held or a semaphore raised when a block ended (reported at the end of the run). */
@@ -118,11 +134,25 @@ typedef struct Leftover {
 
 /* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
  * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
+typedef struct OperandAccess {
+    const Value *value;     /* a tile, or a GM view */
+    bool view;
+    bool whole;             /* a tile's whole footprint (tmp, pad fill), else its valid region */
+    bool element;           /* only the element at the offset in the instruction's sc[1] (OPF_ONE_ELEMENT) */
+} OperandAccess;
+
+enum { D_OTHER, D_SYNC, D_TILE };
+enum { MAX_ACCESSES = OPSPEC_MAX + 2 };
 typedef struct Decoded {
     bool done;
     bool warned;            /* SYNC.key-overlap reported at this set */
     bool valid;             /* the arguments decoded (else the op is ignored: verified elsewhere) */
+    uint8_t role;           /* D_OTHER (no memory, no ordering), D_SYNC, D_TILE */
     int8_t pipe, src, dst, event;
+    InternalSync internal;  /* the row's internal synchronisation (D_TILE) */
+    uint8_t n_reads, n_writes;
+    OperandAccess reads[MAX_ACCESSES];  /* before the op runs: sources, and dst when it is read */
+    OperandAccess writes[MAX_ACCESSES]; /* after it ran: tmp operands (whole), then destinations */
 } Decoded;
 
 /* A direct-mapped cache of the tile layouts of operand values (tile_ref_fill once per value). */
@@ -136,9 +166,8 @@ struct SyncChecker {
     Target target;
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
     int64_t n_sync_ops;     /* set/wait/barrier instructions executed */
-    uint32_t vc[N_PIPES][N_PIPES];
-    uint32_t barrier[N_PIPES];      /* own timestamp of the last barrier on the pipe */
-    uint32_t done[N_PIPES];         /* own instructions a pipe knows complete (through flags) */
+    Clocks clk[N_LAYERS];           /* every ordering; the program's own only (see Clocks) */
+    const Op *internal_site;        /* the last op whose internal sync ordered pipes (NULL: none yet) */
     int64_t n_errors;               /* protocol errors reported (double set, wait without set) */
     FlagState flag[N_PIPES][N_PIPES][8];
     BufToken buf[N_BUF_IDS];
@@ -209,9 +238,8 @@ static void keep_leftovers(SyncChecker *s) {
 void sync_checker_new_block(SyncChecker *s) {
     keep_leftovers(s);
     s->block++;
-    memset(s->vc, 0, sizeof s->vc);
-    memset(s->barrier, 0, sizeof s->barrier);
-    memset(s->done, 0, sizeof s->done);
+    memset(s->clk, 0, sizeof s->clk);
+    s->internal_site = NULL;
     memset(s->flag, 0, sizeof s->flag);
     for (int i = 0; i < s->n_regions; i++)
         if (!s->regions[i].gm)
@@ -239,10 +267,19 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
     return r;
 }
 
-/* Is an access at (pipe q, own time t) ordered before what pipe p does now? */
-static bool ordered(const SyncChecker *s, int q, uint32_t t, int p) {
-    if (q == p && !self_ordered(s->target, p)) return t <= s->barrier[p] || t <= s->done[p];
-    return t <= s->vc[p][q];
+/* Is an access at (pipe q, own time t) ordered before what pipe p does now, in layer c? */
+static bool ordered_in(const SyncChecker *s, const Clocks *c, int q, uint32_t t, int p) {
+    if (q == p && !self_ordered(s->target, p)) return t <= c->barrier[p] || t <= c->done[p];
+    return t <= c->vc[p][q];
+}
+
+enum { ORDERED, RACE, INTERNAL_ORDER };
+/* How an access at (pipe q, own time t) relates to what `op` on pipe p does now: ordered by the
+ * program's synchronisation, a race, or ordered only by another op's internal synchronisation (an
+ * op's own accesses may rely on its own). */
+static int order_of(const SyncChecker *s, const Op *op, int q, uint32_t t, int p) {
+    if (!ordered_in(s, &s->clk[0], q, t, p)) return RACE;
+    return s->internal_site && s->internal_site != op && !ordered_in(s, &s->clk[1], q, t, p) ? INTERNAL_ORDER : ORDERED;
 }
 
 static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1, const Op *second, int p2,
@@ -259,15 +296,17 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1
         }
     Report *x = calloc(1, sizeof *x);
     if (!x) return;
-    *x = (Report){first, second, kind, p1, p2, value, mem, lo, hi, 1, s->step, b1, s->block, s->reports};
+    *x = (Report){first, second, kind, kind >= 3 ? s->internal_site : NULL, p1, p2, value, mem, lo, hi, 1, s->step,
+                  b1, s->block, s->reports};
     s->reports = x;
-    s->n_reports++;
+    if (kind < 3) s->n_reports++;
 }
 
 static bool same_history(const Shadow *x, const Shadow *y) {
     if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe || x->wblock != y->wblock) return false;
     for (int q = 0; q < N_PIPES; q++)
-        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q]) return false;
+        if (x->rtime[q] != y->rtime[q] || (x->rtime[q] && (x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q])))
+            return false; /* a pipe's read site and block mean something only with its time */
     return true;
 }
 
@@ -305,7 +344,7 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     if (!r) return;
     int64_t a = (p - r->base) / SHADOW_BLOCK * SHADOW_BLOCK, b = p - r->base + n;
     b = (b + SHADOW_BLOCK - 1) / SHADOW_BLOCK * SHADOW_BLOCK;
-    uint32_t now = s->vc[pipe][pipe];
+    uint32_t now = s->clk[0].vc[pipe][pipe];
     int64_t lo = 0, hi = r->n_segs; /* first run ending after a */
     while (lo < hi) {
         int64_t m = lo + (hi - lo) / 2;
@@ -317,18 +356,26 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     for (; end < r->n_segs && r->segs[end].lo < b; end++) {
         const Shadow *sh = &r->segs[end].sh;
         bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
-        if (sh->wsite && !self && (sh->wblock != s->block || !ordered(s, sh->wpipe, sh->wtime, pipe)))
-            report(s, write ? 2 : 0, sh->wsite, sh->wpipe, sh->wblock, op, pipe, value, mem, rep_lo, rep_hi);
+        if (sh->wsite && !self) {
+            int o = sh->wblock != s->block ? RACE : order_of(s, op, sh->wpipe, sh->wtime, pipe);
+            if (o != ORDERED)
+                report(s, (write ? 2 : 0) + (o == INTERNAL_ORDER ? 3 : 0), sh->wsite, sh->wpipe, sh->wblock, op, pipe, value,
+                       mem, rep_lo, rep_hi);
+        }
         if (write)
-            for (int q = 0; q < N_PIPES; q++)
-                if (sh->rtime[q] && !(sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block) &&
-                    (sh->rblock[q] != s->block || !ordered(s, q, sh->rtime[q], pipe)))
-                    report(s, 1, sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem, rep_lo, rep_hi);
+            for (int q = 0; q < N_PIPES; q++) {
+                if (!sh->rtime[q] || (sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block))
+                    continue;
+                int o = sh->rblock[q] != s->block ? RACE : order_of(s, op, q, sh->rtime[q], pipe);
+                if (o != ORDERED)
+                    report(s, 1 + (o == INTERNAL_ORDER ? 3 : 0), sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem,
+                           rep_lo, rep_hi);
+            }
     }
     if (end == first + 1 && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
         Shadow *sh = &r->segs[first].sh;
-        if (write) {
-            memset(sh, 0, sizeof *sh);
+        if (write) { /* the reads go (a read's site and block count only with its time: 28 bytes, not 136) */
+            memset(sh->rtime, 0, sizeof sh->rtime);
             sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
         } else {
             sh->rtime[pipe] = now, sh->rsite[pipe] = op, sh->rblock[pipe] = s->block;
@@ -373,8 +420,14 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     int r = v->rank;
     for (int i = 0; i < r; i++)
         if (v->shape[i] <= 0) return;
-    int64_t idx[INTERP_MAX_RANK] = {0};
     int64_t last = v->shape[r - 1], ls = v->strides[r - 1], es = (int64_t)b->elem_size;
+    int64_t packed = 1; /* a view whose elements are packed in order is one run (the common case) */
+    for (int i = r - 1; i >= 0 && packed > 0; i--) packed = v->shape[i] == 1 || v->strides[i] == packed ? packed * v->shape[i] : 0;
+    if (packed > 0) {
+        access(ip, s, op, pipe, b->data + (size_t)v->offset * b->elem_size, packed * es, write, b->arg, "GM", b->data);
+        return;
+    }
+    int64_t idx[INTERP_MAX_RANK] = {0};
     const uint8_t *run = NULL; /* the pending contiguous run: adjacent rows join it */
     int64_t run_len = 0;
     for (;;) {
@@ -397,9 +450,12 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
 }
 
-/* The pipe of a tile instruction, from its operands' memories (see the file comment). */
+/* The pipe of a tile instruction: its row's pipe rule (ir.h PipeRule), from its operands' memories. */
 static int pipe_of(const SyncChecker *s, const Op *op) {
-    if (op_info(op->code)->flags & OPF_CUBE) return P_M;
+    PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
+    if (rule == PR_CUBE) return P_M;
+    if (rule == PR_SCALAR) return P_S;
+    if (rule == PR_SCATTER) return s->target == TARGET_A5 ? P_V : P_S;
     bool gm_in = false, gm_out = false;
     int src_loc = -1, dst_loc = -1;
     for (int i = 0; i < op->ins.count; i++) {
@@ -414,6 +470,7 @@ static int pipe_of(const SyncChecker *s, const Op *op) {
         if (v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW) gm_out = true;
         if (v->type->kind == TY_TILE && dst_loc < 0) dst_loc = v->type->tile.loc;
     }
+    if (rule == PR_FILL) return dst_loc == LOC_MAT ? P_MTE2 : P_V;
     if (gm_in) return P_MTE2;
     if (gm_out) return src_loc == LOC_ACC ? P_FIX : P_MTE3;
     if (src_loc == LOC_MAT && (dst_loc == LOC_LEFT || dst_loc == LOC_RIGHT || dst_loc == LOC_BIAS || dst_loc == LOC_SCALING))
@@ -428,18 +485,48 @@ static void join(uint32_t *into, const uint32_t *from) {
         if (from[q] > into[q]) into[q] = from[q];
 }
 
-/* Pipe q learns `from` (a flag's clock): what it orders after, and which of its own instructions
- * are known complete (the flag's setter saw them done). */
-static void join_into(SyncChecker *s, int q, const uint32_t *from) {
-    join(s->vc[q], from);
-    if (from[q] > s->done[q]) s->done[q] = from[q];
+/* Pipe q learns `from` (a flag's clock, both layers): what it orders after, and which of its own
+ * instructions are known complete (the flag's setter saw them done). */
+static void join_into(SyncChecker *s, int q, const Snapshot from) {
+    for (int k = 0; k < N_LAYERS; k++) {
+        Clocks *c = &s->clk[k];
+        join(c->vc[q], from[k]);
+        if (from[k][q] > c->done[q]) c->done[q] = from[k][q];
+    }
+}
+
+/* `into` = pipe p's clock now, in both layers (a set fires after all earlier p work). */
+static void take_clock(const SyncChecker *s, int p, Snapshot into) {
+    for (int k = 0; k < N_LAYERS; k++) memcpy(into[k], s->clk[k].vc[p], sizeof into[k]);
+}
+
+/* Every pipe after every pipe (PIPE_ALL), in one layer. */
+static void barrier_all(Clocks *c) {
+    uint32_t all[N_PIPES] = {0};
+    for (int q = 0; q < N_PIPES; q++) join(all, c->vc[q]);
+    for (int q = 0; q < N_PIPES; q++) memcpy(c->vc[q], all, sizeof all), c->barrier[q] = c->done[q] = c->vc[q][q];
 }
 
 static int pipe_of(const SyncChecker *s, const Op *op);
 
+/* The operand `i` of list `l` as a value with a type, or NULL. */
+static const Value *typed_operand(const OperandList *l, int i) {
+    const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
+    return v && v->type ? v : NULL;
+}
+
+static bool is_view(const Value *v) { return v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW; }
+
 /* The decoded form of the instruction `in` (made on its first execution); NULL when the host is out
  * of memory. */
-static const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
+static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in);
+static inline const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
+    int64_t pc = in - ip->code;
+    if (s->decoded && pc >= 0 && pc < s->n_decoded && s->decoded[pc].done) return &s->decoded[pc];
+    return decode(ip, s, in);
+}
+
+static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
     if (!s->decoded) {
         s->decoded = calloc((size_t)(ip->n_code > 0 ? ip->n_code : 1), sizeof *s->decoded);
         if (!s->decoded) return NULL;
@@ -450,13 +537,41 @@ static const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
     Decoded *d = &s->decoded[pc];
     if (d->done) return d;
     d->done = true;
+    d->role = D_SYNC;
     const Op *op = in->op;
-    const OpInfo *info = op_info(op->code);
+    const OpInfo *info = NULL;
     const char *w;
     size_t n;
     int ssrc, sdst, event;
-    if (info->cls != CLS_SYNC) {
+    if (!op || (unsigned)op->code >= OP_COUNT || (info = op_info(op->code), info->cls != CLS_SYNC && info->cls != CLS_TILE &&
+                                                    info->cls != CLS_TILE_MEM)) {
+        d->role = D_OTHER;
+    } else if (info->cls != CLS_SYNC) {
+        d->role = D_TILE;
         d->pipe = (int8_t)pipe_of(s, op), d->valid = true;
+        d->internal = OPF_INTERNAL_SYNC(info->flags);
+        for (int i = 0; i < op->ins.count && d->n_reads < MAX_ACCESSES; i++) { /* the sources' valid regions */
+            const Value *v = typed_operand(&op->ins, i);
+            if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
+            if (v->type->kind == TY_TILE || is_view(v))
+                d->reads[d->n_reads++] = (OperandAccess){v, is_view(v), false, (info->flags & OPF_ONE_ELEMENT) != 0};
+        }
+        if (info->flags & OPF_DST_READ)
+            for (int i = 0; i < op->outs.count && d->n_reads < MAX_ACCESSES; i++) {
+                const Value *v = typed_operand(&op->outs, i);
+                if (v && v->type->kind == TY_TILE) d->reads[d->n_reads++] = (OperandAccess){v, false, false, false};
+            }
+        for (int i = 0; i < op->ins.count && i < OPSPEC_MAX && d->n_writes < MAX_ACCESSES; i++) { /* tmp: scratch */
+            const Value *v = typed_operand(&op->ins, i);
+            if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP))
+                d->writes[d->n_writes++] = (OperandAccess){v, false, true, false};
+        }
+        for (int i = 0; i < op->outs.count && d->n_writes < MAX_ACCESSES; i++) { /* as the op left them */
+            const Value *v = typed_operand(&op->outs, i);
+            if (v && (v->type->kind == TY_TILE || is_view(v)))
+                d->writes[d->n_writes++] = (OperandAccess){v, is_view(v), !is_view(v) && (info->flags & OPF_PAD_FILL),
+                                                           (info->flags & OPF_ONE_ELEMENT) != 0};
+        }
     } else if (info->flags & OPF_SYNC_BARRIER) {
         int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
         d->pipe = (int8_t)(sp >= 0 ? pipe_of_sync[sp] : -1), d->valid = d->pipe >= 0;
@@ -507,7 +622,7 @@ static void buf_op(Interp *ip, SyncChecker *s, const Op *op, int p, int b) {
                     b, pipe_text(p), type, b);
     }
     t->held[p] = NULL;
-    join(t->clock, s->vc[p]); /* fires after all earlier p work */
+    for (int k = 0; k < N_LAYERS; k++) join(t->clock[k], s->clk[k].vc[p]); /* fires after all earlier p work */
     t->released = true;
 }
 
@@ -527,7 +642,7 @@ static void cross_op(Interp *ip, SyncChecker *s, const Op *op, int p, int64_t id
             return;
         }
         c->site[c->n] = op;
-        memcpy(c->clock[c->n], s->vc[p], sizeof c->clock[c->n]);
+        take_clock(s, p, c->clock[c->n]);
         c->n++;
         return;
     }
@@ -566,13 +681,11 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
     }
     if (info->flags & OPF_SYNC_BARRIER) {
         int p = d->pipe;
-        if (p == N_PIPES) { /* PIPE_ALL: every pipe after every pipe */
-            uint32_t all[N_PIPES] = {0};
-            for (int q = 0; q < N_PIPES; q++) join(all, s->vc[q]);
-            for (int q = 0; q < N_PIPES; q++) memcpy(s->vc[q], all, sizeof all), s->barrier[q] = s->done[q] = s->vc[q][q];
-        } else {
-            s->barrier[p] = s->vc[p][p];
-        }
+        for (int k = 0; k < N_LAYERS; k++)
+            if (p == N_PIPES) /* PIPE_ALL: every pipe after every pipe */
+                barrier_all(&s->clk[k]);
+            else
+                s->clk[k].barrier[p] = s->clk[k].vc[p][p];
         return;
     }
     int64_t id = d->event >= 0 ? d->event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
@@ -598,7 +711,7 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
             }
         fl->set = true;
         fl->site = op;
-        memcpy(fl->clock, s->vc[src], sizeof fl->clock); /* fires after all earlier src-pipe work */
+        take_clock(s, src, fl->clock); /* fires after all earlier src-pipe work */
         return;
     }
     if (!fl->set) {
@@ -632,8 +745,9 @@ static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
     return true;
 }
 
-/* An access of a tile operand: its valid region, or its whole footprint (`whole`). */
-static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole) {
+/* An access of a tile operand: its valid region, its whole footprint (`whole`), or the one storage
+ * element at `element` (>= 0; none when outside the tile: the instruction reports that). */
+static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole, int64_t element) {
     const Frame *f = ip->frame;
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
@@ -645,61 +759,111 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     }
     const TileRef *t = &c->ref;
     TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
+    if (element >= 0) {
+        int64_t es = (int64_t)dtype_size(t->dtype);
+        if (element < (int64_t)t->rows * t->cols) access_run(&x, tv->base + element * es, es);
+        return;
+    }
     tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
 }
 
-/* The operand `i` of list `l` as a value with a type, or NULL. */
-static const Value *typed_operand(const OperandList *l, int i) {
-    const Value *v = l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
-    return v && v->type ? v : NULL;
+
+/* Does the op's implementation run its InternalSync here (target, and the operands' shapes and
+ * memories the implementation decides on)? */
+static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op *op, InternalSync is) {
+    const Value *src = op->ins.count ? typed_operand(&op->ins, 0) : NULL;
+    const Value *dst = op->outs.count ? typed_operand(&op->outs, 0) : NULL;
+    switch (is) {
+    case IS_NONE: return false;
+    case IS_BARRIER_ALL_A2A3: return s->target != TARGET_A5;
+    case IS_ROW_ARG_KEYS_A2A3: { /* more valid columns than one 256-byte repeat (pto-isa TRowReduceIdxOps.hpp) */
+        if (s->target == TARGET_A5 || !src || src->type->kind != TY_TILE || (int64_t)src->id >= ip->frame->fn->n_slots) return false;
+        size_t size = dtype_size(src->type->tile.dtype);
+        return size && ip->frame->vals[src->id].tile.vc > (int64_t)(256 / size);
+    }
+    case IS_SCALAR_COPY_KEYS_A5: { /* vec -> vec with a static one-element window (pto-isa a5 TExtract/TInsert.hpp) */
+        if (s->target != TARGET_A5 || !src || !dst || src->type->kind != TY_TILE || dst->type->kind != TY_TILE) return false;
+        const TileType *a = &src->type->tile, *b = &dst->type->tile;
+        return a->loc == LOC_VEC && b->loc == LOC_VEC && a->blayout == b->blayout &&
+               ((a->valid_rows == 1 && a->valid_cols == 1) || (b->valid_rows == 1 && b->valid_cols == 1));
+    }
+    }
+    return false;
 }
 
-static bool is_view(const Value *v) { return v->type->kind == TY_PARTITION_VIEW || v->type->kind == TY_TENSOR_VIEW; }
+/* An op's internal synchronisation (layer 0 only): tprint's PIPE_ALL barrier, or the V -> S and
+ * S -> V handshakes on EVENT_ID0, which consume a user flag with the same key pending across the op
+ * (SYNC.internal-key). */
+static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync is) {
+    s->internal_site = op;
+    if (is == IS_BARRIER_ALL_A2A3) {
+        barrier_all(&s->clk[0]);
+        return;
+    }
+    static const int8_t keys[2][2] = {{P_V, P_S}, {P_S, P_V}};
+    for (int i = 0; i < 2; i++) {
+        const FlagState *fl = &s->flag[keys[i][0]][keys[i][1]][0];
+        if (!fl->set) continue;
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.internal-key",
+                    "flag (%s -> %s, EVENT_ID0) set at line %d is pending across '%s', whose %s implementation sets and "
+                    "waits that flag itself here (pto-isa %s): its set repeats yours and its wait clears the flag, so "
+                    "the wait_flag meant for yours finds nothing to wait for and hangs; fix: use another event id than "
+                    "EVENT_ID0 for this pair",
+                    pipe_text(keys[i][0]), pipe_text(keys[i][1]), fl->site ? fl->site->loc.line : 0,
+                    op_info(op->code)->name, s->target == TARGET_A5 ? "A5" : "A2/A3",
+                    is == IS_ROW_ARG_KEYS_A2A3 ? "a2a3/TRowReduceIdxOps.hpp" : "a5/TExtract.hpp, TInsert.hpp");
+    }
+    /* V -> S: the scalar unit (and so everything it issues later) after V's work so far; S -> V. */
+    Clocks *c = &s->clk[0];
+    uint32_t v[N_PIPES];
+    memcpy(v, c->vc[P_V], sizeof v);
+    for (int q = 0; q < N_PIPES; q++) {
+        join(c->vc[q], v);
+        if (v[q] > c->done[q]) c->done[q] = v[q];
+    }
+    join(c->vc[P_V], c->vc[P_S]);
+}
+
+/* The element offset of an OPF_ONE_ELEMENT instruction (its sc[1]; -1 when negative). */
+static int64_t element_of(const Interp *ip, const Instr *in) {
+    int64_t e = read_int(ip->frame, &in->sc[1]);
+    return e >= 0 ? e : -1;
+}
 
 void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
-    const Op *op = in->op;
     s->cur_op = NULL;
-    if (!op || (unsigned)op->code >= OP_COUNT) return;
-    const OpInfo *info = op_info(op->code);
-    if (info->cls == CLS_SYNC) {
+    const Decoded *d = decoded(ip, s, in);
+    if (!d || d->role == D_OTHER) return;
+    if (d->role == D_SYNC) {
         s->n_sync_ops++;
         sync_op(ip, s, in);
         return;
     }
-    if (info->cls != CLS_TILE && info->cls != CLS_TILE_MEM) return;
-    const Decoded *d = decoded(ip, s, in);
-    if (!d) return;
+    const Op *op = in->op;
     s->step++;
     s->cur_op = op;
     s->cur_pipe = d->pipe;
-    s->vc[s->cur_pipe][s->cur_pipe]++;
-    for (int i = 0; i < op->ins.count; i++) { /* reads: the sources' valid regions */
-        const Value *v = typed_operand(&op->ins, i);
-        if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
-        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
-        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, false);
+    InternalSync is = d->internal;
+    if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
+    for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
+    if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
+    for (int i = 0; i < d->n_reads; i++) {
+        const OperandAccess *a = &d->reads[i];
+        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false);
+        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1);
     }
-    if (info->flags & OPF_DST_READ)
-        for (int i = 0; i < op->outs.count; i++) {
-            const Value *v = typed_operand(&op->outs, i);
-            if (v && v->type->kind == TY_TILE) access_tile(ip, s, op, v, false, false);
-        }
 }
 
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = s->cur_op;
     if (!op || op != in->op) return;
     s->cur_op = NULL;
-    const OpInfo *info = op_info(op->code);
-    for (int i = 0; i < op->ins.count && i < OPSPEC_MAX; i++) { /* tmp operands: scratch, written whole */
-        const Value *v = typed_operand(&op->ins, i);
-        if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP)) access_tile(ip, s, op, v, true, true);
-    }
-    for (int i = 0; i < op->outs.count; i++) { /* the destinations, as the instruction left them */
-        const Value *v = typed_operand(&op->outs, i);
-        if (!v) continue;
-        if (v->type->kind == TY_TILE) access_tile(ip, s, op, v, true, (info->flags & OPF_PAD_FILL) != 0);
-        else if (is_view(v)) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[v->id].view, true);
+    const Decoded *d = &s->decoded[in - ip->code]; /* decoded by sync_checker_step */
+    for (int i = 0; i < d->n_writes; i++) {
+        const OperandAccess *a = &d->writes[i];
+        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
+        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1);
     }
 }
 
@@ -755,9 +919,10 @@ static void note_wrong_pair(Interp *ip, const Report *r) {
             continue;
         int src = pipe_of_sync[ssrc], dst = pipe_of_sync[sdst];
         if (src == r->p1 && dst == r->p2) continue;
+        const Op *odd = src != r->p1 ? r->first : r->second; /* the side whose pipe the pair misses */
         diag_add_note(ip->diags, op->loc, "this wait orders %s -> %s, but the race is %s -> %s: '%s' runs on %s",
                       src >= 0 && src < N_PIPES ? pipe_text(src) : "?", dst >= 0 && dst < N_PIPES ? pipe_text(dst) : "?",
-                      pipe_text(r->p1), pipe_text(r->p2), op_info(r->second->code)->name, pipe_text(r->p2));
+                      pipe_text(r->p1), pipe_text(r->p2), op_info(odd->code)->name, pipe_text(odd == r->first ? r->p1 : r->p2));
         return;
     }
 }
@@ -824,9 +989,12 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     if (s->n_reports && !s->n_sync_ops && !s->strict) {
         const char *list = "";
         int shown = 0;
-        for (Report *r = s->reports; r && shown < 12; r = r->next, shown++)
+        for (Report *r = s->reports; r && shown < 12; r = r->next) {
+            if (r->kind >= 3) continue;
+            shown++;
             list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown ? ", " : "", pipe_text(r->p1),
                                 pipe_text(r->p2), r->first->loc.line, r->second->loc.line);
+        }
         diag_report(ip->diags, ip->file, SEV_NOTE, ip->entry->loc, "SYNC.auto",
                     "@%s executes no set_flag, wait_flag or barrier, so it relies on PTOAS's automatic synchronisation; "
                     "a correct kernel orders these %lld pairs of accesses: %s%s (--check-sync=strict reports each)",
@@ -834,6 +1002,23 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         return s->n_errors == 0;
     }
     for (Report *r = s->reports; r; r = r->next) {
+        if (r->kind >= 3) { /* ordered, but only by an op's internal synchronisation */
+            const Op *by = r->internal;
+            bool barrier = by && OPF_INTERNAL_SYNC(op_info(by->code)->flags) == IS_BARRIER_ALL_A2A3;
+            diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
+                        "%s on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
+                        "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
+                        "tprint) or changes shape; fix: %s",
+                        kind_text[r->kind - 3], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?",
+                        r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name, pipe_text(r->p1),
+                        r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
+                        barrier ? "pipe_barrier(PIPE_ALL)" : "V <-> S EVENT_ID0 handshake", by ? op_info(by->code)->name : "?",
+                        by ? by->loc.line : 0,
+                        r->p1 == r->p2 ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d", pipe_text(r->p1),
+                                                      r->second->loc.line)
+                                       : sync_pair_fix(ip, r, false));
+            continue;
+        }
         bool cross = r->b1 != r->b2; /* two cores: no flag or barrier orders them */
         /* loop-carried: the earlier access comes at or after the later one in the text (a previous
          * iteration of a loop around both) */
@@ -878,7 +1063,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                 break;
             }
         if (!cross && !carried && !sections) {
-            note_wrong_pair(ip, r);
+            if (r->p1 != r->p2) note_wrong_pair(ip, r); /* a same-pipe race wants a barrier, not a pair */
             add_sync_fixit(ip, r);
         }
     }

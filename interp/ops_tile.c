@@ -1220,3 +1220,35 @@ bool lower_tprint(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- TSETVAL -------------------------------------------------------------------------------- */
+
+/* dst's storage element at the linear offset sc[1] = the scalar sc[0] in dst's element type (the
+ * simulator's Tile::SetValue: `*(ptr + offset) = val`, whatever the layout). */
+static int32_t exec_tsetval(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *t = &in->t[0];
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    int64_t off = read_int(ip->frame, &in->sc[1]), n = (int64_t)t->rows * t->cols;
+    if (off < 0 || off >= n)
+        return rt_rule_error(ip, in, "offset", "writes element offset %lld of %%%s, which has %lld elements (%dx%d)",
+                             (long long)off, t->name, (long long)n, t->rows, t->cols);
+    KTile k = {tv->base + off * (int64_t)dtype_size(t->dtype), 1, 1};
+    in->k.fill(k, kernel_scalar(ip, in, t->dtype), 1, 1);
+    return pc + 1;
+}
+
+bool lower_tsetval(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 2 || op->outs.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects an offset, a value and dst");
+    Instr in = instr_for(op, exec_tsetval);
+    if (!tile_ref(ctx, op, &op->outs.items[0], &in.t[0])) return false;
+    if (!kernel_scalar_ref(ctx, op, &op->ins.items[1], in.t[0].dtype, &in.sc[0]) ||
+        !scalar_ref(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[1]))
+        return false;
+    const KernelSet *ks = kernel_set(in.t[0].dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(in.t[0].dtype));
+    in.k.fill = ks->fill;
+    if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, in.t[0].dtype);
+    emit(ctx, &in);
+    return true;
+}

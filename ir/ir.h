@@ -469,14 +469,13 @@ enum {
     OPF_SYNC_WAIT  = 1u << 20, /* waits for an event flag and clears it (wait_flag, wait_event) */
     OPF_SYNC_BARRIER = 1u << 21, /* orders a pipe against itself (barrier, pipe_barrier) */
     OPF_GEMV       = 1u << 22, /* a matrix-vector product: lhs has one valid row (tgemv) */
-    OPF_CUBE       = 1u << 23, /* runs on the cube unit (PIPE_M): the matmul rows */
+    OPF_ONE_ELEMENT = 1u << 23, /* touches one element of its tile, at the linear storage offset its
+                                 * lowering keeps in sc[1] (tsetval, tgetval): what pto-run's checkers see */
     OPF_PAD_FILL   = 1u << 24, /* fills dst's whole footprint with its pad value before writing the
                                 * valid region (TLOAD, TFILLPAD; a null pad: the simulator writes
                                 * zeros there, the hardware leaves those bytes as they were) */
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
-    OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
-    OPF_RESULT_INDEX = 1u << 27 /* its one result is index: a `: T` signature without `->` names its
-                                 * operand's type, not the result's (pto.eventid_array_get) */
+    OPF_SYNC_CROSS = 1u << 26  /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
@@ -490,9 +489,38 @@ typedef enum SigStyle {
     SIG_NONE,       /* nothing */
     SIG_OPERANDS,   /* `: T0, T1, ...` */
     SIG_FUNCTION,   /* `: (T0, ...) -> R` */
-    SIG_ARROW_ONLY  /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
+    SIG_ARROW_ONLY, /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
+    SIG_OPERAND0_INDEX /* `: T0`, naming the first operand's type; the one result is index
+                        * (pto.eventid_array_get) */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
+
+/* The pipe an instruction runs on (bits 27..29 of the flags; read by pto-run --check-sync;
+ * research sync-check.md 1.3, following the ISA's implementation where PTOAS differs). */
+typedef enum PipeRule {
+    PR_MEMORY,      /* from its operands' memories: a GM source MTE2; a GM destination MTE3 (FIX from
+                     * acc); mat into left/right/bias/scaling MTE1; an acc source FIX; vec into mat
+                     * FIX on A2/A3, MTE3 on A5; everything else V */
+    PR_CUBE,        /* M: the matmul rows */
+    PR_SCALAR,      /* S: a scalar loop over the tile (tci: PTOAS #735, #1532) */
+    PR_FILL,        /* V, or MTE2 when dst is a mat tile (texpands, tfillpad: pto-isa *_MAT) */
+    PR_SCATTER      /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
+} PipeRule;
+#define OPF_PIPE(rule) ((unsigned)(rule) << 27)
+#define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 27) & 7u))
+
+/* Synchronisation an implementation does inside itself (bits 30..31 of the flags; sync-check.md
+ * 1.2): what pto-run --check-sync models besides the op's own pipe. */
+typedef enum InternalSync {
+    IS_NONE,
+    IS_BARRIER_ALL_A2A3,   /* starts with pipe_barrier(PIPE_ALL) on A2/A3 (tprint) */
+    IS_ROW_ARG_KEYS_A2A3,  /* A2/A3: set/wait (V -> S, EVENT_ID0) then (S -> V, EVENT_ID0) when a row
+                            * spans more than one 256-byte repeat (trowargmax, trowargmin) */
+    IS_SCALAR_COPY_KEYS_A5 /* A5: the same two handshakes when the vec -> vec window is one element
+                            * (textract, tinsert) */
+} InternalSync;
+#define OPF_INTERNAL(x) ((unsigned)(x) << 30)
+#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 30) & 3u))
 
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */

@@ -904,7 +904,8 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_DEFAULT: /* resolved by sig_style() */
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
-    case SIG_OPERAND0: outf(p, " : %s", type_text(p, t0)); break;
+    case SIG_OPERAND0:
+    case SIG_OPERAND0_INDEX: outf(p, " : %s", type_text(p, t0)); break;
     case SIG_ARROW: outf(p, " : %s -> %s", type_text(p, t0), type_text(p, r)); break;
     case SIG_ARROW_ONLY: outf(p, " -> %s", type_text(p, r)); break;
     case SIG_TO: outf(p, " : %s to %s", type_text(p, t0), type_text(p, r)); break;

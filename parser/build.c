@@ -1069,7 +1069,7 @@ static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand 
         /* one shared type: the result type and the type of every operand whose position accepts it */
         for (int i = 0; i < R; i++)
             res_types[i] = op->predicate                                   ? (TypeUse){pc_scalar_type(ctx, DT_I1), {0}}
-                           : (op_info(op->code)->flags & OPF_RESULT_INDEX) ? (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}}
+                           : op_sig_style(op_info(op->code)) == SIG_OPERAND0_INDEX ? (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}}
                                                                            : *L[0];
         for (int i = 0; i < P; i++)
             if (pos_kinds[i] && type_fits(L[0]->type, pos_kinds[i])) set_operand_type(pos[i], L[0]);
@@ -1091,7 +1091,7 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I64), {0}};
             continue;
         }
-        if (info->flags & OPF_RESULT_INDEX) {
+        if (op_sig_style(info) == SIG_OPERAND0_INDEX) {
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}};
             continue;
         }

@@ -190,6 +190,32 @@ void verify_tprint(VerifyCtx *ctx, const Op *op) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* tsetval                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* tsetval: a vec dst (pto-isa's SetValue static_assert), a value of dst's element type (PTOAS's
+ * verifier; an integer of the same width stands for an unsigned element type, which MLIR's signless
+ * scalars cannot spell), and a constant offset inside the tile's storage (ours). */
+void verify_tsetval(VerifyCtx *ctx, const Op *op) {
+    TileArg dst = tile_out(op, 0);
+    if (!dst.tile) return;
+    check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "loc"));
+    const Operand *val = op->ins.count > 1 ? &op->ins.items[1] : NULL;
+    const Type *t = val ? operand_type(val) : NULL;
+    DType dt = dst.tile->dtype;
+    if (t && (t->kind != TY_SCALAR || !(t->dtype == dt || (dtype_is_int(t->dtype) && dtype_is_int(dt) &&
+                                                              dtype_size(t->dtype) == dtype_size(dt)))))
+        vreport(ctx, op, operand_type_loc(op, val), SEV_ERROR, op_rule(ctx, op, "val-type"),
+                "expects val type to match dst element type %s, got %s", dtype_name(dt), type_text(ctx, t));
+    int64_t off, n;
+    if (op->ins.count > 0 && const_int_of(&op->ins.items[0], &off) && dst.tile->rows > 0 && dst.tile->cols > 0 &&
+        !__builtin_mul_overflow(dst.tile->rows, dst.tile->cols, &n) && (off < 0 || off >= n))
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, op_rule(ctx, op, "offset"),
+                "expects offset inside dst's %lld elements (%lldx%lld), got %lld", (long long)n, (long long)dst.tile->rows,
+                (long long)dst.tile->cols, (long long)off);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* set_validshape                                                                              */
 /* ------------------------------------------------------------------------------------------ */
 

@@ -135,6 +135,10 @@ expect runtime_error_located 1 "err~divzero.pto:8:10: error: 'arith.divsi' op di
     "err~%q = arith.divsi %c8, %n : index" absent=div.bin
 invoke divzero.pto --set n=2 --out arg0=$T/div.bin
 expect runtime_ok_writes_out 0 size=div.bin:32
+invoke setval.pto --set i=9 --print t
+expect tsetval_runtime_offset 0 "out~  0.0000   2.5000   0.0000"
+invoke setval.pto --set i=32
+expect tsetval_offset_error 1 "err~setval.pto:15:5: error: 'pto.tsetval' op writes element offset 32 of %t, which has 32 elements (4x8) [TSETVAL.offset]"
 invoke scale.pto --in arg0=data/in16.bin
 expect unbound_scalar 1 "err~scalar argument %s of @scale has no value; pass --set s=VALUE"
 invoke loop.pto --max-steps 100
