@@ -176,6 +176,12 @@ Interp *interp_create(const Module *m, const InterpOptions *opts, DiagList *diag
             }
             ip->gm_of_arg[a] = ip->n_gm++;
         }
+        if (v->type && v->type->kind == TY_EVENTID_ARRAY) {
+            create_error(ip, v->loc, "argument %%%s of @%s is an event-id array, which pto-run cannot pass to a kernel; "
+                         "declare it inside (pto.declare_eventid_array)", v->name, e->name);
+            interp_destroy(ip);
+            return NULL;
+        }
     }
     ip->tile_input = arena_alloc_array(ip->arena, e->n_values ? e->n_values : 1, sizeof *ip->tile_input);
     if (!interp_lower_module(ip)) {
@@ -406,6 +412,14 @@ static void trace_value(Interp *ip, const Frame *f, FILE *out, const Value *v) {
         fprintf(out, "%%%s@%%%s+%lld<", v->name, ip->gm[gv->buffer].arg->name, (long long)gv->offset);
         for (int i = 0; i < gv->rank; i++) fprintf(out, "%s%lld", i ? "x" : "", (long long)gv->shape[i]);
         fputc('>', out);
+        return;
+    }
+    case TY_EVENTID_ARRAY: { /* its first ids */
+        const EventIdArray *arr = &rv->evarr;
+        fprintf(out, "%%%s", v->name);
+        if (!arr->ids) return;
+        for (int64_t i = 0; i < arr->size && i < 16; i++) fprintf(out, "%s%d", i ? ", " : "=[", arr->ids[i]);
+        fputs(arr->size > 16 ? ", ...]" : "]", out);
         return;
     }
     default:
@@ -664,7 +678,16 @@ static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataAr
         return true;
     }
     if (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW) return view_to_array(ip, &rv->view, out, err, errlen);
-    set_err(err, errlen, "only tiles, GM pointers, views and scalars can be printed");
+    if (t->kind == TY_EVENTID_ARRAY) { /* its ids, as the int32_t elements PTOAS's helper holds */
+        if (!rv->evarr.ids) {
+            set_err(err, errlen, "not declared yet");
+            return false;
+        }
+        if (!data_array_alloc(out, DT_I32, rv->evarr.size, -1, err, errlen)) return false;
+        memcpy(out->data, rv->evarr.ids, (size_t)rv->evarr.size * sizeof *rv->evarr.ids);
+        return true;
+    }
+    set_err(err, errlen, "only tiles, GM pointers, views, scalars and event-id arrays can be printed");
     return false;
 }
 
@@ -899,6 +922,10 @@ bool interp_lookup(const Interp *ip, const char *name, InterpBinding *out, char 
     } else if (t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW)) {
         out->kind = BIND_VIEW;
         out->dtype = t->dtype;
+    } else if (t && t->kind == TY_EVENTID_ARRAY) {
+        set_err(err, errlen, "'%s' names %%%s, an event-id array: it holds no data after the run; see its ids at a source "
+                "line with --print %s@LINE, or in --trace", name, v->name, v->name);
+        return false;
     } else {
         set_err(err, errlen, "'%s' names %%%s, which is not a pointer or scalar argument, a tile or a view", name, v->name);
         return false;

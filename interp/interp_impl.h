@@ -47,13 +47,21 @@ typedef struct GmView {
     int64_t strides[INTERP_MAX_RANK];
 } GmView;
 
+/* An event-id array (pto.declare_eventid_array): `size` ids of int32_t, as PTOAS's C++ helper
+ * holds them, in the declaring activation's auto storage (NULL until the declaration ran). */
+typedef struct EventIdArray {
+    int32_t *ids;
+    int64_t size;
+} EventIdArray;
+
 /* One frame slot: scalars (ScalarValue convention), a GM pointer (buffer index in `i`), a tile
- * view or a GM view, depending on the value's static type. */
+ * view, a GM view or an event-id array, depending on the value's static type. */
 typedef union RtValue {
     int64_t i;
     double f;
     TileView tile;
     GmView view;
+    EventIdArray evarr;
 } RtValue;
 
 typedef struct GmBuffer {

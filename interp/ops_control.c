@@ -134,6 +134,13 @@ static Transfer *build_transfer(LowerCtx *ctx, const Op *op, const Operand *srcs
                 ok = false;
                 continue;
             }
+            if (s->value->type && s->value->type->kind == TY_EVENTID_ARRAY) {
+                /* PTOAS copies the C++ array by value here; pto-run keeps one array per declaration */
+                ok = lower_error(ctx, op, s->loc, "%s the event-id array %%%s: pto-run keeps an event-id array in the "
+                                 "region and function that declare it (declare it where it is used)", what,
+                                 s->value->name);
+                continue;
+            }
             if (!flow_compatible(s->value->type, d->type)) {
                 ok = lower_error(ctx, op, s->loc, "%s %%%s of type %s where %s is expected", what, s->value->name,
                                  type_to_string(ctx->ip->arena, s->value->type, false),

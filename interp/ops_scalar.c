@@ -485,6 +485,9 @@ bool lower_select(LowerCtx *ctx, const Op *op) {
                 return lower_error(ctx, op, op->ins.items[i].loc, "operand type %s does not match the result type %s",
                                    dtype_name(in.sc[i].type), dtype_name(rt->dtype));
         }
+    } else if (rt->kind == TY_EVENTID_ARRAY) { /* C++ would copy the chosen array; pto-run keeps one per declaration */
+        return lower_error(ctx, op, (SrcLoc){0}, "cannot choose between event-id arrays: pto-run keeps one array per "
+                           "declaration (select the index or the id instead)");
     } else {
         in.a = 1;
         for (int i = 1; i <= 2; i++) {
@@ -613,8 +616,12 @@ bool lower_sync(LowerCtx *ctx, const Op *op) {
 /* set_flag_dyn / wait_flag_dyn: the event id must be 0..7 when the op runs. */
 static int32_t exec_sync_dyn(Interp *ip, const Instr *in, int32_t pc) {
     int64_t e = read_int(ip->frame, &in->sc[0]);
-    if (e < 0 || e > 7) return rt_rule_error(ip, in, "event", "event id %lld is out of range 0..7", (long long)e);
-    return pc + 1;
+    if (e >= 0 && e <= 7) return pc + 1;
+    rt_rule_error(ip, in, "event", "event id %lld is out of range 0..7", (long long)e);
+    const Value *v = in->op && in->op->ins.count == 1 ? in->op->ins.items[0].value : NULL;
+    if (v && v->def) /* where the id was made: an event-id array's get, arithmetic on the loop index, ... */
+        diag_add_note(ip->diags, v->def->loc, "the id %%%s comes from this '%s'", v->name, op_info(v->def->code)->name);
+    return PC_ERROR;
 }
 
 /* sync.set / sync.wait: the id (static in `a`, else the index operand) must name one of the
@@ -651,6 +658,101 @@ bool lower_sync_dyn(LowerCtx *ctx, const Op *op) {
     if (op->ins.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "expects one event id operand");
     Instr in = instr_for(op, exec_sync_dyn);
     if (!int_operand(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0])) return false;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- event-id arrays --------------------------------------------------------------------------- */
+
+/* Host memory one activation may give its event-id arrays (their share of INTERP_MAX_AUTO_BYTES). */
+#define EVENTID_ARRAY_MAX_IDS (INTERP_MAX_AUTO_BYTES / (int64_t)sizeof(int32_t))
+
+/* pto.declare_eventid_array: the array's `b` ids, zero each time the declaration runs (PTOAS's
+ * helper value-initialises its `int32_t data[N] = {}`), in auto storage `a` of the frame. */
+static int32_t exec_declare_eventid_array(Interp *ip, const Instr *in, int32_t pc) {
+    Frame *f = ip->frame;
+    EventIdArray *arr = &f->vals[in->dst_slot].evarr;
+    arr->ids = (int32_t *)(void *)(f->auto_mem + f->fn->auto_offset[in->a]);
+    arr->size = in->b;
+    memset(arr->ids, 0, (size_t)arr->size * sizeof *arr->ids);
+    return pc + 1;
+}
+
+bool lower_declare_eventid_array(LowerCtx *ctx, const Op *op) {
+    Type *rt;
+    int32_t slot = result_slot(ctx, op, 0, &rt);
+    if (slot < 0) return false;
+    if (!rt || rt->kind != TY_EVENTID_ARRAY || rt->size < 1)
+        return lower_error(ctx, op, (SrcLoc){0}, "result must be a !pto.eventid_array<N> with N >= 1");
+    if (rt->size > EVENTID_ARRAY_MAX_IDS)
+        return lower_error(ctx, op, (SrcLoc){0}, "an event-id array of %lld ids needs more than the %lld bytes of host "
+                           "memory pto-run gives one function activation", (long long)rt->size,
+                           (long long)INTERP_MAX_AUTO_BYTES);
+    Instr in = instr_for(op, exec_declare_eventid_array);
+    in.a = new_auto(ctx, op, rt->size * (int64_t)sizeof(int32_t));
+    if (in.a < 0) return false;
+    in.dst_slot = slot;
+    in.b = (int32_t)rt->size; /* at most EVENTID_ARRAY_MAX_IDS */
+    emit(ctx, &in);
+    return true;
+}
+
+/* The element of an event-id array an access names: the array in slot `a`, the index in sc[0];
+ * NULL after reporting an index outside the array (rule <OP>.index-range, as pto-as). */
+static int32_t *eventid_array_elem(Interp *ip, const Instr *in) {
+    const EventIdArray *arr = &ip->frame->vals[in->a].evarr;
+    int64_t i = read_int(ip->frame, &in->sc[0]);
+    if (!arr->ids) {
+        rt_error(ip, in, "uses event-id array %%%s before its pto.declare_eventid_array ran", (const char *)in->extra);
+        return NULL;
+    }
+    if (i < 0 || i >= arr->size) {
+        rt_rule_error(ip, in, "index-range", "index %lld is out of range 0..%lld of %%%s (!pto.eventid_array<%lld>)",
+                      (long long)i, (long long)arr->size - 1, (const char *)in->extra, (long long)arr->size);
+        return NULL;
+    }
+    return &arr->ids[i];
+}
+
+/* eventid_array_get: the id, an int32_t widened to index (PTOAS: `int32_t v = arr[i]`). */
+static int32_t exec_eventid_array_get(Interp *ip, const Instr *in, int32_t pc) {
+    const int32_t *e = eventid_array_elem(ip, in);
+    if (!e) return PC_ERROR;
+    ip->frame->vals[in->dst_slot].i = *e;
+    return pc + 1;
+}
+
+/* eventid_array_set: the value stored as int32_t (the C++ assignment keeps its low 32 bits); its range is
+ * checked where a flag takes it (set_flag_dyn / wait_flag_dyn). */
+static int32_t exec_eventid_array_set(Interp *ip, const Instr *in, int32_t pc) {
+    int32_t *e = eventid_array_elem(ip, in);
+    if (!e) return PC_ERROR;
+    *e = (int32_t)(uint32_t)read_int(ip->frame, &in->sc[1]);
+    return pc + 1;
+}
+
+bool lower_eventid_array_access(LowerCtx *ctx, const Op *op) {
+    bool get = op_info(op->code)->n_results == 1; /* the row: eventid_array_get has a result, _set none */
+    if (op->ins.count != (get ? 2 : 3))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects %s", get ? "%array[%index]" : "%array[%index], %value");
+    const Operand *a = &op->ins.items[0];
+    int32_t arr = value_slot(ctx, op, a);
+    if (arr < 0) return false;
+    if (!a->value->type || a->value->type->kind != TY_EVENTID_ARRAY)
+        return lower_error(ctx, op, a->loc, "expects a !pto.eventid_array operand");
+    Instr in = instr_for(op, get ? exec_eventid_array_get : exec_eventid_array_set);
+    in.a = arr;
+    in.extra = a->value->name;
+    if (!int_operand(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[0])) return false;
+    if (!get && !int_operand(ctx, op, &op->ins.items[2], DT_INDEX, &in.sc[1])) return false;
+    if (get) {
+        Type *rt;
+        in.dst_slot = result_slot(ctx, op, 0, &rt);
+        if (in.dst_slot < 0) return false;
+        if (!rt || rt->kind != TY_SCALAR || dtype_is_float(rt->dtype))
+            return lower_error(ctx, op, (SrcLoc){0}, "result must be index");
+        in.dst_type = rt->dtype;
+    }
     emit(ctx, &in);
     return true;
 }

@@ -264,7 +264,8 @@ typedef enum TypeKind {
     TY_PTR,             /* !pto.ptr<T> (dtype) */
     TY_TENSOR_VIEW,     /* !pto.tensor_view<d0x...xT> (rank, dims, dtype) */
     TY_PARTITION_VIEW,  /* !pto.partition_tensor_view<d0x...xT> (rank, dims, dtype) */
-    TY_OTHER            /* any other type we only carry through (text) */
+    TY_OTHER,           /* any other type we only carry through (text) */
+    TY_EVENTID_ARRAY    /* !pto.eventid_array<N>: N event ids, a manual-sync local array (size) */
 } TypeKind;
 
 typedef struct Type {
@@ -275,6 +276,7 @@ typedef struct Type {
     int rank;             /* views */
     int64_t *dims;        /* views: rank entries, DIM_DYNAMIC for `?` */
     const char *text;     /* TY_OTHER: the spelling as written */
+    int64_t size;         /* TY_EVENTID_ARRAY: how many ids it holds, as written (the verifier checks it) */
 } Type;
 /* Types are shared: the parser makes one Type per distinct spelling in a module and never changes
  * it afterwards. Where a type is written is recorded at each use (Operand.type_loc,
@@ -382,7 +384,8 @@ enum {
     K_TVIEW  = 1u << 5,  /* !pto.tensor_view value */
     K_PVIEW  = 1u << 6,  /* !pto.partition_tensor_view value */
     K_ADDR   = 1u << 7,  /* @tile(0x...) immediate */
-    K_ANY    = 0xffu
+    K_EVARR  = 1u << 8,  /* !pto.eventid_array value */
+    K_ANY    = 0x1ffu
 };
 
 /* Flags of an operand position. */
@@ -395,9 +398,12 @@ enum {
     SPEC_AFTER_DST = 1u << 5, /* in PTOAS's operand order (its generic form) this input and the ones
                                * after it come after the destination (tcvt's and trsqrt's tmp) */
     SPEC_WORD64   = 1u << 6,  /* an i64 bit word (a pre-quantisation scalar): a literal is an i64 */
-    SPEC_GENERIC_ONLY = 1u << 7 /* PTOAS's custom form cannot spell this operand (tmov's
+    SPEC_GENERIC_ONLY = 1u << 7, /* PTOAS's custom form cannot spell this operand (tmov's
                                * preQuantScalar: its parser takes it for the fp tile), so DPS output
                                * writes the op in MLIR's generic form when it is present */
+    SPEC_INDEX    = 1u << 8   /* written in brackets right after the operand before it, `%arr[%i]`
+                               * (a run of SPEC_INDEX positions: `%arr[%i, %j]`); the generic form
+                               * lists it as a plain operand */
 };
 
 typedef struct OperandSpec {
@@ -487,7 +493,10 @@ typedef enum SigStyle {
     /* what SIG_DEFAULT / SIG_RESULT / SIG_ARROW resolve to for a given op (printer): */
     SIG_NONE,       /* nothing */
     SIG_OPERANDS,   /* `: T0, T1, ...` */
-    SIG_FUNCTION    /* `: (T0, ...) -> R` */
+    SIG_FUNCTION,   /* `: (T0, ...) -> R` */
+    SIG_ARROW_ONLY, /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
+    SIG_OPERAND0_INDEX /* `: T0`, naming the first operand's type; the one result is index
+                        * (pto.eventid_array_get) */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 

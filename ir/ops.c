@@ -205,8 +205,7 @@ static const struct {
      "tpush tpush_to_aic tpush_to_aiv tpop tpop_from_aic tpop_from_aiv tfree tfree_from_aic tfree_from_aiv "
      "aic_initialize_pipe aiv_initialize_pipe initialize_l2g2l_pipe initialize_l2l_pipe reserve_buffer "
      "import_reserved_buffer"},
-    {"set_ffts and event-id arrays are not implemented yet (issue #14)",
-     "set_ffts declare_eventid_array eventid_array_get eventid_array_set"},
+    {"set_ffts is not implemented yet (issue #14; its operand is a memref, which pto-as has no type for)", "set_ffts"},
     {"asynchronous GM transfers are not implemented",
      "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",

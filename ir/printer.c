@@ -888,9 +888,14 @@ static void print_custom_op(Printer *p, const Op *op) {
         first = false;
     }
     for (int i = 0; i < op->ins.count && !ins_in_brackets; i++) {
-        out(p, first ? " " : ", ");
+        /* SPEC_INDEX positions go in brackets right after the operand before them: `%arr[%i], %v` */
+        bool idx = i > 0 && i < OPSPEC_MAX && (info->ins[i].flags & SPEC_INDEX);
+        bool idx_before = idx && i > 1 && (info->ins[i - 1].flags & SPEC_INDEX);
+        bool idx_after = i + 1 < op->ins.count && i + 1 < OPSPEC_MAX && (info->ins[i + 1].flags & SPEC_INDEX);
+        out(p, idx ? (idx_before ? ", " : "[") : first ? " " : ", ");
         first = false;
         print_operand_or_name(p, &op->ins.items[i], names ? names[i] : NULL);
+        if (idx && !idx_after) out(p, "]");
     }
     bool comma_kwargs = op->ins.count > 0;
     for (int k = 0; k < op->n_kwargs; k++) {
@@ -917,8 +922,10 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_DEFAULT: /* resolved by sig_style() */
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
-    case SIG_OPERAND0: outf(p, " : %s", type_text(p, t0)); break;
+    case SIG_OPERAND0:
+    case SIG_OPERAND0_INDEX: outf(p, " : %s", type_text(p, t0)); break;
     case SIG_ARROW: outf(p, " : %s -> %s", type_text(p, t0), type_text(p, r)); break;
+    case SIG_ARROW_ONLY: outf(p, " -> %s", type_text(p, r)); break;
     case SIG_TO: outf(p, " : %s to %s", type_text(p, t0), type_text(p, r)); break;
     case SIG_OPERANDS:
         out(p, " : ");

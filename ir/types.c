@@ -148,6 +148,8 @@ bool type_equal(const Type *a, const Type *b) {
         return true;
     case TY_OTHER:
         return a->text && b->text && strcmp(a->text, b->text) == 0;
+    case TY_EVENTID_ARRAY:
+        return a->size == b->size;
     default:
         return false;
     }
@@ -222,6 +224,9 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
     }
     case TY_OTHER:
         text_add(&b, "%s", t->text ? t->text : "<type>");
+        break;
+    case TY_EVENTID_ARRAY:
+        text_add(&b, "!pto.eventid_array<%lld>", (long long)t->size);
         break;
     default:
         text_add(&b, "<invalid type>");

@@ -764,7 +764,9 @@ OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *prop
         it->attrs = dict;
         ptrvec_push(ctx->scratch, items, it);
     }
-    return pc_draft(ctx, opname, items, pc_sig(ctx, in_types, result_types, true, false, loc), NULL, loc);
+    OpDraft *d = pc_draft(ctx, opname, items, pc_sig(ctx, in_types, result_types, true, false, loc), NULL, loc);
+    d->generic = true;
+    return d;
 }
 
 /* After a syntax error the parser may resume in the middle of a statement; such fragments are
@@ -799,6 +801,7 @@ static bool type_fits(const Type *t, unsigned kinds) {
     case TY_PTR: return kinds & K_PTR;
     case TY_TENSOR_VIEW: return kinds & K_TVIEW;
     case TY_PARTITION_VIEW: return kinds & K_PVIEW;
+    case TY_EVENTID_ARRAY: return kinds & K_EVARR;
     case TY_SCALAR:
         if (t->dtype == DT_I1) return kinds & K_BOOL;
         if (t->dtype == DT_INDEX) return kinds & K_INDEX;
@@ -823,7 +826,7 @@ static const char *kinds_text(ParseCtx *ctx, unsigned kinds) {
     static const struct { unsigned bit; const char *text; } names[] = {
         {K_TILE, "a tile"}, {K_SCALAR, "an integer or float scalar"}, {K_INDEX, "an index or integer"},
         {K_BOOL, "an i1 value"}, {K_PTR, "a !pto.ptr"}, {K_TVIEW, "a !pto.tensor_view"},
-        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}};
+        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}};
     const char *out = NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         if (!(kinds & names[i].bit)) continue;
@@ -1065,7 +1068,9 @@ static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand 
     if (k == 1) {
         /* one shared type: the result type and the type of every operand whose position accepts it */
         for (int i = 0; i < R; i++)
-            res_types[i] = op->predicate ? (TypeUse){pc_scalar_type(ctx, DT_I1), {0}} : *L[0];
+            res_types[i] = op->predicate                                   ? (TypeUse){pc_scalar_type(ctx, DT_I1), {0}}
+                           : op_sig_style(op_info(op->code)) == SIG_OPERAND0_INDEX ? (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}}
+                                                                           : *L[0];
         for (int i = 0; i < P; i++)
             if (pos_kinds[i] && type_fits(L[0]->type, pos_kinds[i])) set_operand_type(pos[i], L[0]);
         return;
@@ -1084,6 +1089,10 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
         }
         if (info->flags & OPF_RESULT_I64) {
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_I64), {0}};
+            continue;
+        }
+        if (op_sig_style(info) == SIG_OPERAND0_INDEX) {
+            res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}};
             continue;
         }
         TypeUse t = {NULL, {0}};
@@ -1194,6 +1203,44 @@ static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, con
     for (int i = 0; i < n; i++) set_operand_type(group->operands->items[i], group->types->items[i]);
 }
 
+/* Whether an indexed item `%v[...]` with n_idx bracketed operands fits at positional operand `at`
+ * of the row: `at` is a plain position followed by exactly n_idx SPEC_INDEX positions. */
+static bool indexed_spec_at(const OpInfo *info, int at, int n_idx) {
+    int n = opspec_count(info->ins, OPSPEC_MAX);
+    if (n_idx < 1 || at + n_idx >= n || (info->ins[at].flags & SPEC_INDEX)) return false;
+    for (int j = 1; j <= n_idx; j++)
+        if (!(info->ins[at + j].flags & SPEC_INDEX)) return false;
+    return at + n_idx + 1 >= n || !(info->ins[at + n_idx + 1].flags & SPEC_INDEX);
+}
+
+/* The operand form of a row with SPEC_INDEX positions, `%array[%index], %value`; NULL for others. */
+static const char *indexed_form(ParseCtx *ctx, const OpInfo *info) {
+    int n = opspec_count(info->ins, OPSPEC_MAX);
+    bool any = false;
+    for (int i = 0; i < n; i++) any |= (info->ins[i].flags & SPEC_INDEX) != 0;
+    if (!any) return NULL; /* (every statement asks: no allocation unless the row has one) */
+    const char *form = "";
+    for (int i = 0; i < n; i++) {
+        bool idx = info->ins[i].flags & SPEC_INDEX, first_idx = idx && (i == 0 || !(info->ins[i - 1].flags & SPEC_INDEX));
+        bool last_idx = idx && (i + 1 == n || !(info->ins[i + 1].flags & SPEC_INDEX));
+        form = arena_printf(ctx->scratch, "%s%s%%%s%s", form, first_idx ? "[" : i == 0 ? "" : ", ", info->ins[i].name,
+                            last_idx ? "]" : "");
+    }
+    return form;
+}
+
+/* The ops whose rows take `%v[%i]` (SPEC_INDEX positions), for messages: "pto.a and pto.b". */
+static const char *indexed_op_names(ParseCtx *ctx) {
+    const char *names = NULL, *last = NULL;
+    for (int c = 0; c < OP_COUNT; c++) {
+        if (!indexed_form(ctx, op_info((OpCode)c))) continue;
+        if (last) names = names ? arena_printf(ctx->scratch, "%s, %s", names, last) : last;
+        last = op_info((OpCode)c)->name;
+    }
+    if (!last) return "no op";
+    return names ? arena_printf(ctx->scratch, "%s and %s", names, last) : last;
+}
+
 void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     if (!d) { /* a generic form already reported */
         pc_poison_defs(ctx, defs);
@@ -1229,7 +1276,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     /* 1. sort the items */
     PtrVec positional = {0}, keywords = {0}, attr_args = {0}, operand_attrs = {0};
     const Item *ins_group = NULL, *outs_group = NULL;
-    bool have_dict = false;
+    bool have_dict = false, indexed_seen = false;
     bool malformed = false; /* the statement's shape is wrong: report that only, not its consequences */
     size_t n_items = d->items ? d->items->count : 0;
     for (size_t i = 0; i < n_items; i++) {
@@ -1284,11 +1331,24 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
             malformed = true;
             break;
-        case IT_INDEXED:
-            pc_error(ctx, it->loc, "'%s' op does not take an indexed operand '%.*s[...]' (PTOAS indexes event-id arrays "
-                     "and pto.subset tiles, which pto-as does not implement)", opn, (int)it->tok.len, it->tok.text);
-            malformed = true;
+        case IT_INDEXED: {
+            /* `%arr[%i]`: the value, then its bracketed operands, at positions the row marks SPEC_INDEX */
+            int at = (int)positional.count, n_idx = (int)it->operands->count;
+            if (!indexed_spec_at(info, at, n_idx)) {
+                if (indexed_form(ctx, info))
+                    pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
+                else
+                    pc_error(ctx, it->loc, "'%s' op does not take an indexed operand '%.*s[...]' (`%%v[%%i]` indexes an "
+                             "event-id array, in %s; PTOAS's pto.subset is not implemented)", opn, (int)it->tok.len,
+                             it->tok.text, indexed_op_names(ctx));
+                malformed = true;
+                break;
+            }
+            indexed_seen = true;
+            ptrvec_push(ctx->scratch, &positional, pc_operand_value(ctx, it->tok));
+            for (int j = 0; j < n_idx; j++) ptrvec_push(ctx->scratch, &positional, it->operands->items[j]);
             break;
+        }
         case IT_ATTR_VALUE:
             if (info->cls == CLS_SYNC && info->elem[0] == 'P' && attr_args.count == 0 && positional.count == 0) {
                 /* `pto.sync.set #pto.pipe<PIPE_FIX>, 0`: MLIR's attribute form of the leading pipe */
@@ -1320,6 +1380,29 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         }
         case IT_ATTR_ARGS:
         case IT_ANGLE:
+            if (info->cls != CLS_SYNC && it->kind == IT_ATTR_ARGS && indexed_form(ctx, info)) {
+                /* `%arr [%i]`: MLIR's custom format allows a space before '['; the bracket follows a
+                 * value and holds values, at the row's SPEC_INDEX positions */
+                const Item *prev = i > 0 ? d->items->items[i - 1] : NULL;
+                bool values = prev && prev->kind == IT_OPERAND && prev->operand->kind == OPD_VALUE && it->attrs->count > 0;
+                for (size_t j = 0; values && j < it->attrs->count; j++) { /* values or integer literals */
+                    const Attr *a = it->attrs->items[j];
+                    const char *t = a->text ? a->text + (a->text[0] == '-') : "";
+                    values = a->text && (a->text[0] == '%' || (*t >= '0' && *t <= '9' && t[strspn(t, "0123456789xabcdefABCDEF")] == '\0'));
+                }
+                if (!values || !indexed_spec_at(info, (int)positional.count - 1, (int)it->attrs->count)) {
+                    pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
+                    malformed = true;
+                    break;
+                }
+                for (size_t j = 0; j < it->attrs->count; j++) {
+                    const Attr *a = it->attrs->items[j];
+                    Tok t = {ctx->file->text + a->loc.offset, a->loc.len, a->loc};
+                    ptrvec_push(ctx->scratch, &positional, a->text[0] == '%' ? pc_operand_value(ctx, t) : pc_operand_int(ctx, t));
+                }
+                indexed_seen = true;
+                break;
+            }
             if (info->cls != CLS_SYNC) {
                 pc_error(ctx, it->loc, "'%s' op does not take attribute arguments", opn);
                 malformed = true;
@@ -1357,6 +1440,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                ((Operand *)positional.items[0])->kind == OPD_INT) {
         ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, ((Operand *)positional.items[0])->loc));
         positional.count = 0;
+    }
+    if (!malformed && !indexed_seen && !d->generic && indexed_form(ctx, info)) { /* `%arr, %i`: PTOAS's format has brackets */
+        pc_error(ctx, positional.count ? ((Operand *)positional.items[0])->loc : op->loc, "'%s' op expects its operands as `%s`",
+                 opn, indexed_form(ctx, info));
+        malformed = true;
     }
     op->attr_args = pc_attr_list(ctx, &attr_args);
     if (operand_attrs.count) merge_operand_attrs(ctx, op, &operand_attrs);

@@ -51,7 +51,7 @@ typedef enum ItemKind {
     IT_ANGLE,         /* <PIPE_ALL> */
     IT_ATTR_DICT,     /* { key = value, ... } */
     IT_PAREN,         /* (operands [: types]) right after the op name (generic MLIR-style op syntax) */
-    IT_INDEXED,       /* %arr[%i, ...] (PTOAS's event-id arrays and pto.subset): tok, operands */
+    IT_INDEXED,       /* %arr[%i, ...] (positions marked SPEC_INDEX: event-id arrays): tok, operands */
     IT_ATTR_VALUE     /* a bare attribute as an operand: dense<...>, #pto.x<...> (tok) */
 } ItemKind;
 
@@ -85,6 +85,7 @@ typedef struct OpDraft {
     Signature *sig;       /* may be NULL */
     Block *region;        /* may be NULL */
     SrcLoc loc;           /* whole statement */
+    bool generic;         /* written in MLIR's generic form: operands plain, never `%arr[%i]` */
 } OpDraft;
 
 /* `%x = %init` in iter_args / scf.while. */

@@ -758,6 +758,17 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
             t->kind = tok_is(name, "!pto.tensor_view") ? TY_TENSOR_VIEW : TY_PARTITION_VIEW;
         return t;
     }
+    if (tok_is(name, "!pto.eventid_array")) { /* PTOAS EventIdArrayType: `<` $size `>`, an int64 */
+        const TParam *p = params && params->count == 1 ? params->items[0] : NULL;
+        if (!p || p->keyed || p->kind != TP_INT) {
+            pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : params && params->count > 1 ? ((TParam *)params->items[1])->loc : span,
+                          "!pto.eventid_array expects one integer size parameter such as <4>");
+            return t;
+        }
+        if (!pc_parse_int(ctx, p->value, &t->size, NULL)) return t; /* out of range: reported */
+        t->kind = TY_EVENTID_ARRAY;
+        return t;
+    }
     t->kind = TY_OTHER;
     t->text = type_text(ctx, span);
     return t;

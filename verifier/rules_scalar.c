@@ -895,3 +895,50 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
                     "raised for the next kernel", flag_text(ctx, src, dst, event));
         }
 }
+
+/* ---- event-id arrays (PTOAS DeclareEventIdArrayOp, EventIdArrayGetOp, EventIdArraySetOp) ---------- */
+
+/* `%arr = pto.declare_eventid_array -> !pto.eventid_array<N>`: the result is an array of at least
+ * one id (PTOAS's C++ helper PTOAS_EventIdArray<N> static_asserts N > 0). */
+void verify_declare_eventid_array(VerifyCtx *ctx, const Op *op) {
+    const Type *t = result_type_at(op, 0);
+    if (!t || t->kind == TY_INVALID) return;
+    if (t->kind != TY_EVENTID_ARRAY) {
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, op_rule(ctx, op, "result"),
+                "expects its result to be a !pto.eventid_array<N>, got %s", type_text(ctx, t));
+        return;
+    }
+    if (t->size < 1)
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, op_rule(ctx, op, "size"),
+                "an event-id array holds at least one id, got size %lld (PTOAS's C++ helper requires N > 0)",
+                (long long)t->size);
+}
+
+/* `pto.eventid_array_get %arr[%i] : T` and `pto.eventid_array_set %arr[%i], %v : T`: index-typed
+ * index and value (PTOAS: Index), a static index inside the array, a static value among the event
+ * ids a flag takes, and get's result index. */
+void verify_eventid_array_access(VerifyCtx *ctx, const Op *op) {
+    if (op->ins.count < 2) return; /* the parser reported the missing operands */
+    const Type *arr = operand_type(&op->ins.items[0]);
+    for (int i = 1; i < op->ins.count; i++) {
+        const Operand *o = &op->ins.items[i];
+        const Type *t = operand_type(o);
+        if (t && t->kind != TY_INVALID && !is_scalar_of(t, DT_INDEX))
+            vreport(ctx, op, o->loc, SEV_ERROR, op_rule(ctx, op, i == 1 ? "index-type" : "value-type"),
+                    "expects the %s to be index, got %s", i == 1 ? "index" : "stored event id", type_text(ctx, t));
+    }
+    const Type *r = result_type_at(op, 0);
+    if (op->n_results && r && r->kind != TY_INVALID && !is_scalar_of(r, DT_INDEX))
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, op_rule(ctx, op, "result"),
+                "expects its result to be index, got %s", type_text(ctx, r));
+    int64_t v;
+    if (arr && arr->kind == TY_EVENTID_ARRAY && arr->size >= 1 && const_int_of(&op->ins.items[1], &v) &&
+        (v < 0 || v >= arr->size))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, op_rule(ctx, op, "index-range"),
+                "index %lld is out of range 0..%lld of %s", (long long)v, (long long)arr->size - 1, type_text(ctx, arr));
+    if (op->ins.count == 3 && const_int_of(&op->ins.items[2], &v) && (v < 0 || v >= SYNC_EVENT_IDS))
+        vreport(ctx, op, op->ins.items[2].loc, SEV_ERROR, op_rule(ctx, op, "event"),
+                "stores event id %lld, outside the event ids 0..%d a flag takes on %s: the set_flag_dyn or "
+                "wait_flag_dyn that reads it fails",
+                (long long)v, SYNC_EVENT_IDS - 1, target_label(ctx->target));
+}

@@ -395,6 +395,25 @@ invoke --diagnostics=json -Werror warn.pto --entry uses_scratch
 expect json_werror 1 json "out~\"severity\": \"error\"" "out~MEM.scratch-overlap"
 invoke --diagnostics=xml scale.pto
 expect json_bad_format 2 "err~--diagnostics expects text or json, got 'xml'" "err~Try 'pto-run --help'."
+# ---- event-id arrays (issue #14): ids held per declaration, traced and printed; ids from an array
+# reach set_flag_dyn / wait_flag_dyn (and their range check) on both targets
+invoke eventid_array.pto --set n=2 --set id=5 --trace --check-sync --print ids@13
+expect eventid_array_trace_print 0 "out~[4] L8 pto.declare_eventid_array %ids=[0, 0]" \
+    "out~[15] L12 pto.eventid_array_set array=%ids=[2, 3] index=%s=1 value=%v=3" \
+    "out~[16] L13 pto.eventid_array_get %e=3 array=%ids=[2, 3] index=%s=1" "out~[17] L14 pto.set_flag_dyn event_id=%e=3" \
+    "out~%ids @13 in @k (step 16): 2 i32" noerr~SYNC
+invoke eventid_array.pto --set n=3 --set id=8 --check-sync
+expect eventid_array_id_range_a2a3 1 "err~eventid_array.pto:19:5: error: 'pto.set_flag_dyn' op event id 8 is out of range 0..7 [SET_FLAG_DYN.event]" \
+    "err~eventid_array.pto:18:13: note: the id %last comes from this 'pto.eventid_array_get'"
+invoke eventid_array.pto --set n=3 --set id=8 --check-sync --target=a5
+expect eventid_array_id_range_a5 1 "err~'pto.set_flag_dyn' op event id 8 is out of range 0..7 [SET_FLAG_DYN.event]"
+invoke eventid_array.pto --set n=1 --set id=7 --target=a5
+expect eventid_array_id_7_a5 0 empty
+invoke eventid_array_arg.pto
+expect eventid_array_entry_argument 1 "err~argument %ids of @k is an event-id array, which pto-run cannot pass to a kernel"
+invoke eventid_array.pto --set n=1 --set id=1 --print ids
+expect eventid_array_print_at_end_refused 2 "err~names %ids, an event-id array: it holds no data after the run; see its ids at a source line with --print ids@LINE"
+
 invoke --help
 expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
     "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"

@@ -317,6 +317,114 @@ static void expect_run_error(const char *text, LoadOpts o, const char *want) {
     unload(&p);
 }
 
+/* ---- event-id arrays (pto.declare_eventid_array / eventid_array_get / eventid_array_set) ------ */
+
+Test(interp, eventid_array_holds_ids_and_is_zero_when_declared) {
+    /* each iteration declares the array afresh (zero) and writes slot i%2; the sum of what it reads
+     * back over 4 iterations: slot 0 and 1 hold i+1 where written, 0 elsewhere: 1+2+3+4 + 0 = 10 */
+    Prog p;
+    load(&p,
+         "%c0 = arith.constant 0 : index\n"
+         "%c1 = arith.constant 1 : index\n"
+         "%c2 = arith.constant 2 : index\n"
+         "%c4 = arith.constant 4 : index\n"
+         "%sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %c0) -> (index) {\n"
+         "  %arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+         "  %slot = arith.remui %i, %c2 : index\n"
+         "  %other = arith.subi %c1, %slot : index\n"
+         "  %v = arith.addi %i, %c1 : index\n"
+         "  pto.eventid_array_set %arr[%slot], %v : !pto.eventid_array<2>\n"
+         "  %got = pto.eventid_array_get %arr[%slot] : !pto.eventid_array<2>\n"
+         "  %zero = pto.eventid_array_get %arr[%other] : !pto.eventid_array<2>\n"
+         "  %a1 = arith.addi %acc, %got : index\n"
+         "  %a2 = arith.addi %a1, %zero : index\n"
+         "  scf.yield %a2 : index\n"
+         "}\n"
+         "%n = arith.index_cast %sum : index to i32\n"
+         "%t = pto.alloc_tile : " T8I32 "\n"
+         "pto.texpands ins(%n : i32) outs(%t : " T8I32 ")\n",
+         (LoadOpts){0});
+    run_ok(&p);
+    expect_all_i32(&p, "t", 64, 10);
+    unload(&p);
+}
+
+Test(interp, eventid_array_stores_int32_like_ptoas) {
+    /* PTOAS's helper holds int32_t: 2^32 + 3 reads back as 3, -1 as -1 */
+    Prog p;
+    load(&p,
+         "%arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+         "%c0 = arith.constant 0 : index\n"
+         "%c1 = arith.constant 1 : index\n"
+         "%big = arith.constant 4294967299 : index\n"
+         "%m1 = arith.constant -1 : index\n"
+         "pto.eventid_array_set %arr[%c0], %big : !pto.eventid_array<2>\n"
+         "pto.eventid_array_set %arr[%c1], %m1 : !pto.eventid_array<2>\n"
+         "%a = pto.eventid_array_get %arr[%c0] : !pto.eventid_array<2>\n"
+         "%b = pto.eventid_array_get %arr[%c1] : !pto.eventid_array<2>\n"
+         "%s = arith.addi %a, %b : index\n"
+         "%n = arith.index_cast %s : index to i32\n"
+         "%t = pto.alloc_tile : " T8I32 "\n"
+         "pto.texpands ins(%n : i32) outs(%t : " T8I32 ")\n",
+         (LoadOpts){.no_verify = true});
+    run_ok(&p);
+    expect_all_i32(&p, "t", 64, 2);
+    unload(&p);
+}
+
+Test(errors, eventid_array_index_out_of_range_at_run_time) {
+    const char *tmpl = "%arr = pto.declare_eventid_array -> !pto.eventid_array<3>\n"
+                       "%c0 = arith.constant 0 : index\n"
+                       "%c9 = arith.constant @@ : index\n"
+                       "%i = arith.addi %c0, %c9 : index\n"
+                       "%e = pto.eventid_array_get %arr[%i] : !pto.eventid_array<3>\n";
+    char text[1024];
+    subst(text, sizeof text, tmpl, "3");
+    expect_run_error(text, (LoadOpts){.no_verify = true},
+                     "t.pto:5:6: error: 'pto.eventid_array_get' op index 3 is out of range 0..2 of %arr "
+                     "(!pto.eventid_array<3>) [EVENTID_ARRAY_GET.index-range]");
+    subst(text, sizeof text, tmpl, "-9223372036854775808");
+    expect_run_error(text, (LoadOpts){.no_verify = true}, "index -9223372036854775808 is out of range 0..2 of %arr");
+}
+
+Test(errors, eventid_array_id_out_of_range_reaches_set_flag_dyn) {
+    expect_run_error("%arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+                     "%c0 = arith.constant 0 : index\n"
+                     "%c4 = arith.constant 4 : index\n"
+                     "%id = arith.addi %c4, %c4 : index\n"
+                     "pto.eventid_array_set %arr[%c0], %id : !pto.eventid_array<2>\n"
+                     "%e = pto.eventid_array_get %arr[%c0] : !pto.eventid_array<2>\n"
+                     "pto.set_flag_dyn[#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n",
+                     (LoadOpts){0},
+                     "t.pto:7:1: error: 'pto.set_flag_dyn' op event id 8 is out of range 0..7 [SET_FLAG_DYN.event]");
+}
+
+Test(errors, eventid_arrays_stay_in_their_function) {
+    /* passing an array to a call (PTOAS copies it by value) is refused when the program is lowered */
+    Prog p;
+    memset(&p, 0, sizeof p);
+    p.arena = arena_new();
+    diag_init(&p.diags, p.arena);
+    const char *text = "module {\n"
+                       "  func.func private @h(%a: !pto.eventid_array<2>) {\n"
+                       "    return\n"
+                       "  }\n"
+                       "  func.func @k() attributes {pto.entry} {\n"
+                       "    %arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+                       "    func.call @h(%arr) : (!pto.eventid_array<2>) -> ()\n"
+                       "    return\n"
+                       "  }\n"
+                       "}\n";
+    SourceFile *file = source_file_from_string(p.arena, "t.pto", text, strlen(text));
+    p.m = parse_module(p.arena, file, &p.diags);
+    cr_assert(p.m && p.diags.errors == 0, "parse: %s", diag_text(&p));
+    InterpOptions io = {.target = TARGET_A2A3};
+    cr_assert_null(interp_create(p.m, &io, &p.diags));
+    cr_assert_not_null(strstr(diag_text(&p), "the event-id array %arr: pto-run keeps an event-id array in the region"),
+                       "%s", diag_buf);
+    arena_free(p.arena);
+}
+
 Test(errors, integer_division_by_zero) {
     expect_run_error("%c1 = arith.constant 1 : index\n"
                      "%z = arith.subi %c1, %c1 : index\n"

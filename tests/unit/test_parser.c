@@ -529,6 +529,57 @@ Test(parser, cross_core_sync_keeps_a_static_id_as_an_argument) {
     cr_assert_eq(id, 7);
 }
 
+Test(parser, eventid_array_ops_take_their_index_in_brackets) {
+    /* PTOAS's `%arr[%i]` and the generic form name the same operands: array, index (, value) */
+    Module *m = parse_ok("%arr = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
+                         "%c0 = arith.constant 0 : index\n"
+                         "%c2 = arith.constant 2 : index\n"
+                         "pto.eventid_array_set %arr[%c0], %c2 : !pto.eventid_array<4>\n"
+                         "%e = pto.eventid_array_get %arr[%c0] : !pto.eventid_array<4>\n"
+                         "%g = \"pto.eventid_array_get\"(%arr, %c2) : (!pto.eventid_array<4>, index) -> index\n"
+                         "%h = pto.eventid_array_get %arr [ %c2 ] : !pto.eventid_array<4>\n");
+    const Func *f = m->funcs[0];
+    const Op *decl = nth_op(f, 0), *set = nth_op(f, 3), *get = nth_op(f, 4), *gen = nth_op(f, 5);
+    cr_assert_eq(decl->code, OP_DECLARE_EVENTID_ARRAY);
+    cr_assert_eq(decl->n_results, 1);
+    cr_assert_eq(decl->results[0]->type->kind, TY_EVENTID_ARRAY);
+    cr_assert_eq(decl->results[0]->type->size, 4);
+    cr_assert_eq(set->code, OP_EVENTID_ARRAY_SET);
+    cr_assert_eq(set->ins.count, 3);
+    cr_assert_str_eq(set->ins.items[0].value->name, "arr");
+    cr_assert_str_eq(set->ins.items[1].value->name, "c0");
+    cr_assert_str_eq(set->ins.items[2].value->name, "c2");
+    cr_assert_eq(set->n_results, 0);
+    cr_assert_eq(get->code, OP_EVENTID_ARRAY_GET);
+    cr_assert_eq(get->ins.count, 2);
+    cr_assert_eq(get->results[0]->type->kind, TY_SCALAR); /* `: !pto.eventid_array<4>` is the array's type */
+    cr_assert_eq(get->results[0]->type->dtype, DT_INDEX);
+    cr_assert_eq(gen->code, OP_EVENTID_ARRAY_GET);
+    cr_assert_str_eq(gen->ins.items[1].value->name, "c2");
+    cr_assert_eq(gen->results[0]->type->dtype, DT_INDEX);
+    const Op *spaced = nth_op(f, 6); /* MLIR's custom format allows a space before '[' */
+    cr_assert_eq(spaced->code, OP_EVENTID_ARRAY_GET);
+    cr_assert_eq(spaced->ins.count, 2);
+    cr_assert_str_eq(spaced->ins.items[1].value->name, "c2");
+}
+
+Test(parser, eventid_array_misuse_says_how_to_write_it) {
+    EXPECT_DIAGS("%arr = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
+                 "%c0 = arith.constant 0 : index\n"
+                 "%a = pto.eventid_array_get %arr, %c0 : !pto.eventid_array<4>\n"
+                 "%b = pto.eventid_array_get %arr[%c0, %c0] : !pto.eventid_array<4>\n"
+                 "pto.eventid_array_set %arr[%c0][%c0] : !pto.eventid_array<4>\n"
+                 "%c = pto.eventid_array_get %c0[%c0] : index\n"
+                 "%t = pto.alloc_tile : " TB16 "\n"
+                 "%d = pto.tmuls %t[%c0], 2.0 : " TB16 "\n",
+                 {3, "%arr", "'pto.eventid_array_get' op expects its operands as `%array[%index]`"},
+                 {4, "%arr", "'pto.eventid_array_get' op expects its operands as `%array[%index]`"},
+                 {5, "]|[", "'pto.eventid_array_set' op expects its operands as `%array[%index], %value`"},
+                 {6, "%c0[", "'pto.eventid_array_get' op operand 'array' expects a !pto.eventid_array, got %c0 of type index"},
+                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array, in "
+                           "pto.eventid_array_get and pto.eventid_array_set; PTOAS's pto.subset is not implemented)"});
+}
+
 Test(parser, cross_core_sync_wants_its_pipe_first) {
     EXPECT_DIAGS("%e = arith.constant 2 : index\n"
                  "pto.sync.set 3, <PIPE_FIX>\n"
@@ -591,7 +642,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%f = pto.reserve_buffer {\n  name = \"fifo\",\n  peer_func = @vector_kernel,\n  size = 8192\n} -> i32\n"
                  "%s = pto.build_async_session(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.initialize_l2l_pipe {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
-                 "%a = pto.declare_eventid_array -> !pto.eventid_array<4>\n"
+                 "%a = pto.declare_tile -> !pto.tile_buf<vec, 16x16xf32>\n"
                  "pto.tsort32 ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.reserve_buffer",
@@ -600,9 +651,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                   "unsupported operation 'pto.build_async_session': asynchronous GM transfers are not implemented"},
                  {8, "pto.initialize_l2l_pipe",
                   "unsupported operation 'pto.initialize_l2l_pipe': the inter-core pipe (FIFO) operations are not implemented"},
-                 {9, "pto.declare_eventid_array",
-                  "unsupported operation 'pto.declare_eventid_array': set_ffts and event-id arrays are not implemented yet "
-                  "(issue #14)"},
+                 {9, "pto.declare_tile", "unsupported operation 'pto.declare_tile': this PTOAS operation is not implemented"},
                  {10, "pto.tsort32", "unsupported operation 'pto.tsort32': sorting is not implemented yet (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }

@@ -350,6 +350,43 @@ Test(printer, dps_refuses_ssa_result_with_dynamic_valid_shape) {
     cr_assert(strstr(d.items[0].message, "result %b has a dynamic valid shape"), "%s", d.items[0].message);
 }
 
+Test(printer, eventid_arrays_in_every_form) {
+    /* PTOAS's custom format (`-> T`, `%arr[%i]`) in dps and ssa, MLIR's generic form in generic;
+     * a literal index is hoisted into a constant where PTOAS needs a value */
+    const char *src = "func.func @k() {\n"
+                      "  %arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+                      "  %c1 = arith.constant 1 : index\n"
+                      "  pto.eventid_array_set %arr[%c1], %c1 : !pto.eventid_array<2>\n"
+                      "  %e = pto.eventid_array_get %arr[0] : !pto.eventid_array<2>\n"
+                      "  return\n"
+                      "}\n";
+    cr_assert_str_eq(print(src, PRINT_DPS),
+                     "module {\n"
+                     "  func.func @k() {\n"
+                     "    %arr = pto.declare_eventid_array -> !pto.eventid_array<2>\n"
+                     "    %c1 = arith.constant 1 : index\n"
+                     "    pto.eventid_array_set %arr[%c1], %c1 : !pto.eventid_array<2>\n"
+                     "    %cst = arith.constant 0 : index\n"
+                     "    %e = pto.eventid_array_get %arr[%cst] : !pto.eventid_array<2>\n"
+                     "    return\n"
+                     "  }\n"
+                     "}\n");
+    cr_assert_str_eq(print(src, PRINT_GENERIC),
+                     "module {\n"
+                     "  func.func @k() {\n"
+                     "    %arr = \"pto.declare_eventid_array\"() : () -> !pto.eventid_array<2>\n"
+                     "    %c1 = arith.constant 1 : index\n"
+                     "    \"pto.eventid_array_set\"(%arr, %c1, %c1) : (!pto.eventid_array<2>, index, index) -> ()\n"
+                     "    %cst = arith.constant 0 : index\n"
+                     "    %e = \"pto.eventid_array_get\"(%arr, %cst) : (!pto.eventid_array<2>, index) -> index\n"
+                     "    return\n"
+                     "  }\n"
+                     "}\n");
+    expect_round_trip(src, PRINT_DPS);
+    expect_round_trip(src, PRINT_GENERIC);
+    expect_round_trip(src, PRINT_SSA);
+}
+
 Test(printer, set_target_adds_or_replaces_the_attribute) {
     Module *m = parse_clean("%c = arith.constant 1 : index\n", "input");
     module_set_target(m, TARGET_A5);
