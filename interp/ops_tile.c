@@ -1281,3 +1281,37 @@ bool lower_tsetval(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- TGETVAL -------------------------------------------------------------------------------- */
+
+/* The result = src's storage element at the linear offset sc[1] (the simulator's
+ * Tile::GetValue: `return *(ptr + offset)`), as a scalar of the element type. */
+static int32_t exec_tgetval(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *t = &in->t[0];
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    int64_t off = read_int(ip->frame, &in->sc[1]), n = (int64_t)t->rows * t->cols;
+    if (off < 0 || off >= n)
+        return rt_rule_error(ip, in, "offset", "reads element offset %lld of %%%s, which has %lld elements (%dx%d)",
+                             (long long)off, t->name, (long long)n, t->rows, t->cols);
+    RtValue *r = &ip->frame->vals[in->dst_slot];
+    if (dtype_is_float(t->dtype)) { /* exact: f16, bf16 and f32 values are doubles */
+        r->f = element_as_double(tv->base, off, t->dtype);
+    } else { /* the element's bits, extended as its type, then as the result's */
+        uint64_t bits = 0;
+        size_t es = dtype_size(t->dtype);
+        memcpy(&bits, tv->base + off * (int64_t)es, es < sizeof bits ? es : sizeof bits); /* little-endian host */
+        r->i = scalar_wrap_int(scalar_wrap_int((int64_t)bits, t->dtype), in->dst_type);
+    }
+    return pc + 1;
+}
+
+bool lower_tgetval(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 2 || op->n_results < 1 || !op->results[0]) return lower_error(ctx, op, (SrcLoc){0}, "expects src, an offset and a result");
+    Instr in = instr_for(op, exec_tgetval);
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[0]) || !scalar_ref(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[1])) return false;
+    in.dst_slot = (int32_t)op->results[0]->id;
+    in.dst_type = op->results[0]->type->dtype;
+    emit(ctx, &in);
+    return true;
+}

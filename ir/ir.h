@@ -480,7 +480,9 @@ enum {
                                 * zeros there, the hardware leaves those bytes as they were) */
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
     OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
-    OPF_TYPED_INS  = 1u << 27  /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
+    OPF_TYPED_INS  = 1u << 27, /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
+    OPF_SCALAR_RESULT = 1u << 28 /* DPS without outs: its one result is a scalar, `%r = op ins(...) outs : T`
+                                  * in PTOAS's form, `%r = op a, b : (A, B) -> T` in SSA form (tgetval) */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

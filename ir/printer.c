@@ -670,12 +670,41 @@ static bool prints_generic(const Op *op) {
            op->code != OP_TASSIGN && op->code != OP_CALL && op->code != OP_RETURN;
 }
 
+/* A DPS op whose result is a scalar (OPF_SCALAR_RESULT, tgetval): PTOAS's `%r = op ins(%a, %b : A, B)
+ * outs : R`, or the generic `%r = "op"(%a, %b) : (A, B) -> R`. */
+static void print_scalar_result_op(Printer *p, const Op *op, const char **in_names, const Type **in_types) {
+    const OpInfo *info = op_info(op->code);
+    const Type *r = op->n_results ? op->results[0]->type : NULL;
+    out_indent(p);
+    print_results(p, op);
+    if (p->form == PRINT_GENERIC) {
+        outf(p, "\"%s\"(", info->name);
+        for (int i = 0; i < op->ins.count; i++) {
+            const Operand *o = &op->ins.items[i];
+            outf(p, "%s%%%s", i ? ", " : "", in_names[i] ? in_names[i] : o->value ? o->value->name : o->text);
+        }
+        out(p, ") : (");
+        print_types(p, in_types, op->ins.count);
+        outf(p, ") -> %s\n", r ? type_text(p, r) : "?");
+        return;
+    }
+    outf(p, "%s ins(", info->name);
+    print_list(p, &op->ins, in_names);
+    out(p, " : ");
+    print_types(p, in_types, op->ins.count);
+    outf(p, ") outs : %s\n", r ? type_text(p, r) : "?");
+}
+
 static void print_dps_op_dps(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const Type **in_types, **out_types;
     const char **in_names = hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     const char **out_names = hoist_literals(p, op, &op->outs, outs_kinds, &out_types);
     convert_scalars(p, op, in_names, in_types);
+    if (info->flags & OPF_SCALAR_RESULT) {
+        print_scalar_result_op(p, op, in_names, in_types);
+        return;
+    }
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);

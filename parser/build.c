@@ -1096,7 +1096,9 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
             continue;
         }
         TypeUse t = {NULL, {0}};
-        if (info->flags & OPF_DPS) {
+        if (info->flags & OPF_SCALAR_RESULT) { /* written, never inferred */
+            if (op->spelling == SPELL_DPS) continue; /* the ins/outs form's own error said so */
+        } else if (info->flags & OPF_DPS) {
             for (int j = 0; j < n_ins && !t.type; j++) {
                 TypeUse ot = operand_type_use(pos[j]);
                 if (ot.type && ot.type->kind == TY_TILE) t = ot;
@@ -1120,7 +1122,11 @@ static bool check_result_count(ParseCtx *ctx, Op *op, const OpInfo *info, bool d
     const char *opn = op_name_of(op);
     SrcLoc loc = defs ? defs->loc : op->loc;
     if (info->flags & OPF_DPS) {
-        if (dps_form && R > 0) {
+        if ((info->flags & OPF_SCALAR_RESULT) && R == 0) {
+            pc_error(ctx, op->loc, "'%s' op result must be named (write '%%name = %s ...')", opn, opn);
+            return false;
+        }
+        if (dps_form && R > 0 && !(info->flags & OPF_SCALAR_RESULT)) {
             pc_error(ctx, loc, "'%s' op cannot have both a result and outs(...)", opn);
             return false;
         }
@@ -1471,9 +1477,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         pc_poison_defs(ctx, defs);
         return;
     }
+    /* PTOAS's `%r = pto.tgetval ins(...) outs : T`: the signature after a bare outs is the result type */
+    bool scalar_outs = (info->flags & OPF_SCALAR_RESULT) && outs_group && outs_group->operands->count == 0;
     if (dps_form) {
         op->spelling = SPELL_DPS;
-        if (d->sig)
+        if (d->sig && !scalar_outs)
             pc_error(ctx, d->sig->loc, "'%s' op takes no ':' signature in the ins(...)/outs(...) form (the types go inside "
                      "the lists)", opn);
         if (ins_group && outs_group && outs_group->loc.offset < ins_group->loc.offset) swapped_groups(ctx, opn, ins_group, outs_group);
@@ -1559,13 +1567,20 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     /* 5. signature and results */
     TypeUse *res_types = arena_alloc_array(ctx->scratch, (size_t)(R > 0 ? R : 1), sizeof *res_types);
     if (d->sig && !dps_form) bind_signature(ctx, op, d->sig, pos, pos_kinds, P, R, res_types);
+    if (dps_form && (info->flags & OPF_SCALAR_RESULT) && R == 1 && !(outs_group && outs_group->operands->count)) {
+        if (scalar_outs && d->sig && !d->sig->arrow && !d->sig->to && d->sig->inputs->count == 1)
+            res_types[0] = *(TypeUse *)d->sig->inputs->items[0];
+        else /* (operands in outs(...) get the arity error) */
+            pc_error(ctx, op->loc, "'%s' op is written `%%r = %s ins(...) outs : TYPE`, its result named and typed after "
+                     "a bare `outs`", opn, opn);
+    }
     bool results_ok = check_result_count(ctx, op, info, dps_form, defs, R);
     if (results_ok) infer_result_types(ctx, op, info, ins_ops, P, n_ins, defs, res_types, R);
     make_results(ctx, fc, op, defs, res_types);
 
     /* 6. assemble the operand lists (SSA form of a DPS op: the result is outs[0]) */
     op->ins = operand_list(ctx, ins_ops, n_ins);
-    if ((info->flags & OPF_DPS) && !dps_form && R > 0 && results_ok) {
+    if ((info->flags & OPF_DPS) && !(info->flags & OPF_SCALAR_RESULT) && !dps_form && R > 0 && results_ok) {
         Operand *dst = arena_alloc(ctx->scratch, sizeof *dst);
         dst->kind = OPD_VALUE;
         dst->value = op->results[0];

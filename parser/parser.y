@@ -352,6 +352,7 @@ dps_group
     : T_INS '(' dps_operands_opt ')'        { $$ = pc_item(ctx, IT_INS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
     | T_INS '(' dps_operands ':' ins_types ')'
                                             { $$ = pc_item(ctx, IT_INS, @1); $$->operands = pc_concat(ctx, $3, $5->operands); $$->types = $5->types; pc_take_operand_attrs(ctx, $$); }
+    | T_OUTS                                { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = pc_list(ctx); $$->types = pc_list(ctx); } /* PTOAS tgetval `outs : T` */
     | T_OUTS '(' dps_operands_opt ')'       { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
     | T_OUTS '(' dps_operands ':' type_list ')'
                                             { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = $3; $$->types = $5; pc_take_operand_attrs(ctx, $$); }

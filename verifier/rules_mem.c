@@ -272,6 +272,31 @@ void verify_tsetval(VerifyCtx *ctx, const Op *op) {
                 (long long)dst.tile->cols, (long long)off);
 }
 
+/* tgetval: a vec src (PTOAS TGetValOp::verify, with its message for a mat tile), a result of src's
+ * element type (an integer of the same width stands for an unsigned element type), and a constant
+ * offset inside the tile's storage (ours). */
+void verify_tgetval(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0);
+    if (!src.tile) return;
+    if (src.tile->loc == LOC_MAT)
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "loc"),
+                "Ascend hardware does not support reading from Mat tile_buf to Scalar unit");
+    else
+        check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "loc"));
+    const Type *t = op->n_results && op->results[0] ? op->results[0]->type : NULL;
+    DType dt = src.tile->dtype;
+    if (t && (t->kind != TY_SCALAR || !(t->dtype == dt || (dtype_is_int(t->dtype) && dtype_is_int(dt) &&
+                                                              dtype_size(t->dtype) == dtype_size(dt)))))
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "result-type"),
+                "expects dst type to match src element type %s, got %s", dtype_name(dt), type_text(ctx, t));
+    int64_t off, n;
+    if (op->ins.count > 1 && const_int_of(&op->ins.items[1], &off) && src.tile->rows > 0 && src.tile->cols > 0 &&
+        !__builtin_mul_overflow(src.tile->rows, src.tile->cols, &n) && (off < 0 || off >= n))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, op_rule(ctx, op, "offset"),
+                "expects offset inside src's %lld elements (%lldx%lld), got %lld", (long long)n, (long long)src.tile->rows,
+                (long long)src.tile->cols, (long long)off);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* set_validshape                                                                              */
 /* ------------------------------------------------------------------------------------------ */

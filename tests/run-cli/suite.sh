@@ -137,6 +137,10 @@ invoke divzero.pto --set n=2 --out arg0=$T/div.bin
 expect runtime_ok_writes_out 0 size=div.bin:32
 invoke setval.pto --set i=9 --print t
 expect tsetval_runtime_offset 0 "out~  0.0000   2.5000   0.0000"
+invoke getval.pto --set i=31 --print d
+expect tgetval_f16_i8_values 0 "out~  0.0000   0.0000   0.0000   1.5000  -3.0000   0.0000"
+invoke getval.pto --set i=32
+expect tgetval_offset_error 1 "err~getval.pto:17:10: error: 'pto.tgetval' op reads element offset 32 of %th, which has 32 elements (2x16) [TGETVAL.offset]"
 invoke setval.pto --set i=32
 expect tsetval_offset_error 1 "err~setval.pto:15:5: error: 'pto.tsetval' op writes element offset 32 of %t, which has 32 elements (4x8) [TSETVAL.offset]"
 invoke scale.pto --in arg0=data/in16.bin
