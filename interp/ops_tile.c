@@ -1250,20 +1250,30 @@ bool lower_tprint(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
-/* ---- TSETVAL -------------------------------------------------------------------------------- */
+/* ---- TSETVAL, TGETVAL ------------------------------------------------------------------------- */
+
+/* The storage element at the linear offset sc[1] of tile t[0] (`verb` it: "writes", "reads"), or
+ * NULL after a TSETVAL.offset / TGETVAL.offset error when the offset leaves the tile. */
+static uint8_t *element_at(Interp *ip, const Instr *in, const char *verb) {
+    const TileRef *t = &in->t[0];
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return NULL;
+    int64_t off = read_int(ip->frame, &in->sc[1]), n = (int64_t)t->rows * t->cols;
+    if (off < 0 || off >= n) {
+        rt_rule_error(ip, in, "offset", "%s element offset %lld of %%%s, which has %lld elements (%dx%d)", verb,
+                      (long long)off, t->name, (long long)n, t->rows, t->cols);
+        return NULL;
+    }
+    return tv->base + off * (int64_t)dtype_size(t->dtype);
+}
 
 /* dst's storage element at the linear offset sc[1] = the scalar sc[0] in dst's element type (the
  * simulator's Tile::SetValue: `*(ptr + offset) = val`, whatever the layout). */
 static int32_t exec_tsetval(Interp *ip, const Instr *in, int32_t pc) {
-    const TileRef *t = &in->t[0];
-    TileView *tv = use_tile(ip, in, t);
-    if (!tv) return PC_ERROR;
-    int64_t off = read_int(ip->frame, &in->sc[1]), n = (int64_t)t->rows * t->cols;
-    if (off < 0 || off >= n)
-        return rt_rule_error(ip, in, "offset", "writes element offset %lld of %%%s, which has %lld elements (%dx%d)",
-                             (long long)off, t->name, (long long)n, t->rows, t->cols);
-    KTile k = {tv->base + off * (int64_t)dtype_size(t->dtype), 1, 1};
-    in->k.fill(k, kernel_scalar(ip, in, t->dtype), 1, 1);
+    uint8_t *p = element_at(ip, in, "writes");
+    if (!p) return PC_ERROR;
+    KTile k = {p, 1, 1};
+    in->k.fill(k, kernel_scalar(ip, in, in->t[0].dtype), 1, 1);
     return pc + 1;
 }
 
@@ -1282,25 +1292,19 @@ bool lower_tsetval(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
-/* ---- TGETVAL -------------------------------------------------------------------------------- */
-
 /* The result = src's storage element at the linear offset sc[1] (the simulator's
  * Tile::GetValue: `return *(ptr + offset)`), as a scalar of the element type. */
 static int32_t exec_tgetval(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *t = &in->t[0];
-    TileView *tv = use_tile(ip, in, t);
-    if (!tv) return PC_ERROR;
-    int64_t off = read_int(ip->frame, &in->sc[1]), n = (int64_t)t->rows * t->cols;
-    if (off < 0 || off >= n)
-        return rt_rule_error(ip, in, "offset", "reads element offset %lld of %%%s, which has %lld elements (%dx%d)",
-                             (long long)off, t->name, (long long)n, t->rows, t->cols);
+    const uint8_t *p = element_at(ip, in, "reads");
+    if (!p) return PC_ERROR;
     RtValue *r = &ip->frame->vals[in->dst_slot];
     if (dtype_is_float(t->dtype)) { /* exact: f16, bf16 and f32 values are doubles */
-        r->f = element_as_double(tv->base, off, t->dtype);
+        r->f = element_as_double(p, 0, t->dtype);
     } else { /* the element's bits, extended as its type, then as the result's */
         uint64_t bits = 0;
         size_t es = dtype_size(t->dtype);
-        memcpy(&bits, tv->base + off * (int64_t)es, es < sizeof bits ? es : sizeof bits); /* little-endian host */
+        memcpy(&bits, p, es < sizeof bits ? es : sizeof bits); /* little-endian host */
         r->i = scalar_wrap_int(scalar_wrap_int((int64_t)bits, t->dtype), in->dst_type);
     }
     return pc + 1;

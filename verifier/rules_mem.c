@@ -250,31 +250,38 @@ void verify_tprint(VerifyCtx *ctx, const Op *op) {
 /* tsetval                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The checks tsetval and tgetval share: the scalar `t` (the value, or the result) of the tile's
+ * element type (an integer of the same width stands for an unsigned element type, which MLIR's
+ * signless scalars cannot spell), reported at `at` as `<OP>.<type_rule>` ("expects <what> element
+ * type ..."), and a constant `offset` inside the tile's storage (ours: the access would leave it). */
+static void check_one_element(VerifyCtx *ctx, const Op *op, const TileArg *tile, const Type *t, SrcLoc at,
+                              const char *type_rule, const char *what, const Operand *offset) {
+    DType dt = tile->tile->dtype;
+    if (t && (t->kind != TY_SCALAR || !(t->dtype == dt || (dtype_is_int(t->dtype) && dtype_is_int(dt) &&
+                                                              dtype_size(t->dtype) == dtype_size(dt)))))
+        vreport(ctx, op, at, SEV_ERROR, op_rule(ctx, op, type_rule), "expects %s element type %s, got %s", what,
+                dtype_name(dt), type_text(ctx, t));
+    int64_t off, n;
+    if (offset && const_int_of(offset, &off) && tile->tile->rows > 0 && tile->tile->cols > 0 &&
+        !__builtin_mul_overflow(tile->tile->rows, tile->tile->cols, &n) && (off < 0 || off >= n))
+        vreport(ctx, op, offset->loc, SEV_ERROR, op_rule(ctx, op, "offset"),
+                "expects offset inside %s's %lld elements (%lldx%lld), got %lld", tile->name, (long long)n,
+                (long long)tile->tile->rows, (long long)tile->tile->cols, (long long)off);
+}
+
 /* tsetval: a vec dst (pto-isa's SetValue static_assert), a value of dst's element type (PTOAS's
- * verifier; an integer of the same width stands for an unsigned element type, which MLIR's signless
- * scalars cannot spell), and a constant offset inside the tile's storage (ours). */
+ * verifier) and a constant offset inside dst (check_one_element). */
 void verify_tsetval(VerifyCtx *ctx, const Op *op) {
     TileArg dst = tile_out(op, 0);
     if (!dst.tile) return;
     check_loc_in(ctx, op, &dst, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "loc"));
     const Operand *val = op->ins.count > 1 ? &op->ins.items[1] : NULL;
-    const Type *t = val ? operand_type(val) : NULL;
-    DType dt = dst.tile->dtype;
-    if (t && (t->kind != TY_SCALAR || !(t->dtype == dt || (dtype_is_int(t->dtype) && dtype_is_int(dt) &&
-                                                              dtype_size(t->dtype) == dtype_size(dt)))))
-        vreport(ctx, op, operand_type_loc(op, val), SEV_ERROR, op_rule(ctx, op, "val-type"),
-                "expects val type to match dst element type %s, got %s", dtype_name(dt), type_text(ctx, t));
-    int64_t off, n;
-    if (op->ins.count > 0 && const_int_of(&op->ins.items[0], &off) && dst.tile->rows > 0 && dst.tile->cols > 0 &&
-        !__builtin_mul_overflow(dst.tile->rows, dst.tile->cols, &n) && (off < 0 || off >= n))
-        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, op_rule(ctx, op, "offset"),
-                "expects offset inside dst's %lld elements (%lldx%lld), got %lld", (long long)n, (long long)dst.tile->rows,
-                (long long)dst.tile->cols, (long long)off);
+    check_one_element(ctx, op, &dst, val ? operand_type(val) : NULL, val ? operand_type_loc(op, val) : op->loc, "val-type",
+                      "val type to match dst", op->ins.count > 0 ? &op->ins.items[0] : NULL);
 }
 
 /* tgetval: a vec src (PTOAS TGetValOp::verify, with its message for a mat tile), a result of src's
- * element type (an integer of the same width stands for an unsigned element type), and a constant
- * offset inside the tile's storage (ours). */
+ * element type and a constant offset inside src (check_one_element). */
 void verify_tgetval(VerifyCtx *ctx, const Op *op) {
     TileArg src = tile_in(op, 0);
     if (!src.tile) return;
@@ -283,18 +290,8 @@ void verify_tgetval(VerifyCtx *ctx, const Op *op) {
                 "Ascend hardware does not support reading from Mat tile_buf to Scalar unit");
     else
         check_loc_in(ctx, op, &src, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "loc"));
-    const Type *t = op->n_results && op->results[0] ? op->results[0]->type : NULL;
-    DType dt = src.tile->dtype;
-    if (t && (t->kind != TY_SCALAR || !(t->dtype == dt || (dtype_is_int(t->dtype) && dtype_is_int(dt) &&
-                                                              dtype_size(t->dtype) == dtype_size(dt)))))
-        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "result-type"),
-                "expects dst type to match src element type %s, got %s", dtype_name(dt), type_text(ctx, t));
-    int64_t off, n;
-    if (op->ins.count > 1 && const_int_of(&op->ins.items[1], &off) && src.tile->rows > 0 && src.tile->cols > 0 &&
-        !__builtin_mul_overflow(src.tile->rows, src.tile->cols, &n) && (off < 0 || off >= n))
-        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, op_rule(ctx, op, "offset"),
-                "expects offset inside src's %lld elements (%lldx%lld), got %lld", (long long)n, (long long)src.tile->rows,
-                (long long)src.tile->cols, (long long)off);
+    check_one_element(ctx, op, &src, op->n_results && op->results[0] ? op->results[0]->type : NULL, op->loc,
+                      "result-type", "dst type to match src", op->ins.count > 1 ? &op->ins.items[1] : NULL);
 }
 
 /* ------------------------------------------------------------------------------------------ */
