@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ST_UNSET = 0, ST_SET = 1, ST_PAD0 = 2 /* + index of the null-pad TLOAD site */ };
+enum { ST_UNSET = 0, ST_SET = 1, ST_PAD0 = 2 /* + index of the site: a null-pad TLOAD, or a hidden scratch write */ };
 enum { MAX_PAD_SITES = 256 - ST_PAD0 };
 
 typedef struct InitRegion {
@@ -30,6 +30,8 @@ typedef struct InitReport {
     const Op *site;             /* the reading instruction */
     const Value *value;         /* the tile it read */
     const Op *pad_site;         /* the TLOAD whose zero fill it read, or NULL */
+    const char *sized_by;       /* INIT.outside: what sized the window read past the valid region */
+    int win_rows, win_cols, vr, vc; /* INIT.outside: the window and the valid shape */
     int64_t lo, hi;             /* first occurrence: bytes from the tile's start */
     int row, col;               /* its first element */
     int64_t count;
@@ -101,17 +103,24 @@ typedef struct ReadCtx {
     const TileRef *t;
 } ReadCtx;
 
-static void report(InitChecker *c, const ReadCtx *x, const Op *pad_site, int64_t lo, int64_t hi, int row, int col) {
+/* The report of (site, tile, kind) counted once more, or a new one (NULL when out of memory). */
+static InitReport *report_at(InitChecker *c, const Op *site, const Value *value, bool outside) {
     for (InitReport *r = c->reports; r; r = r->next)
-        if (r->site == x->in->op && r->value == x->value) {
+        if (r->site == site && r->value == value && (r->sized_by != NULL) == outside) {
             if (r->last_step != c->step) r->count++, r->last_step = c->step;
-            return;
+            return NULL;
         }
     InitReport *r = calloc(1, sizeof *r);
-    if (!r) return;
-    *r = (InitReport){x->in->op, x->value, pad_site, lo, hi, row, col, 1, c->step, c->reports};
+    if (!r) return NULL;
+    *r = (InitReport){.site = site, .value = value, .count = 1, .last_step = c->step, .next = c->reports};
     c->reports = r;
     c->n_reports++;
+    return r;
+}
+
+static void report(InitChecker *c, const ReadCtx *x, const Op *pad_site, int64_t lo, int64_t hi, int row, int col) {
+    InitReport *r = report_at(c, x->in->op, x->value, false);
+    if (r) r->pad_site = pad_site, r->lo = lo, r->hi = hi, r->row = row, r->col = col;
 }
 
 /* Checks one run of a read; stops the tile's walk at its first unwritten byte (one report). */
@@ -147,6 +156,14 @@ static bool check_run(void *vctx, const uint8_t *p, int64_t n) {
     return false;
 }
 
+/* The state byte naming site: a null-pad TLOAD (its zero fill) or an op's hidden scratch write. */
+static uint8_t site_state(InitChecker *c, const Op *site) {
+    int k = 0;
+    while (k < c->n_pad_sites && c->pad_sites[k] != site) k++;
+    if (k == c->n_pad_sites && k < MAX_PAD_SITES) c->pad_sites[c->n_pad_sites++] = site;
+    return (uint8_t)(ST_PAD0 + (k < MAX_PAD_SITES ? k : MAX_PAD_SITES - 1));
+}
+
 typedef struct MarkCtx {
     Interp *ip;
     InitChecker *c;
@@ -177,9 +194,33 @@ static bool accesses_tiles(const Instr *in) {
     return info->cls == CLS_TILE || info->cls == CLS_TILE_MEM;
 }
 
+/* One read of an exact footprint (Instr.footprint): INIT.outside when a window the op sizes from
+ * another operand runs past the tile's valid region, else INIT.read / INIT.pad over the window. */
+static void check_window(Interp *ip, InitChecker *c, const Instr *in, const TileWindowAccess *a) {
+    const TileView *tv = tile_view_of(ip, a->value);
+    if (!tv) return;
+    if (a->sized_by && (a->r0 + a->rows > tv->vr || a->c0 + a->cols > tv->vc)) {
+        InitReport *r = report_at(c, in->op, a->value, true);
+        if (r) r->sized_by = a->sized_by, r->win_rows = a->rows, r->win_cols = a->cols, r->vr = tv->vr, r->vc = tv->vc,
+               r->row = a->r0 + a->rows > tv->vr ? tv->vr : a->r0, r->col = a->r0 + a->rows > tv->vr ? a->c0 : tv->vc;
+        return;
+    }
+    TileRef t;
+    tile_ref_fill(&a->value->type->tile, ip->opts.target, &t);
+    ReadCtx x = {ip, c, in, a->value, tv->base, &t};
+    tile_window_runs(&t, tv->base, a->r0, a->c0, a->rows, a->cols, check_run, &x);
+}
+
 void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
     if (!accesses_tiles(in)) return;
     c->step++;
+    if (in->footprint) {
+        TileWindowAccess acc[MAX_WINDOW_ACCESSES];
+        int n = in->footprint(ip, in, acc);
+        for (int i = 0; i < n; i++)
+            if (!acc[i].write) check_window(ip, c, in, &acc[i]);
+        return;
+    }
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
     for (int pass = 0; pass < 2; pass++) { /* ins, then outs that the op also reads */
@@ -205,6 +246,24 @@ void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
 
 void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
     if (!accesses_tiles(in)) return;
+    if (in->footprint) {
+        TileWindowAccess acc[MAX_WINDOW_ACCESSES];
+        int n = in->footprint(ip, in, acc);
+        for (int i = 0; i < n; i++) {
+            if (acc[i].write && acc[i].raw) { /* hidden scratch: the bytes there are the op's now */
+                MarkCtx clobber = {ip, c, site_state(c, in->op)};
+                mark_run(&clobber, acc[i].raw, acc[i].raw_bytes);
+                continue;
+            }
+            const TileView *tv = acc[i].write ? tile_view_of(ip, acc[i].value) : NULL;
+            if (!tv) continue;
+            TileRef t;
+            tile_ref_fill(&acc[i].value->type->tile, ip->opts.target, &t);
+            MarkCtx set = {ip, c, ST_SET};
+            tile_window_runs(&t, tv->base, acc[i].r0, acc[i].c0, acc[i].rows, acc[i].cols, mark_run, &set);
+        }
+        return;
+    }
     const Op *op = in->op;
     const OpInfo *info = op_info(op->code);
     for (int pass = 0; pass < 2; pass++) { /* tmp operands (scratch, written), then outs */
@@ -224,12 +283,7 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             }
             if (pass == 1 && (info->flags & OPF_PAD_FILL)) { /* the footprint first, then the valid region */
                 MarkCtx fill = {ip, c, ST_SET};
-                if (t.pad == 0) {
-                    int k = 0;
-                    while (k < c->n_pad_sites && c->pad_sites[k] != op) k++;
-                    if (k == c->n_pad_sites && k < MAX_PAD_SITES) c->pad_sites[c->n_pad_sites++] = op;
-                    fill.state = (uint8_t)(ST_PAD0 + (k < MAX_PAD_SITES ? k : MAX_PAD_SITES - 1));
-                }
+                if (t.pad == 0) fill.state = site_state(c, op);
                 tile_byte_runs(&t, tv->base, t.rows, t.cols, mark_run, &fill);
             }
             tile_byte_runs(&t, tv->base, pass == 0 ? t.rows : tv->vr, pass == 0 ? t.cols : tv->vc, mark_run, &set);
@@ -249,7 +303,23 @@ bool init_checker_finish(Interp *ip, InitChecker *c) {
     for (InitReport *r = c->reports; r; r = r->next) {
         const char *times = r->count > 1 ? arena_printf(ip->arena, " (%lld executions)", (long long)r->count) : "";
         const char *mem = buffer_name(r->value->type->tile.loc);
-        if (r->pad_site)
+        if (r->sized_by)
+            diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.outside",
+                        "'%s' reads %dx%d elements of tile %%%s (%s), a window sized by %s, past its valid region %dx%d "
+                        "(first at element (%d, %d))%s: the op's semantics take the tile's data from its valid region only; "
+                        "the bytes past it are stale on the board and whatever pto-run last left there; fix: give the tiles "
+                        "valid shapes that agree",
+                        op_info(r->site->code)->name, r->win_rows, r->win_cols, r->value->name, mem, r->sized_by, r->vr,
+                        r->vc, r->row, r->col, times);
+        else if (r->pad_site && !(op_info(r->pad_site->code)->flags & OPF_PAD_FILL))
+            diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.scratch",
+                        "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld, which '%s' at line %d overwrote "
+                        "through its hidden scratch%s: the A2/A3 Mode 1 row-expand without tmp broadcasts through UB "
+                        "[0x2e000, 0x30000) (pto-isa TMP_UB_OFFSET); pto-run, like the simulator, does not, so the value "
+                        "here is the board's garbage; fix: give the row-expand a tmp tile, or place this tile elsewhere",
+                        op_info(r->site->code)->name, r->value->name, mem, r->row, r->col, (long long)r->lo,
+                        (long long)r->hi - 1, op_info(r->pad_site->code)->name, r->pad_site->loc.line, times);
+        else if (r->pad_site)
             diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.pad",
                         "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld, outside the valid region "
                         "that 'tload' at line %d loaded%s: with no pad value the hardware leaves those bytes as they were; "

@@ -745,9 +745,11 @@ static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
     return true;
 }
 
-/* An access of a tile operand: its valid region, its whole footprint (`whole`), or the one storage
- * element at `element` (>= 0; none when outside the tile: the instruction reports that). */
-static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole, int64_t element) {
+/* An access of a tile operand: its valid region, its whole footprint (`whole`), the one storage
+ * element at `element` (>= 0; none when outside the tile: the instruction reports that), or, with
+ * `win`, that window of it (an exact footprint, Instr.footprint). */
+static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole, int64_t element,
+                        const TileWindowAccess *win) {
     const Frame *f = ip->frame;
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
@@ -764,7 +766,18 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
         if (element < (int64_t)t->rows * t->cols) access_run(&x, tv->base + element * es, es);
         return;
     }
-    tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
+    if (win) tile_window_runs(t, tv->base, win->r0, win->c0, win->rows, win->cols, access_run, &x);
+    else tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
+}
+
+/* The tile reads (write false) or writes of an instruction with an exact footprint. */
+static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool write) {
+    TileWindowAccess acc[MAX_WINDOW_ACCESSES];
+    int n = in->footprint(ip, in, acc);
+    for (int i = 0; i < n; i++)
+        if (acc[i].write != write) continue;
+        else if (acc[i].raw) access(ip, s, in->op, s->cur_pipe, acc[i].raw, acc[i].raw_bytes, write, acc[i].value, "UB", acc[i].raw);
+        else access_tile(ip, s, in->op, acc[i].value, write, false, -1, &acc[i]);
 }
 
 
@@ -848,10 +861,14 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
     for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
     if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
+    if (in->footprint) {
+        access_footprint(ip, s, in, false);
+        return;
+    }
     for (int i = 0; i < d->n_reads; i++) {
         const OperandAccess *a = &d->reads[i];
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false);
-        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1);
+        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1, NULL);
     }
 }
 
@@ -859,15 +876,26 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = s->cur_op;
     if (!op || op != in->op) return;
     s->cur_op = NULL;
+    if (in->footprint) {
+        access_footprint(ip, s, in, true);
+        return;
+    }
     const Decoded *d = &s->decoded[in - ip->code]; /* decoded by sync_checker_step */
     for (int i = 0; i < d->n_writes; i++) {
         const OperandAccess *a = &d->writes[i];
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
-        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1);
+        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL);
     }
 }
 
 static const char *const kind_text[3] = {"read-after-write", "write-after-read", "write-after-write"};
+
+/* What a report's access touched: "tile %t", "buffer %arg" (GM), or an implementation's hidden
+ * scratch (a footprint's raw range: a value without a type). */
+static const char *accessed_text(Interp *ip, const Report *r) {
+    if (r->value && !r->value->type) return r->value->name;
+    return arena_printf(ip->arena, "%s %%%s", strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?");
+}
 
 /* The lowest event id that no set_flag/wait_flag of the program uses between pipes p1 and p2 (a
  * static scan of every lowered instruction, taken or not), or -1 when all are taken. */
@@ -991,8 +1019,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         int shown = 0;
         for (Report *r = s->reports; r && shown < 12; r = r->next) {
             if (r->kind >= 3) continue;
-            shown++;
-            list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown ? ", " : "", pipe_text(r->p1),
+            list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown++ ? ", " : "", pipe_text(r->p1),
                                 pipe_text(r->p2), r->first->loc.line, r->second->loc.line);
         }
         diag_report(ip->diags, ip->file, SEV_NOTE, ip->entry->loc, "SYNC.auto",
@@ -1006,11 +1033,10 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
             const Op *by = r->internal;
             bool barrier = by && OPF_INTERNAL_SYNC(op_info(by->code)->flags) == IS_BARRIER_ALL_A2A3;
             diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
-                        "%s on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
+                        "%s on %s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
                         "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
                         "tprint) or changes shape; fix: %s",
-                        kind_text[r->kind - 3], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?",
-                        r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name, pipe_text(r->p1),
+                        kind_text[r->kind - 3], accessed_text(ip, r), r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name, pipe_text(r->p1),
                         r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
                         barrier ? "pipe_barrier(PIPE_ALL)" : "V <-> S EVENT_ID0 handshake", by ? op_info(by->code)->name : "?",
                         by ? by->loc.line : 0,
@@ -1040,8 +1066,8 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                              : carried ? ", an earlier loop iteration" : "";
         const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)r->b2) : "";
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
-                    "%s race on %s %%%s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s%s are not ordered%s; fix: %s",
-                    kind_text[r->kind], strcmp(r->mem, "GM") ? "tile" : "buffer", r->value ? r->value->name : "?", r->mem,
+                    "%s race on %s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s%s are not ordered%s; fix: %s",
+                    kind_text[r->kind], accessed_text(ip, r), r->mem,
                     (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name,
                     pipe_text(r->p1), r->first->loc.line, where1,
                     op_info(r->second->code)->name, pipe_text(r->p2), where2,

@@ -224,19 +224,20 @@ void interp_destroy(Interp *ip) {
 
 /* ---- frames ---------------------------------------------------------------------------------- */
 
-void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx) {
+void tile_window_runs(const TileRef *t, const uint8_t *base, int r0, int c0, int rows, int cols, TileRunFn fn, void *ctx) {
     int64_t es = (int64_t)dtype_size(t->dtype);
-    if (rows <= 0 || cols <= 0) return;
+    if (rows <= 0 || cols <= 0 || r0 < 0 || c0 < 0) return;
     bool plain = t->box_r == 1 && t->box_c == 1;
+    if (plain) base += (r0 * t->rs + c0 * t->cs) * es;
     if (plain && t->cs == 1) { /* row-major: a row per run, one run when the rows are whole */
-        if (cols == t->cols || rows == 1) {
+        if ((c0 == 0 && cols == t->cols) || rows == 1) {
             fn(ctx, base, ((int64_t)(rows - 1) * t->rs + cols) * es);
             return;
         }
         for (int r = 0; r < rows; r++)
             if (!fn(ctx, base + r * t->rs * es, cols * es)) return;
     } else if (plain && t->rs == 1) { /* col-major: a column per run */
-        if (rows == t->rows || cols == 1) {
+        if ((r0 == 0 && rows == t->rows) || cols == 1) {
             fn(ctx, base, ((int64_t)(cols - 1) * t->cs + rows) * es);
             return;
         }
@@ -245,8 +246,12 @@ void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, T
     } else {
         for (int r = 0; r < rows; r++)
             for (int k = 0; k < cols; k++)
-                if (!fn(ctx, base + tile_elem_offset(t, r, k) * es, es)) return;
+                if (!fn(ctx, base + tile_elem_offset(t, r0 + r, c0 + k) * es, es)) return;
     }
+}
+
+void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx) {
+    tile_window_runs(t, base, 0, 0, rows, cols, fn, ctx);
 }
 
 void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col) {

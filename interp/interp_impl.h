@@ -92,6 +92,27 @@ enum { PC_ERROR = -1, PC_HALT = -2 };
  * end of the entry function. */
 typedef int32_t (*ExecFn)(Interp *ip, const Instr *in, int32_t pc);
 
+/* One tile access of an instruction as it runs now: the operand, the window of its storage it
+ * touches (rows [r0, r0 + rows) x cols [c0, c0 + cols)), read or written. `sized_by` is set on a
+ * read whose window the op sizes from another operand, so that reading past the operand's own
+ * valid region there is a mismatch of valid shapes (--check-init: INIT.outside); NULL when the
+ * op's semantics bound the window by the tile's physical shape (textract). */
+typedef struct TileWindowAccess {
+    const Value *value;
+    int32_t r0, c0, rows, cols;
+    bool write;
+    const char *sized_by;
+    const uint8_t *raw;     /* else a byte range no operand names: an implementation's hidden scratch,
+                             * raw_bytes at raw, `value` a typeless stand-in whose name says what it is */
+    int64_t raw_bytes;
+} TileWindowAccess;
+enum { MAX_WINDOW_ACCESSES = 8 };
+/* The exact tile accesses of an instruction whose kernel does not touch each source's valid region
+ * and its destination's valid region (set by the family's lowering; the checkers' default model
+ * otherwise); returns how many it wrote into acc (at most MAX_WINDOW_ACCESSES), -1 when the
+ * operands are not all placed (the instruction reports that when it runs). */
+typedef int (*FootprintFn)(const Interp *ip, const Instr *in, TileWindowAccess *acc);
+
 /* A tile operand resolved at lowering: its frame slot and its type's static facts. */
 typedef struct TileRef {
     int32_t slot;
@@ -181,6 +202,7 @@ struct Instr {
     int32_t a, b;           /* op-specific: sub-opcode, slots, flags */
     SrcLoc aux_loc;         /* op-specific location (address operand, ...) */
     const void *extra;      /* op-specific arena data (Transfer, CallInfo, ViewInfo, text) */
+    FootprintFn footprint;  /* the exact tile accesses (--check-sync, --check-init), or NULL */
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -251,6 +273,8 @@ typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n);
  * for whole rows (row-major) or columns (col-major), else one per row or column; one per element
  * in boxed layouts. */
 void tile_byte_runs(const TileRef *t, const uint8_t *base, int rows, int cols, TileRunFn fn, void *ctx);
+/* The same for the rows x cols window whose top left element is (r0, c0). */
+void tile_window_runs(const TileRef *t, const uint8_t *base, int r0, int c0, int rows, int cols, TileRunFn fn, void *ctx);
 /* The (row, col) of the element at offset e (elements) in t's storage; -1, -1 when none is. */
 void tile_elem_at(const TileRef *t, int64_t e, int *row, int *col);
 

@@ -62,6 +62,34 @@ static void chain_row_i(const int32_t *a_row, const int32_t *b, int64_t K, int64
     }
 }
 
+/* What a matmul touches: lhs's valid region (M x K), rhs's K x N (K is lhs's valid columns),
+ * acc_in's M x N, and dst's M x N written; the bias form then reads bias(0, c) and adds it over
+ * dst's whole valid region, reading the part of it the product did not write. */
+static int matmul_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const MatmulPlan *p = in->extra;
+    const Op *op = in->op;
+    int first = p->form == MM_ACC ? 1 : 0;
+    const Value *lhs = op->ins.items[first].value, *rhs = op->ins.items[first + 1].value, *dst = op->outs.items[0].value;
+    const Value *x = p->form == MM_ACC ? op->ins.items[0].value : p->form == MM_BIAS ? op->ins.items[2].value : NULL;
+    const TileView *a = &ip->frame->vals[lhs->id].tile, *b = &ip->frame->vals[rhs->id].tile, *d = &ip->frame->vals[dst->id].tile;
+    if (!(a->flags & b->flags & d->flags & VIEW_DEFINED) || (x && !(ip->frame->vals[x->id].tile.flags & VIEW_DEFINED)))
+        return -1;
+    int32_t M = a->vr, K = a->vc, N = b->vc;
+    if (M > in->t[0].rows || N > in->t[0].cols || K > in->t[2].rows) return -1; /* refused when it runs */
+    int n = 0;
+    acc[n++] = (TileWindowAccess){lhs, 0, 0, M, K, false, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){rhs, 0, 0, K, N, false, "K (lhs's valid columns)", NULL, 0};
+    if (p->form == MM_ACC) acc[n++] = (TileWindowAccess){x, 0, 0, M, N, false, "M x N (lhs's valid rows by rhs's valid columns)", NULL, 0};
+    if (p->form == MM_BIAS) {
+        acc[n++] = (TileWindowAccess){x, 0, 0, 1, d->vc, false, "dst's valid columns", NULL, 0};
+        if (d->vr > M) acc[n++] = (TileWindowAccess){dst, M, 0, d->vr - M, d->vc, false, NULL, NULL, 0};
+        if (d->vc > N) acc[n++] = (TileWindowAccess){dst, 0, N, M < d->vr ? M : d->vr, d->vc - N, false, NULL, NULL, 0};
+        acc[n++] = (TileWindowAccess){dst, 0, 0, d->vr, d->vc, true, NULL, NULL, 0};
+    }
+    acc[n++] = (TileWindowAccess){dst, 0, 0, M, N, true, NULL, NULL, 0};
+    return n;
+}
+
 static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
     const MatmulPlan *p = in->extra;
     const TileRef *dt = &in->t[0], *at = &in->t[1], *bt = &in->t[2], *xt = &in->t[3];
@@ -132,6 +160,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
     if (op->ins.count < first + 2 + (form == MM_BIAS) || op->outs.count < 1)
         return lower_error(ctx, op, (SrcLoc){0}, "expects %s operands", form == MM_PLAIN ? "lhs, rhs" : "three tile");
     Instr in = instr_for(op, exec_matmul);
+    in.footprint = matmul_footprint;
     if (!tile_ref(ctx, op, &op->outs.items[0], &in.t[0]) || !tile_ref(ctx, op, &op->ins.items[first], &in.t[1]) ||
         !tile_ref(ctx, op, &op->ins.items[first + 1], &in.t[2]))
         return false;

@@ -189,10 +189,48 @@ static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* ---- what a window move touches (--check-sync, --check-init) ---------------------------------- */
+
+/* The defined view of operand value v in the running frame, or NULL. */
+static const TileView *defined_view(const Interp *ip, const Value *v) {
+    const TileView *tv = v ? &ip->frame->vals[v->id].tile : NULL;
+    return tv && (tv->flags & VIEW_DEFINED) ? tv : NULL;
+}
+
+/* A window move's accesses: an extract reads src's window at (r0, c0) the size of dst's valid
+ * region (bounded by src's physical shape, so past src's valid region is allowed) and writes dst's
+ * valid region; an insert reads src's valid region and writes dst's window at (r0, c0); the fp
+ * form also reads the words of the source columns from row 0 of fp. -1 when an operand is not
+ * defined or the offsets are out of range (the instruction reports that when it runs). */
+static int window_move_accesses(const Interp *ip, const Instr *in, bool insert, bool indexed, const Value *fp,
+                                TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const Value *src = op->ins.items[0].value, *dst = op->outs.count ? op->outs.items[0].value : NULL;
+    const TileView *s = defined_view(ip, src), *d = defined_view(ip, dst), *f = fp ? defined_view(ip, fp) : NULL;
+    if (!s || !d || (fp && !f)) return -1;
+    int64_t r0 = indexed ? read_int(ip->frame, &in->sc[0]) : 0, c0 = indexed ? read_int(ip->frame, &in->sc[1]) : 0;
+    int rows = insert ? s->vr : d->vr, cols = insert ? s->vc : d->vc;
+    const TileRef *outer = insert ? &in->t[0] : &in->t[1];
+    if (r0 < 0 || c0 < 0 || r0 + rows > outer->rows || c0 + cols > outer->cols) return -1;
+    int n = 0;
+    acc[n++] = (TileWindowAccess){src, insert ? 0 : (int32_t)r0, insert ? 0 : (int32_t)c0, rows, cols, false, NULL, NULL, 0};
+    if (fp) acc[n++] = (TileWindowAccess){fp, 0, insert ? 0 : (int32_t)c0, 1, cols, false, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){dst, insert ? (int32_t)r0 : 0, insert ? (int32_t)c0 : 0, rows, cols, true, NULL, NULL, 0};
+    return n;
+}
+
+static int textract_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    return window_move_accesses(ip, in, false, true, NULL, acc);
+}
+static int tinsert_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    return window_move_accesses(ip, in, true, true, NULL, acc);
+}
+
 static bool lower_acc_convert_move(LowerCtx *ctx, const Op *op, Instr *in);
 
 static bool lower_offset_move(LowerCtx *ctx, const Op *op, ExecFn exec) {
     Instr in = instr_for(op, exec);
+    in.footprint = exec == exec_textract ? textract_footprint : tinsert_footprint;
     bool emitted = false;
     if (op->ins.count < 3) return lower_error(ctx, op, (SrcLoc){0}, "expects src, indexRow and indexCol");
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !move_dst(ctx, op, &in.t[0])) return false;
@@ -273,8 +311,14 @@ static int32_t exec_move_fp(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+static int move_fp_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const FpMovePlan *p = in->extra;
+    return window_move_accesses(ip, in, p->insert, p->indexed, p->has_fp ? in->op->ins.items[1].value : NULL, acc);
+}
+
 bool lower_move_fp(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_move_fp);
+    in.footprint = move_fp_footprint;
     const OpInfo *info = op_info(op->code);
     FpMovePlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     p->has_fp = true;
@@ -329,6 +373,7 @@ static bool lower_acc_convert_move(LowerCtx *ctx, const Op *op, Instr *in) {
     p->row = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
     p->out = arena_alloc_array(ctx->ip->arena, (size_t)n, 4);
     in->exec = exec_move_fp;
+    in->footprint = move_fp_footprint;
     in->extra = p;
     emit(ctx, in);
     return true;

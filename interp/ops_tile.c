@@ -343,6 +343,34 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The A2/A3 row-expand path for a col-major (Mode 1) expanded operand without tmp broadcasts it
+ * through a fixed UB scratch, TMP_UB_OFFSET = 184 KiB, 8 KiB long (pto-isa a2a3
+ * TRowExpandBinOp.hpp): a V write the checkers see beside the operands' valid regions. */
+enum { ROW_EXPAND_SCRATCH_AT = 184 * 1024, ROW_EXPAND_SCRATCH_BYTES = 8 * 1024 };
+static const Value row_expand_scratch = {.name = "the A2/A3 row-expand scratch UB[0x2e000, 0x30000)"};
+
+static int row_expand_scratch_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    int n = 0;
+    for (int i = 0; i < 2; i++) {
+        const Value *v = op->ins.items[i].value;
+        const TileView *tv = &ip->frame->vals[v->id].tile;
+        if (!(tv->flags & VIEW_DEFINED)) return -1;
+        acc[n++] = (TileWindowAccess){.value = v, .rows = tv->vr, .cols = tv->vc};
+    }
+    if (op->outs.count > 0) {
+        const Value *d = op->outs.items[0].value;
+        const TileView *tv = &ip->frame->vals[d->id].tile;
+        if (!(tv->flags & VIEW_DEFINED)) return -1;
+        acc[n++] = (TileWindowAccess){.value = d, .rows = tv->vr, .cols = tv->vc, .write = true};
+    }
+    const uint8_t *ub = ip->buf[LOC_VEC];
+    if (ub && ip->buf_size[LOC_VEC] >= ROW_EXPAND_SCRATCH_AT + ROW_EXPAND_SCRATCH_BYTES)
+        acc[n++] = (TileWindowAccess){.value = &row_expand_scratch, .write = true, .raw = ub + ROW_EXPAND_SCRATCH_AT,
+                                      .raw_bytes = ROW_EXPAND_SCRATCH_BYTES};
+    return n;
+}
+
 static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member) {
     TileRef dst, s0, s1;
     bool defines;
@@ -371,6 +399,9 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member)
     in.t[1] = s0;
     in.t[2] = s1;
     in.defines_dst = defines;
+    if (ctx->ip->opts.target == TARGET_A2A3 && op->ins.count < 3 &&
+        (s0.blayout == BL_COL_MAJOR || s1.blayout == BL_COL_MAJOR))
+        in.footprint = row_expand_scratch_footprint;
     emit(ctx, &in);
     return true;
 }

@@ -31,7 +31,7 @@ $(sed -n 's|^// EXPECT: ||p' "$f")
 EOT
     for rule in SYNC.raw SYNC.war SYNC.waw SYNC.double-set SYNC.wait-unset SYNC.left-set SYNC.auto SYNC.key-overlap \
         SYNC.buf-double-get SYNC.buf-unheld SYNC.buf-held SYNC.cross-hang SYNC.cross-left SYNC.cross-overflow SYNC.internal-key \
-        SYNC.internal-order INIT.read INIT.pad; do
+        SYNC.internal-order INIT.read INIT.pad INIT.outside INIT.scratch; do
         n=$(sed -n "s|^// COUNT: $rule ||p" "$f" | head -1)
         [ -n "$n" ] || n=0
         got=$(printf '%s\n' "$out" | grep -cF "[$rule]")
