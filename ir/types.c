@@ -147,6 +147,7 @@ bool type_equal(const Type *a, const Type *b) {
             if (a->dims[i] != b->dims[i]) return false;
         return true;
     case TY_OTHER:
+    case TY_MEMREF:
         return a->text && b->text && strcmp(a->text, b->text) == 0;
     case TY_EVENTID_ARRAY:
         return a->size == b->size;
@@ -223,6 +224,7 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
         break;
     }
     case TY_OTHER:
+    case TY_MEMREF:
         text_add(&b, "%s", t->text ? t->text : "<type>");
         break;
     case TY_EVENTID_ARRAY:

@@ -802,6 +802,7 @@ static bool type_fits(const Type *t, unsigned kinds) {
     case TY_TENSOR_VIEW: return kinds & K_TVIEW;
     case TY_PARTITION_VIEW: return kinds & K_PVIEW;
     case TY_EVENTID_ARRAY: return kinds & K_EVARR;
+    case TY_MEMREF: return kinds & K_MEMREF;
     case TY_SCALAR:
         if (t->dtype == DT_I1) return kinds & K_BOOL;
         if (t->dtype == DT_INDEX) return kinds & K_INDEX;
@@ -826,7 +827,7 @@ static const char *kinds_text(ParseCtx *ctx, unsigned kinds) {
     static const struct { unsigned bit; const char *text; } names[] = {
         {K_TILE, "a tile"}, {K_SCALAR, "an integer or float scalar"}, {K_INDEX, "an index or integer"},
         {K_BOOL, "an i1 value"}, {K_PTR, "a !pto.ptr"}, {K_TVIEW, "a !pto.tensor_view"},
-        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}};
+        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}, {K_MEMREF, "a memref"}};
     const char *out = NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         if (!(kinds & names[i].bit)) continue;

@@ -709,9 +709,27 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     Type *t = arena_alloc(ctx->arena, sizeof *t);
     t->kind = TY_INVALID;
     if (name.text[0] != '!') {
-        if (tok_is(name, "memref")) { /* the memref-level IR ptoas lowers to: not PTO-AS input */
-            pc_error(ctx, name.loc, "memref types are IR after memref lowering, which pto-as does not read; write "
-                     "the kernel at tile level (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view, !pto.tile_buf)");
+        if (tok_is(name, "memref")) { /* memref<DIMSxT[, layout, memory space]>: kept for pto.set_ffts, whose
+                                         * operand it is; the verifier refuses it anywhere else */
+            const TParam *p = params && params->count >= 1 ? params->items[0] : NULL;
+            int64_t *dims;
+            int rank;
+            DType dt;
+            bool has_dtype;
+            SrcLoc dloc;
+            if (!p || p->keyed || p->kind != TP_SHAPE) {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "memref expects a DIMSxDTYPE parameter such as <256xi64>");
+                return t;
+            }
+            if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return t;
+            if (!has_dtype) {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "memref expects DIMSxDTYPE such as <256xi64>, got '%.*s'",
+                              (int)p->value.len, p->value.text);
+                return t;
+            }
+            t->kind = TY_MEMREF;
+            t->dtype = dt, t->rank = rank, t->dims = dims;
+            t->text = type_text(ctx, span);
             return t;
         }
         if (params || looks_like_builtin_type(name)) {

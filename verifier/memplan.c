@@ -16,6 +16,8 @@ void facts_release(FuncFacts *facts) {
     free(facts->placements.items);
     free(facts->manual_tiles.items);
     free(facts->auto_candidates.items);
+    free(facts->ffts_operands.items);
+    facts->ffts_operands = (PtrVec){0};
     free(facts->region_end);
     facts->placements = facts->manual_tiles = facts->auto_candidates = (PtrVec){0};
     facts->region_end = NULL;

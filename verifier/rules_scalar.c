@@ -740,7 +740,10 @@ void verify_sync(VerifyCtx *ctx, const Op *op) {
     const char *opn = op_info(op->code)->name, *args;
     int n_operands;
     if (op_info(op->code)->flags & OPF_SYNC_BUF) return verify_sync_buf(ctx, op);
-    if (op_info(op->code)->flags & OPF_SYNC_CROSS) return verify_sync_cross(ctx, op);
+    if (op_info(op->code)->flags & OPF_SYNC_CROSS) {
+        if (ctx->facts && !ctx->facts->first_cross_sync) ctx->facts->first_cross_sync = op;
+        return verify_sync_cross(ctx, op);
+    }
     if (!sync_shape(op->code, &args, &n_operands)) return; /* pto.tsync: operands only */
     check_sync_pipes(ctx, op);
     int n_args = (int)strlen(args);
@@ -879,6 +882,11 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
     w->ctx = ctx;
     /* an entry starts with every flag clear; another function may be called with flags raised */
     flag_walk_block(w, f->body.block, f->is_entry ? FLAG_CLEAR : FLAG_UNKNOWN);
+    const Op *cross = ctx->facts ? ctx->facts->first_cross_sync : NULL;
+    if (cross && ctx->target == TARGET_A2A3 && ctx->facts->ffts_operands.count == 0)
+        vreport(ctx, cross, cross->loc, SEV_WARNING, sync_rule(ctx, op_info(cross->code)->name, "ffts"),
+                "on A2/A3 a function with cross-core semaphores needs a pto.set_ffts (the FFTS address, a memref "
+                "argument): PTOAS's A3 lowering refuses the function without one; pto-run runs it as written");
     if (!f->is_entry) return;
     for (int k = 0; k < N_BUF_KEYS; k++)
         if (w->held[k] == FLAG_SET && w->buf_last[k])
@@ -897,6 +905,24 @@ void verify_sync_protocol(VerifyCtx *ctx, const Func *f) {
 }
 
 /* ---- event-id arrays (PTOAS DeclareEventIdArrayOp, EventIdArrayGetOp, EventIdArraySetOp) ---------- */
+
+/* `pto.set_ffts %ffts : memref<NxT>`: a memref of i64 or i8 (PTOAS SetFFTsOp::verify) that is a
+ * function argument (pto-as reads no memref-producing op); the function's memref arguments are
+ * checked against these operands at its end. */
+void verify_set_ffts(VerifyCtx *ctx, const Op *op) {
+    if (op->ins.count < 1) return; /* the parser reported it */
+    const Operand *o = &op->ins.items[0];
+    const Type *t = operand_type(o);
+    if (!t || t->kind != TY_MEMREF) return; /* operand kinds: reported by the parser */
+    if (t->dtype != DT_I64 && t->dtype != DT_I8)
+        vreport(ctx, op, o->loc, SEV_ERROR, op_rule(ctx, op, "dtype"), "expects element type i64 (or i8), got %s",
+                dtype_name(t->dtype));
+    if (o->value && o->value->def)
+        vreport(ctx, op, o->loc, SEV_ERROR, op_rule(ctx, op, "operand"),
+                "expects a function argument (the FFTS address the runtime passes), got the result of '%s'",
+                op_info(o->value->def->code)->name);
+    if (ctx->facts && o->value) heap_vec_push(&ctx->facts->ffts_operands, o->value);
+}
 
 /* `%arr = pto.declare_eventid_array -> !pto.eventid_array<N>`: the result is an array of at least
  * one id (PTOAS's C++ helper PTOAS_EventIdArray<N> static_asserts N > 0). */

@@ -571,6 +571,27 @@ static void check_entry_rules(VerifyCtx *ctx, const Module *m, const VerifyOptio
                   entry->name);
 }
 
+/* A memref argument is the FFTS address pto.set_ffts takes, and nothing else: IR after memref
+ * lowering is out of scope. */
+static void check_memref_arguments(VerifyCtx *ctx, const Func *f) {
+    for (int i = 0; i < f->n_args; i++) {
+        const Value *arg = f->args[i];
+        if (!arg || !arg->type || arg->type->kind != TY_MEMREF) continue;
+        bool ffts = false;
+        for (size_t k = 0; k < ctx->facts->ffts_operands.count && !ffts; k++) ffts = ctx->facts->ffts_operands.items[k] == arg;
+        if (!ffts)
+            diag_report(ctx->diags, ctx->module->file, SEV_ERROR, arg->type_loc, "TYPE.memref",
+                    "memref types are IR after memref lowering, which pto-as does not read; write the kernel at tile "
+                    "level (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view, !pto.tile_buf); the one memref it "
+                    "reads is the FFTS address a pto.set_ffts in this function takes");
+    }
+    for (int i = 0; i < f->n_results; i++)
+        if (f->result_types[i] && f->result_types[i]->kind == TY_MEMREF)
+            diag_report(ctx->diags, ctx->module->file, SEV_ERROR, f->result_type_locs ? f->result_type_locs[i] : f->loc,
+                        "TYPE.memref",
+                    "memref types are IR after memref lowering, which pto-as does not read: a function cannot return one");
+}
+
 static void verify_function(VerifyCtx *ctx, const Func *f) {
     FuncFacts facts = {.func = f};
     ctx->facts = &facts;
@@ -582,6 +603,7 @@ static void verify_function(VerifyCtx *ctx, const Func *f) {
     for (int i = 0; i < f->n_results; i++)
         check_tile_type(ctx, NULL, f->result_types[i], f->result_type_locs ? f->result_type_locs[i] : (SrcLoc){0});
     if (!f->is_declaration) verify_block(ctx, f->body.block);
+    check_memref_arguments(ctx, f);
     verify_sync_protocol(ctx, f);
     memplan_finish_function(ctx, f);
     facts_release(&facts);

@@ -921,3 +921,28 @@ Test(parser, pathological_nesting_does_not_crash) {
     free(text);
     cr_assert_geq(P.diags.errors, 1);
 }
+
+Test(parser, set_ffts_takes_a_memref_argument) {
+    /* memref<...> is read only for pto.set_ffts's FFTS address: its shape and element type kept */
+    Module *m = parse_ok("func.func @k(%f: memref<256xi64>, %g: memref<2048xi8, #pto.address_space<gm>>) {\n"
+                         "  pto.set_ffts %f : memref<256xi64>\n"
+                         "  \"pto.set_ffts\"(%g) : (memref<2048xi8, #pto.address_space<gm>>) -> ()\n"
+                         "  return\n"
+                         "}\n");
+    const Func *f = m->funcs[0];
+    const Type *t = f->args[0]->type, *u = f->args[1]->type;
+    cr_assert_eq(t->kind, TY_MEMREF);
+    cr_assert_eq(t->dtype, DT_I64);
+    cr_assert_eq(t->rank, 1);
+    cr_assert_eq(t->dims[0], 256);
+    cr_assert_str_eq(t->text, "memref<256xi64>");
+    cr_assert_eq(u->kind, TY_MEMREF);
+    cr_assert_eq(u->dtype, DT_I8);
+    cr_assert_str_eq(u->text, "memref<2048xi8, #pto.address_space<gm>>");
+    const Op *a = nth_op(f, 0), *b = nth_op(f, 1);
+    cr_assert_eq(a->code, OP_SET_FFTS);
+    cr_assert_eq(a->ins.count, 1);
+    cr_assert_eq(a->ins.items[0].value, f->args[0]);
+    cr_assert_eq(b->code, OP_SET_FFTS);
+    cr_assert_eq(b->ins.items[0].value, f->args[1]);
+}
