@@ -17,6 +17,8 @@ static const char *const sat_names[] = {"ON", "OFF", NULL};
 static const char *const mask_names[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111", NULL};
 static const char *const quant_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1", NULL};
 static const char *const relu_names[] = {"no_relu", "normal_relu", NULL};
+static const char *const acc_to_vec_names[] = {"single_mode_vec0", "single_mode_vec1", "dual_mode_split_m",
+                                                "dual_mode_split_n", NULL};
 
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
@@ -29,6 +31,8 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_INT] = {NULL, "an integer (7 : i32)"},
     [AK_QUANT_TYPE] = {quant_names, "one of INT8_SYM, INT8_ASYM (#pto<quant_type INT8_SYM>)"},
     [AK_RELU_PRE_MODE] = {relu_names, "one of no_relu, normal_relu (#pto<relu_pre_mode normal_relu>)"},
+    [AK_ACC_TO_VEC_MODE] = {acc_to_vec_names, "one of single_mode_vec0, single_mode_vec1, dual_mode_split_m, "
+                                              "dual_mode_split_n (#pto.acc_to_vec_mode<dual_mode_split_m>)"},
 };
 
 bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
@@ -133,7 +137,6 @@ static const struct {
 } unimplemented_attrs[] = {
     {"pto.tload", "pad_mode", "tload padding modes"},
     {"pto.tload", "init_out_buffer", "tload's output-buffer initialisation"},
-    {"pto.tmov", "accToVecMode", "A5 acc -> vec modes (one or both vector cores)"},
     {"pto.tstore", "stPhase", "the phases of a split acc store"},
     {NULL, NULL, NULL},
 };

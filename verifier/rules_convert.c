@@ -88,4 +88,15 @@ void verify_convert(VerifyCtx *ctx, const Op *op) {
     if (relu && src.tile->loc != LOC_ACC)
         vreport(ctx, op, relu->loc, SEV_ERROR, op_rule(ctx, op, "relu"), "expects reluPreMode only with an acc src, got loc=%s",
                 tile_loc_name(src.tile->loc));
+    /* accToVecMode (PTOAS TMovOp::verify): acc -> vec only; with a pre-quantisation word, one vector core */
+    const Attr *mode = attr_find(&op->attrs, "accToVecMode");
+    int64_t m;
+    if (mode && (src.tile->loc != LOC_ACC || dst.tile->loc != LOC_VEC))
+        vreport(ctx, op, mode->loc, SEV_ERROR, op_rule(ctx, op, "acc-to-vec-mode"),
+                "expects accToVecMode to be used only for acc-to-vec tmov, got loc=%s -> loc=%s",
+                tile_loc_name(src.tile->loc), tile_loc_name(dst.tile->loc));
+    else if (mode && q && attr_value(mode, AK_ACC_TO_VEC_MODE, &m) && m >= 2)
+        vreport(ctx, op, mode->loc, SEV_ERROR, op_rule(ctx, op, "acc-to-vec-mode"),
+                "expects fp/preQuantScalar acc-to-vec forms to use single-mode accToVecMode, got %s",
+                m == 2 ? "dual_mode_split_m" : "dual_mode_split_n");
 }

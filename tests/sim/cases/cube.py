@@ -90,6 +90,15 @@ def cases(T, case, G=None):
             out.append(case("tmov_acc_vec_f32_%s%s_16x32%s" % (dd, "_relu" if relu else "", sfx), "tmov",
                             dict(c=acc("f32", 16, 32, data="special"), v=T(dd, 16, 32)), ["c"], ["v"], cpp, target,
                             attrs=attrs, desc="TMOV acc -> vec %s%s" % (dd, " with relu" if relu else "")))
+        # TMOV acc -> vec with accToVecMode: the simulator ignores the mode (one vector core's plain or relu copy)
+        for mode, cmode, relu in (("dual_mode_split_m", "DualModeSplitM", False), ("single_mode_vec1", "SingleModeVec1", True)):
+            attrs = "{accToVecMode = #pto.acc_to_vec_mode<%s>%s}" % (
+                mode, ", reluPreMode = #pto<relu_pre_mode normal_relu>" if relu else "")
+            cpp = "TMOV<decltype(v), decltype(c), AccToVecMode::%s%s>(v, c);" % (cmode, ", ReluPreMode::NormalRelu" if relu else "")
+            out.append(case("tmov_acc_vec_f32_f16_%s%s_16x32%s" % (mode, "_relu" if relu else "", sfx), "tmov",
+                            dict(c=acc("f32", 16, 32, data="special"), v=T("f16", 16, 32)), ["c"], ["v"], cpp, target,
+                            attrs=attrs, desc="TMOV acc -> vec f16 with accToVecMode %s%s: the mode is ignored" %
+                            (mode, " and relu" if relu else "")))
         # TEXTRACT mat (Nz) -> left / right at an offset: the ISA's 8/16 offsets on boxed tiles
         out.append(case("textract_mat_left_f16_32x64_at_16_32%s" % sfx, "textract",
                         dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
