@@ -1016,16 +1016,23 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     s->reports = rev;
     if (s->n_reports && !s->n_sync_ops && !s->strict) {
         const char *list = "";
-        int shown = 0;
-        for (Report *r = s->reports; r && shown < 12; r = r->next) {
+        int64_t pairs = 0; /* one per pipe pair and pair of lines (a RAW and a WAW of one pair are one ordering) */
+        for (Report *r = s->reports; r; r = r->next) {
             if (r->kind >= 3) continue;
-            list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, shown++ ? ", " : "", pipe_text(r->p1),
-                                pipe_text(r->p2), r->first->loc.line, r->second->loc.line);
+            bool seen = false;
+            for (Report *q = s->reports; q != r && !seen; q = q->next)
+                seen = q->kind < 3 && q->p1 == r->p1 && q->p2 == r->p2 && q->first->loc.line == r->first->loc.line &&
+                       q->second->loc.line == r->second->loc.line;
+            if (seen) continue;
+            if (pairs++ < 12)
+                list = arena_printf(ip->arena, "%s%s%s -> %s (line %d -> %d)", list, pairs > 1 ? ", " : "",
+                                    pipe_text(r->p1), pipe_text(r->p2), r->first->loc.line, r->second->loc.line);
         }
         diag_report(ip->diags, ip->file, SEV_NOTE, ip->entry->loc, "SYNC.auto",
                     "@%s executes no set_flag, wait_flag or barrier, so it relies on PTOAS's automatic synchronisation; "
-                    "a correct kernel orders these %lld pairs of accesses: %s%s (--check-sync=strict reports each)",
-                    ip->entry->name, (long long)s->n_reports, list, s->n_reports > 12 ? ", ..." : "");
+                    "a correct kernel orders %s: %s%s (--check-sync=strict reports each)", ip->entry->name,
+                    pairs == 1 ? "this pair of accesses" : arena_printf(ip->arena, "these %lld pairs of accesses", (long long)pairs),
+                    list, pairs > 12 ? ", ..." : "");
         return s->n_errors == 0;
     }
     for (Report *r = s->reports; r; r = r->next) {
