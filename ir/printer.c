@@ -40,7 +40,16 @@ typedef struct Printer {
     NameSet names;         /* value names of the current function (for fresh names) */
     unsigned fresh;        /* counter for fresh names */
     PtrVec folded;         /* DPS: `pto.tassign %t, ADDR` ops (no result) folded into %t's alloc_tile */
+    struct PlacedTile *placed; /* DPS, a module mixing manual and automatic tiles: addresses for the */
+    size_t n_placed;           /* automatic ones (plan_placement) */
 } Printer;
+
+/* An automatic tile given an address by plan_placement: keyed by its value, or by the trowprod op
+ * whose missing tmp the printer adds. */
+typedef struct PlacedTile {
+    const void *key;
+    int64_t addr;
+} PlacedTile;
 
 static void out_bytes(Printer *p, const char *s, size_t n) {
     if (p->failed) return;
@@ -534,6 +543,162 @@ static bool dynamic_valid_operands(const Value *v, const Operand **vr, const Ope
     return false;
 }
 
+/* ---- addresses for automatic tiles beside manual ones (DPS) ------------------------------------ */
+
+/* PTOAS places the tiles of a module either all itself (levels 1 and 2, where `addr` is refused) or
+ * takes every address from the text (level 3). pto-as runs a mix: manual tiles at their addresses,
+ * automatic ones in storage of their own that nothing else aliases. DPS output gives that mix one
+ * level: each automatic tile gets an address of its own, disjoint from every manual placement of
+ * the module, from every other automatic tile (no reuse: none aliases another, as in pto-run) and,
+ * in UB, from the A2/A3 row-expand scratch; within the smaller of the two targets' buffers unless
+ * the module names A5. When a manual address is not a constant, or the tiles do not fit, nothing is
+ * planned and the text stays as written. */
+typedef struct PlanRange {
+    TileLoc loc;
+    int64_t begin, end;
+} PlanRange;
+
+typedef struct Plan {
+    Arena *arena;
+    PtrVec ranges;          /* PlanRange *: taken (manual, then planned) */
+    PtrVec autos;           /* PlacedTile *: to place, key and (after planning) address */
+    PtrVec auto_types;      /* const Type *: the tile type of each of `autos` */
+    PtrVec tassigned;       /* Value *: tiles bound by a tassign (manual) */
+    PtrVec bound;           /* PlacedTile *: a tassigned tile and its first tassign's constant address,
+                             * which its alloc_tile takes when the tassign is not folded into it */
+    bool unplannable;       /* a manual address that is not a constant */
+} Plan;
+
+/* A constant address: a literal, @tile(N), or an arith.constant integer. */
+static bool constant_address(const Operand *o, int64_t *out) {
+    if (o->kind == OPD_INT || o->kind == OPD_TILE_ADDR) {
+        *out = o->ival;
+        return true;
+    }
+    const Op *def = o->kind == OPD_VALUE && o->value ? o->value->def : NULL;
+    if (!def || def->code != OP_CONSTANT || def->ins.count < 1 || def->ins.items[0].kind != OPD_INT) return false;
+    *out = def->ins.items[0].ival;
+    return true;
+}
+
+static void plan_manual(Plan *pl, const Type *t, const Operand *addr) {
+    int64_t a, bytes;
+    if (!t || t->kind != TY_TILE) return;
+    if (!constant_address(addr, &a) || !tile_footprint_bytes(&t->tile, &bytes)) {
+        pl->unplannable = true;
+        return;
+    }
+    PlanRange *r = arena_alloc(pl->arena, sizeof *r);
+    *r = (PlanRange){t->tile.loc, a, a + bytes};
+    ptrvec_push(pl->arena, &pl->ranges, r);
+}
+
+static void plan_auto(Plan *pl, const void *key, const Type *t) {
+    if (!t || t->kind != TY_TILE) return;
+    PlacedTile *x = arena_alloc(pl->arena, sizeof *x);
+    *x = (PlacedTile){key, -1};
+    ptrvec_push(pl->arena, &pl->autos, x);
+    ptrvec_push(pl->arena, &pl->auto_types, (void *)t);
+}
+
+static bool tassigned(const Plan *pl, const Value *v) {
+    for (size_t i = 0; i < pl->tassigned.count; i++)
+        if (pl->tassigned.items[i] == v) return true;
+    return false;
+}
+
+static void plan_collect_tassigns(Plan *pl, const Block *b) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        if (op->code == OP_TASSIGN && op->ins.count == 2 && op->ins.items[0].kind == OPD_VALUE && op->ins.items[0].value) {
+            const Value *tile = op->ins.items[0].value;
+            int64_t a;
+            if (!tassigned(pl, tile) && constant_address(&op->ins.items[1], &a)) {
+                PlacedTile *x = arena_alloc(pl->arena, sizeof *x);
+                *x = (PlacedTile){tile, a};
+                ptrvec_push(pl->arena, &pl->bound, x);
+            }
+            ptrvec_push(pl->arena, &pl->tassigned, (void *)tile);
+            plan_manual(pl, tile->type, &op->ins.items[1]);
+        }
+        for (int i = 0; i < op->n_regions; i++) plan_collect_tassigns(pl, op->regions[i].block);
+    }
+}
+
+static void plan_collect_tiles(Plan *pl, const Block *b) {
+    for (const Op *op = b ? b->first : NULL; op; op = op->next) {
+        const KeywordArg *addr = op->code == OP_ALLOC_TILE ? op_kwarg(op, "addr") : NULL;
+        const Value *r = op->n_results > 0 ? op->results[0] : NULL;
+        if (addr && addr->list.count && r)
+            plan_manual(pl, r->type, &addr->list.items[0]);
+        else if (r && !tassigned(pl, r) &&
+                 (op->code == OP_ALLOC_TILE || ((op_info(op->code)->flags & OPF_DPS) && op->code != OP_TASSIGN)))
+            plan_auto(pl, r, r->type); /* an alloc_tile without address, or an SSA-form op's result */
+        if (op->code == OP_TROWPROD && op->ins.count == 1 && op->ins.items[0].kind == OPD_VALUE && op->ins.items[0].value)
+            plan_auto(pl, op, op->ins.items[0].value->type); /* the tmp DPS output adds (missing_tmp) */
+        for (int i = 0; i < op->n_regions; i++) plan_collect_tiles(pl, op->regions[i].block);
+    }
+}
+
+/* The lowest address at or above `from`, aligned, where [addr, addr + bytes) meets no taken range
+ * of loc; -1 when none fits under cap. */
+static int64_t plan_fit(const Plan *pl, TileLoc loc, int64_t bytes, int64_t align, int64_t cap) {
+    int64_t addr = 0;
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (size_t i = 0; i < pl->ranges.count; i++) {
+            const PlanRange *r = pl->ranges.items[i];
+            if (r->loc == loc && addr < r->end && r->begin < addr + bytes) {
+                addr = (r->end + align - 1) / align * align;
+                moved = true;
+            }
+        }
+        if (addr + bytes > cap) return -1;
+    }
+    return addr;
+}
+
+static void plan_placement(Printer *p, const Module *m) {
+    p->placed = NULL, p->n_placed = 0;
+    if (p->form == PRINT_SSA) return;
+    Plan pl = {.arena = p->arena};
+    for (int i = 0; i < m->n_funcs; i++) plan_collect_tassigns(&pl, m->funcs[i]->body.block);
+    for (int i = 0; i < m->n_funcs; i++) plan_collect_tiles(&pl, m->funcs[i]->body.block);
+    if (pl.unplannable || pl.ranges.count == 0 || pl.autos.count == 0) pl.autos.count = 0; /* only `bound` */
+    Target target = m->has_target_attr ? m->file_target : TARGET_A2A3; /* A2/A3's buffers are the smaller */
+    PlanRange *scratch = arena_alloc(p->arena, sizeof *scratch);
+    *scratch = (PlanRange){LOC_VEC, 0x2E000, 0x30000};
+    ptrvec_push(p->arena, &pl.ranges, scratch);
+    for (size_t i = 0; i < pl.autos.count; i++) {
+        PlacedTile *x = pl.autos.items[i];
+        const TileType *t = &((const Type *)pl.auto_types.items[i])->tile;
+        int64_t bytes, align = t->loc == LOC_VEC ? 32 : 512;
+        if (!tile_footprint_bytes(t, &bytes)) bytes = -1;
+        x->addr = bytes < 0 ? -1 : plan_fit(&pl, t->loc, bytes, align, buffer_capacity_bytes(target, t->loc));
+        if (x->addr < 0) { /* does not fit: no automatic tile is placed */
+            pl.autos.count = 0;
+            break;
+        }
+        PlanRange *r = arena_alloc(p->arena, sizeof *r);
+        *r = (PlanRange){t->loc, x->addr, x->addr + bytes};
+        ptrvec_push(p->arena, &pl.ranges, r);
+    }
+    size_t n = pl.autos.count + pl.bound.count;
+    p->placed = arena_alloc_array(p->arena, n ? n : 1, sizeof *p->placed);
+    for (size_t i = 0; i < pl.autos.count; i++) p->placed[p->n_placed++] = *(const PlacedTile *)pl.autos.items[i];
+    for (size_t i = 0; i < pl.bound.count; i++) p->placed[p->n_placed++] = *(const PlacedTile *)pl.bound.items[i];
+}
+
+/* The planned address of the automatic tile `key` (a Value, or a trowprod op), as an i64 constant
+ * printed before it; NULL when none was planned. */
+static const char *planned_address(Printer *p, const void *key) {
+    for (size_t i = 0; i < p->n_placed; i++)
+        if (p->placed[i].key == key) {
+            Operand lit = {.kind = OPD_INT, .ival = p->placed[i].addr};
+            return address_i64(p, &lit);
+        }
+    return NULL;
+}
+
 /* DPS: `%t = pto.alloc_tile [addr = %a] [valid_row = %r] [valid_col = %c] : T`; `addr` from the
  * op or from its folded tassign, as an i64. `tile` names the result, `from` holds the keywords
  * (NULL: none). */
@@ -543,6 +708,7 @@ static void print_alloc_dps(Printer *p, const Value *tile, const Op *from) {
     const char *addr_name = NULL;
     if (addr && addr->list.count) addr_name = address_i64(p, &addr->list.items[0]);
     else if (t) addr_name = address_i64(p, &t->ins.items[1]);
+    else addr_name = planned_address(p, tile);
     const char *valid[2] = {NULL, NULL};
     static const char *const keys[2] = {"valid_row", "valid_col"};
     const Operand *inherited[2] = {NULL, NULL};
@@ -594,9 +760,15 @@ static const char *missing_tmp(Printer *p, const Op *op) {
     const Type *src = op->ins.items[0].value->type;
     if (!src || src->kind != TY_TILE) return NULL;
     const char *name = fresh_name(p, "tmp");
+    const char *addr = planned_address(p, op);
     out_indent(p);
-    if (p->form == PRINT_GENERIC)
+    if (p->form == PRINT_GENERIC && addr)
+        outf(p, "%%%s = \"pto.alloc_tile\"(%%%s) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (i64) -> %s\n", name, addr,
+             type_text(p, src));
+    else if (p->form == PRINT_GENERIC)
         outf(p, "%%%s = \"pto.alloc_tile\"() <{operandSegmentSizes = array<i32: 0, 0, 0>}> : () -> %s\n", name, type_text(p, src));
+    else if (addr)
+        outf(p, "%%%s = pto.alloc_tile addr = %%%s : %s\n", name, addr, type_text(p, src));
     else
         outf(p, "%%%s = pto.alloc_tile : %s\n", name, type_text(p, src));
     return name;
@@ -1196,6 +1368,7 @@ static void print_module(Printer *p, const Module *m) {
     }
     out(p, " {\n");
     p->indent++;
+    plan_placement(p, m);
     for (int i = 0; i < m->n_funcs; i++) print_func(p, m->funcs[i], m->implicit);
     p->indent--;
     out(p, "}\n");

@@ -137,7 +137,9 @@ Test(printer, dps_of_an_ssa_program) {
     cr_assert_str_eq(s, "module {\n"
                         "  func.func @main() {\n"
                         "    %c = arith.constant 2.0 : f32\n"
-                        "    %src = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+                        /* %dst is placed by hand, so the automatic %src gets an address of its own */
+                        "    %c0_i64 = arith.constant 0 : i64\n"
+                        "    %src = pto.alloc_tile addr = %c0_i64 : !pto.tile_buf<vec, 16x16xf32>\n"
                         "    pto.texpands ins(%c : f32) outs(%src : !pto.tile_buf<vec, 16x16xf32>)\n"
                         "    %c8192_i64 = arith.constant 8192 : i64\n"
                         "    %dst = pto.alloc_tile addr = %c8192_i64 : !pto.tile_buf<vec, 16x16xf32>\n"
@@ -410,4 +412,34 @@ Test(printer, empty_file_is_an_empty_main) {
     cr_assert(m->implicit);
     cr_assert_str_eq(module_to_string(arena, m, PRINT_SSA), "");
     cr_assert_str_eq(module_to_string(arena, m, PRINT_DPS), "module {\n  func.func @main() {\n    return\n  }\n}\n");
+}
+
+Test(printer, automatic_tiles_beside_manual_ones_get_addresses_of_their_own) {
+    /* a manual tile at 0 (1 KiB) and one in the middle of UB; the automatic ones go after the
+     * first, around the second, never into the A2/A3 row-expand scratch, and a tile bound by a
+     * result-form tassign gets that tassign's address on its alloc_tile */
+    const char *s = print("%m = pto.alloc_tile addr = 0 : " TB16 "\n"
+                          "%mid = pto.alloc_tile addr = 2048 : " TB16 "\n"
+                          "%a = pto.alloc_tile : " TB16 "\n"
+                          "%b = pto.alloc_tile : !pto.tile_buf<vec, 16x32xf32>\n"
+                          "%c = pto.alloc_tile : " TB16 "\n"
+                          "%at = arith.constant 4096 : i64\n"
+                          "%t = pto.alloc_tile : " TB16 "\n"
+                          "%u = pto.tassign %t, %at : " TB16 " -> " TB16 "\n",
+                          PRINT_DPS);
+    cr_assert(strstr(s, "%c1024_i64 = arith.constant 1024 : i64\n    %a = pto.alloc_tile addr = %c1024_i64"), "%s", s);
+    /* %b (2 KiB) fits neither before %mid nor between %mid and %t (4096, bound by its tassign) */
+    cr_assert(strstr(s, "%c5120_i64 = arith.constant 5120 : i64\n    %b = pto.alloc_tile addr = %c5120_i64"), "%s", s);
+    cr_assert(strstr(s, "%c3072_i64 = arith.constant 3072 : i64\n    %c = pto.alloc_tile addr = %c3072_i64"), "%s", s);
+    cr_assert(strstr(s, "%c4096_i64 = arith.constant 4096 : i64\n    %t = pto.alloc_tile addr = %c4096_i64"), "%s", s);
+    /* all automatic: nothing placed */
+    const char *all_auto = print("%a = pto.alloc_tile : " TB16 "\n%b = pto.alloc_tile : " TB16 "\n", PRINT_DPS);
+    cr_assert_null(strstr(all_auto, "addr"), "%s", all_auto);
+    /* a manual address known only at run time: nothing placed */
+    const char *computed = print("func.func @k(%x: i64) {\n"
+                                 "  %m = pto.alloc_tile addr = %x : " TB16 "\n"
+                                 "  %a = pto.alloc_tile : " TB16 "\n"
+                                 "  return\n}\n",
+                                 PRINT_DPS);
+    cr_assert(strstr(computed, "%a = pto.alloc_tile : "), "%s", computed);
 }
