@@ -311,28 +311,30 @@ bool init_checker_finish(Interp *ip, InitChecker *c) {
                         "valid shapes that agree",
                         op_info(r->site->code)->name, r->win_rows, r->win_cols, r->value->name, mem, r->sized_by, r->vr,
                         r->vc, r->row, r->col, times);
-        else if (r->pad_site && !(op_info(r->pad_site->code)->flags & OPF_PAD_FILL))
-            diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.scratch",
-                        "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld, which '%s' at line %d overwrote "
-                        "through its hidden scratch%s: the A2/A3 Mode 1 row-expand without tmp broadcasts through UB "
-                        "[0x2e000, 0x30000) (pto-isa TMP_UB_OFFSET); pto-run, like the simulator, does not, so the value "
-                        "here is the board's garbage; fix: give the row-expand a tmp tile, or place this tile elsewhere",
-                        op_info(r->site->code)->name, r->value->name, mem, r->row, r->col, (long long)r->lo,
-                        (long long)r->hi - 1, op_info(r->pad_site->code)->name, r->pad_site->loc.line, times);
-        else if (r->pad_site)
-            diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.pad",
-                        "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld, outside the valid region "
-                        "that 'tload' at line %d loaded%s: with no pad value the hardware leaves those bytes as they were; "
-                        "pto-run and the simulator zero-fill them; fix: give the tile type a pad value (pad=zero) or "
-                        "read only the valid region",
-                        op_info(r->site->code)->name, r->value->name, mem, r->row, r->col, (long long)r->lo,
-                        (long long)r->hi - 1, r->pad_site->loc.line, times);
-        else
-            diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.read",
-                        "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld, which no instruction "
-                        "wrote%s: pto-run's memories start zeroed, the hardware's hold stale data",
-                        op_info(r->site->code)->name, r->value->name, mem, r->row, r->col, (long long)r->lo,
-                        (long long)r->hi - 1, times);
+        else {
+            /* what was read: the first element and its bytes */
+            const char *read = arena_printf(ip->arena, "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld",
+                                            op_info(r->site->code)->name, r->value->name, mem, r->row, r->col,
+                                            (long long)r->lo, (long long)r->hi - 1);
+            if (r->pad_site && !(op_info(r->pad_site->code)->flags & OPF_PAD_FILL))
+                diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.scratch",
+                            "%s, which '%s' at line %d overwrote through its hidden scratch%s: the A2/A3 Mode 1 row-expand "
+                            "without tmp broadcasts through UB [0x2e000, 0x30000) (pto-isa TMP_UB_OFFSET); pto-run, like "
+                            "the simulator, does not, so the value here is the board's garbage; fix: give the row-expand a "
+                            "tmp tile, or place this tile elsewhere",
+                            read, op_info(r->pad_site->code)->name, r->pad_site->loc.line, times);
+            else if (r->pad_site)
+                diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.pad",
+                            "%s, outside the valid region that 'tload' at line %d loaded%s: with no pad value the hardware "
+                            "leaves those bytes as they were; pto-run and the simulator zero-fill them; fix: give the tile "
+                            "type a pad value (pad=zero) or read only the valid region",
+                            read, r->pad_site->loc.line, times);
+            else
+                diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.read",
+                            "%s, which no instruction wrote%s: pto-run's memories start zeroed, the hardware's hold stale "
+                            "data",
+                            read, times);
+        }
     }
     return c->n_reports == 0;
 }
