@@ -1,7 +1,7 @@
 /* test_ttrans.c - TTRANS paths the simulator goldens (tests/sim/cases/transpose.py, disjoint tiles)
  * do not reach: src and dst sharing bytes (in place, and through overlapping manual placements),
  * which the simulator's TTrans_Impl runs element by element, column by column over src's valid
- * region; and a 1-byte transpose with a valid region of one column. */
+ * region; a 1-byte transpose with a valid region of one column; the SSA form with a dynamic result. */
 #include "prog.h"
 
 #define T8 "!pto.tile_buf<vec, 8x8xf32>"
@@ -75,6 +75,30 @@ Test(ttrans, one_byte_one_valid_column_leaves_the_rest_of_dst) {
     DataArray d = prog_fetch(&p, "d");
     cr_assert_eq(d.count, 32);
     for (int c = 0; c < 32; c++) cr_assert_eq(((const uint8_t *)d.data)[c], 200 + c);
+    data_array_free(&d);
+    prog_unload(&p);
+}
+
+Test(ttrans, ssa_result_takes_src_valid_shape_mirrored) {
+    /* src valid %r x %c (3 x 5 at run time): the SSA result, typed ?x?, gets 5 x 3 */
+    Prog p;
+    prog_load(&p,
+              "%c3 = arith.constant 3 : index\n"
+              "%c5 = arith.constant 5 : index\n"
+              "%s = pto.alloc_tile valid_row = %c3 valid_col = %c5 : !pto.tile_buf<vec, 8x8xf32, valid=?x?>\n"
+              "%tmp = pto.alloc_tile : " T8 "\n"
+              "%e = pto.ttrans %s, %tmp : (!pto.tile_buf<vec, 8x8xf32, valid=?x?>, " T8 ") -> "
+              "!pto.tile_buf<vec, 8x8xf32, valid=?x?>\n",
+              TARGET_A2A3);
+    float in[15];
+    for (int i = 0; i < 15; i++) in[i] = (float)i;
+    prog_bind_tile(&p, "s", DT_F32, 3, 5, in);
+    cr_assert(prog_run(&p), "%s", prog_diags(&p));
+    DataArray d = prog_fetch(&p, "e");
+    cr_assert_eq(d.count, 15);
+    cr_assert(d.rank == 2 && d.shape[0] == 5 && d.shape[1] == 3);
+    for (int c = 0; c < 5; c++)
+        for (int r = 0; r < 3; r++) cr_assert_eq(((const float *)d.data)[c * 3 + r], in[r * 5 + c]);
     data_array_free(&d);
     prog_unload(&p);
 }
