@@ -800,8 +800,8 @@ static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op 
         size_t size = dtype_size(src->type->tile.dtype);
         return size && ip->frame->vals[src->id].tile.vc > (int64_t)(256 / size);
     }
-    case IS_SCALAR_PATH_KEYS_A2A3: /* the op runs its scalar path (its pipe rule says S) */
-        return s->target != TARGET_A5 && pipe_of(s, op) == P_S;
+    case IS_SCALAR_PATH_KEYS_A2A3: /* the op runs its scalar path: its pipe rule put it on S (decoded) */
+        return s->target != TARGET_A5 && s->cur_pipe == P_S;
     case IS_SCALAR_COPY_KEYS_A5: { /* vec -> vec with a static one-element window (pto-isa a5 TExtract/TInsert.hpp) */
         if (s->target != TARGET_A5 || !src || !dst || src->type->kind != TY_TILE || dst->type->kind != TY_TILE) return false;
         const TileType *a = &src->type->tile, *b = &dst->type->tile;
