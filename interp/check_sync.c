@@ -831,9 +831,9 @@ static const char *internal_sync_source(InternalSync is) {
     }
 }
 
-/* An op's internal synchronisation (layer 0 only): tprint's PIPE_ALL barrier, or the V -> S and
- * S -> V handshakes on EVENT_ID0, which consume a user flag with the same key pending across the op
- * (SYNC.internal-key). */
+/* An op's internal synchronisation (layer 0; a scalar path's contract also in layer 1,
+ * scalar_path_contract): tprint's PIPE_ALL barrier, or the V -> S and S -> V handshakes on
+ * EVENT_ID0, which consume a user flag with the same key pending across the op (SYNC.internal-key). */
 static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync is) {
     s->internal_site = op;
     if (is == IS_BARRIER_ALL_A2A3) {
