@@ -450,9 +450,28 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
 }
 
+static const Value *typed_operand(const OperandList *l, int i);
+
+/* PR_TRANSPOSE: V, or on A2/A3 S when a row stride rules out the vnchwconv path (pto-isa
+ * a2a3/TTrans.hpp TTransOperation: dst's row stride a multiple of 16 elements, 32 for 1-byte types,
+ * and src's of one 32-byte block; else TransTailTiles, a scalar loop). Static: the strides are the
+ * types'. */
+static int transpose_pipe(const SyncChecker *s, const Op *op) {
+    const Value *src = op->ins.count ? typed_operand(&op->ins, 0) : NULL;
+    const Value *dst = op->outs.count ? typed_operand(&op->outs, 0) : op->n_results > 0 ? op->results[0] : NULL;
+    if (s->target == TARGET_A5 || !src || !dst || src->type->kind != TY_TILE || !dst->type || dst->type->kind != TY_TILE)
+        return P_V;
+    const TileType *a = &src->type->tile, *b = &dst->type->tile;
+    int64_t es = (int64_t)dtype_size(a->dtype);
+    if (es <= 0 || es > 32) return P_V;
+    int64_t src_stride = a->blayout == BL_ROW_MAJOR ? a->cols : 1, dst_stride = b->blayout == BL_ROW_MAJOR ? b->cols : 1;
+    return dst_stride % (es == 1 ? 32 : 16) != 0 || src_stride % (32 / es) != 0 ? P_S : P_V;
+}
+
 /* The pipe of a tile instruction: its row's pipe rule (ir.h PipeRule), from its operands' memories. */
 static int pipe_of(const SyncChecker *s, const Op *op) {
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
+    if (rule == PR_TRANSPOSE) return transpose_pipe(s, op);
     if (rule == PR_CUBE) return P_M;
     if (rule == PR_SCALAR) return P_S;
     if (rule == PR_SCATTER) return s->target == TARGET_A5 ? P_V : P_S;
@@ -794,6 +813,8 @@ static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op 
         size_t size = dtype_size(src->type->tile.dtype);
         return size && ip->frame->vals[src->id].tile.vc > (int64_t)(256 / size);
     }
+    case IS_SCALAR_PATH_KEYS_A2A3: /* the op runs its scalar path: its pipe rule put it on S (decoded) */
+        return s->target != TARGET_A5 && s->cur_pipe == P_S;
     case IS_SCALAR_COPY_KEYS_A5: { /* vec -> vec with a static one-element window (pto-isa a5 TExtract/TInsert.hpp) */
         if (s->target != TARGET_A5 || !src || !dst || src->type->kind != TY_TILE || dst->type->kind != TY_TILE) return false;
         const TileType *a = &src->type->tile, *b = &dst->type->tile;
@@ -804,9 +825,28 @@ static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op 
     return false;
 }
 
-/* An op's internal synchronisation (layer 0 only): tprint's PIPE_ALL barrier, or the V -> S and
- * S -> V handshakes on EVENT_ID0, which consume a user flag with the same key pending across the op
- * (SYNC.internal-key). */
+/* An op that runs a scalar path between its own V -> S and S -> V handshakes is, from outside, the
+ * V op it is documented as (PTOAS and pto-isa's event table: TTRANS on PIPE_V): in the program's own
+ * clocks (layer 1) too, its S work is after what V has seen and later V work after it. Only the
+ * S wait's ordering of every other pipe stays an accident of the implementation (layer 0 only). */
+static void scalar_path_contract(SyncChecker *s) {
+    Clocks *own = &s->clk[1];
+    join(own->vc[P_S], own->vc[P_V]);
+    join(own->vc[P_V], own->vc[P_S]);
+}
+
+/* The pto-isa implementation that does an InternalSync's handshakes, for messages. */
+static const char *internal_sync_source(InternalSync is) {
+    switch (is) {
+    case IS_ROW_ARG_KEYS_A2A3: return "a2a3/TRowReduceIdxOps.hpp";
+    case IS_SCALAR_PATH_KEYS_A2A3: return "a2a3/TTrans.hpp, TransTailTiles";
+    default: return "a5/TExtract.hpp, TInsert.hpp";
+    }
+}
+
+/* An op's internal synchronisation (layer 0; a scalar path's contract also in layer 1,
+ * scalar_path_contract): tprint's PIPE_ALL barrier, or the V -> S and S -> V handshakes on
+ * EVENT_ID0, which consume a user flag with the same key pending across the op (SYNC.internal-key). */
 static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync is) {
     s->internal_site = op;
     if (is == IS_BARRIER_ALL_A2A3) {
@@ -825,7 +865,7 @@ static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync
                     "EVENT_ID0 for this pair",
                     pipe_text(keys[i][0]), pipe_text(keys[i][1]), fl->site ? fl->site->loc.line : 0,
                     op_info(op->code)->name, s->target == TARGET_A5 ? "A5" : "A2/A3",
-                    is == IS_ROW_ARG_KEYS_A2A3 ? "a2a3/TRowReduceIdxOps.hpp" : "a5/TExtract.hpp, TInsert.hpp");
+                    internal_sync_source(is));
     }
     /* V -> S: the scalar unit (and so everything it issues later) after V's work so far; S -> V. */
     Clocks *c = &s->clk[0];
@@ -836,6 +876,7 @@ static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync
         if (v[q] > c->done[q]) c->done[q] = v[q];
     }
     join(c->vc[P_V], c->vc[P_S]);
+    if (is == IS_SCALAR_PATH_KEYS_A2A3) scalar_path_contract(s);
 }
 
 /* The element offset of an OPF_ONE_ELEMENT instruction (its sc[1]; -1 when negative). */

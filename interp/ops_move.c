@@ -457,3 +457,81 @@ bool lower_treshape(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- TTRANS ------------------------------------------------------------------------------------ */
+
+/* The transposition's plan (Instr.extra): both tiles' offset tables (any layout, boxed included)
+ * and the kernel for the element size. */
+typedef void (*TransRect)(uint8_t *d, const TileOffsets *dt, const uint8_t *s, const TileOffsets *st, int64_t vr,
+                          int64_t vc);
+typedef struct TransPlan {
+    TileOffsets doff, soff;
+    TransRect disjoint;
+    size_t es;
+} TransPlan;
+
+/* dst(c, r) = src(r, c) for r < vr, c < vc between tiles that share no byte (any order). */
+#define TRANS_KERNEL(N)                                                                                          \
+    static void trans_##N(uint8_t *d, const TileOffsets *dt, const uint8_t *s, const TileOffsets *st, int64_t vr, \
+                          int64_t vc) {                                                                          \
+        const int64_t *drow = dt->rows, *dcol = dt->cols, *scol = st->cols;                                      \
+        for (int64_t r = 0; r < vr; r++) {                                                                       \
+            const uint8_t *sp = s + (size_t)st->rows[r] * N;                                                     \
+            uint8_t *dp = d + (size_t)dcol[r] * N;                                                               \
+            for (int64_t c = 0; c < vc; c++) memcpy(dp + (size_t)drow[c] * N, sp + (size_t)scol[c] * N, N);      \
+        }                                                                                                        \
+    }
+TRANS_KERNEL(1)
+TRANS_KERNEL(2)
+TRANS_KERNEL(4)
+
+/* TTRANS as the simulator's TTrans_Impl: over src's valid region, column by column, dst(c, r) =
+ * src(r, c); nothing else of dst and nothing of tmp is written. A dst that shares bytes with src is
+ * written element by element in that order. An SSA result gets src's valid shape mirrored. */
+static int32_t exec_ttrans(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1];
+    TileView *s = use_tile(ip, in, ts);
+    if (!s) return PC_ERROR;
+    if (in->defines_dst && !define_tile(ip, in, td, s->vc, s->vr)) return PC_ERROR;
+    TileView *d = use_tile(ip, in, td);
+    if (!d) return PC_ERROR;
+    if (s->vc > td->rows || s->vr > td->cols)
+        return rt_rule_error(ip, in, "shape",
+                             "expects dst (%dx%d) to hold src's valid region %dx%d transposed (%dx%d)", td->rows, td->cols,
+                             s->vr, s->vc, s->vc, s->vr);
+    const TransPlan *p = in->extra;
+    if (!views_overlap(td, d, ts, s)) {
+        p->disjoint(d->base, &p->doff, s->base, &p->soff, s->vr, s->vc);
+        return pc + 1;
+    }
+    for (int64_t c = 0; c < s->vc; c++)
+        for (int64_t r = 0; r < s->vr; r++)
+            memmove(d->base + (size_t)(p->doff.rows[c] + p->doff.cols[r]) * p->es,
+                    s->base + (size_t)(p->soff.rows[r] + p->soff.cols[c]) * p->es, p->es);
+    return pc + 1;
+}
+
+bool lower_ttrans(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_ttrans);
+    bool defines;
+    if (op->ins.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects src and tmp");
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &op->ins.items[1], &in.t[2]) ||
+        !lower_dst(ctx, op, &in.t[0], &defines))
+        return false;
+    if (dtype_size(in.t[1].dtype) != dtype_size(in.t[0].dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src and dst elements of one size");
+    TransPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    p->es = dtype_size(in.t[0].dtype);
+    switch (p->es) {
+    case 1: p->disjoint = trans_1; break;
+    case 2: p->disjoint = trans_2; break;
+    case 4: p->disjoint = trans_4; break;
+    default: return emit_unsupported(ctx, op, "transposes 1-, 2- and 4-byte elements only, got %s", dtype_name(in.t[0].dtype));
+    }
+    tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
+    tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);
+    in.extra = p;
+    in.defines_dst = defines;
+    emit(ctx, &in);
+    return true;
+}

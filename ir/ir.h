@@ -514,23 +514,28 @@ typedef enum PipeRule {
     PR_CUBE,        /* M: the matmul rows */
     PR_SCALAR,      /* S: a scalar loop over the tile (tci: PTOAS #735, #1532) */
     PR_FILL,        /* V, or MTE2 when dst is a mat tile (texpands, tfillpad: pto-isa *_MAT) */
-    PR_SCATTER      /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
+    PR_SCATTER,     /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
+    PR_TRANSPOSE    /* V; on A2/A3 S when a row stride rules out the vnchwconv path: dst's row stride
+                     * not a multiple of 16 elements (32 for 1-byte types) or src's not a multiple of
+                     * one 32-byte block (ttrans: pto-isa a2a3/TTrans.hpp TransTailTiles) */
 } PipeRule;
 #define OPF_PIPE(rule) ((uint64_t)(rule) << 32)
 #define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 32) & 7u))
 
-/* Synchronisation an implementation does inside itself (bits 35..36 of the flags; sync-check.md
+/* Synchronisation an implementation does inside itself (bits 35..37 of the flags; sync-check.md
  * 1.2): what pto-run --check-sync models besides the op's own pipe. */
 typedef enum InternalSync {
     IS_NONE,
     IS_BARRIER_ALL_A2A3,   /* starts with pipe_barrier(PIPE_ALL) on A2/A3 (tprint) */
     IS_ROW_ARG_KEYS_A2A3,  /* A2/A3: set/wait (V -> S, EVENT_ID0) then (S -> V, EVENT_ID0) when a row
                             * spans more than one 256-byte repeat (trowargmax, trowargmin) */
-    IS_SCALAR_COPY_KEYS_A5 /* A5: the same two handshakes when the vec -> vec window is one element
+    IS_SCALAR_COPY_KEYS_A5, /* A5: the same two handshakes when the vec -> vec window is one element
                             * (textract, tinsert) */
+    IS_SCALAR_PATH_KEYS_A2A3 /* A2/A3: the same two handshakes around the op when its pipe rule puts it
+                              * on S (ttrans's scalar fallback, pto-isa a2a3/TTrans.hpp) */
 } InternalSync;
 #define OPF_INTERNAL(x) ((uint64_t)(x) << 35)
-#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 3u))
+#define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 7u))
 
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */

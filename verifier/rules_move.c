@@ -392,3 +392,82 @@ void verify_move_fp(VerifyCtx *ctx, const Op *op) {
                 target_label(ctx->target), info->asm_name, dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_F32)),
                 dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_I32)), dtype_name(se), dtype_name(de));
 }
+
+/* ---- TTRANS --------------------------------------------------------------------------------- */
+
+/* Both dimensions static, positive and small enough for products in int64 (the tile checks report
+ * the others). */
+static bool small_dims(int64_t a, int64_t b) { return a > 0 && b > 0 && a <= (1 << 24) && b <= (1 << 24); }
+
+/* TTRANS (PTOAS TTransOp::verify, the simulator's and pto-isa's TTrans.hpp): src, tmp and dst in
+ * UB with one element type of 1, 2 or 4 bytes; src row-major; dst's valid shape src's mirrored
+ * (the simulator's static_assert on the static valid shapes); A5: pto-isa's 16-bit gather/scatter
+ * index range for 1- and 2-byte types (PTOAS's 32-byte major dimension is TILE.alignment); A2/A3: a warning when
+ * tmp is smaller than what the vnchwconv path writes into it. */
+void verify_ttrans(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), tmp = tile_in(op, 1), dst = tile_out(op, 0);
+    if (!src.tile || !tmp.tile || !dst.tile) return;
+    const TileArg *all[3] = {&src, &tmp, &dst};
+    for (int i = 0; i < 3; i++)
+        if (all[i]->tile->loc != LOC_VEC) { /* PTOAS checks no loc; pto-isa's NPU code takes UB pointers */
+            vreport(ctx, op, all[i]->loc, SEV_ERROR, op_rule(ctx, op, "loc"),
+                    "expects %s to use loc=vec (pto-isa's TTRANS transposes in UB), got loc=%s", all[i]->name,
+                    tile_loc_name(all[i]->tile->loc));
+            return;
+        }
+    DType e = src.tile->dtype;
+    if (e != tmp.tile->dtype || e != dst.tile->dtype) {
+        const TileArg *bad = e != dst.tile->dtype ? &dst : &tmp;
+        vreport(ctx, op, bad->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+                "expects src, tmp, and dst to have the same element type, got %s, %s and %s", dtype_name(e),
+                dtype_name(tmp.tile->dtype), dtype_name(dst.tile->dtype));
+        return;
+    }
+    if (!check_op_dtype(ctx, op, &src)) return;
+    if (src.tile->blayout != BL_ROW_MAJOR) { /* PTOAS on A2/A3; pto-isa's static_assert on both targets */
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "layout"),
+                "expects %s transpose src to use the row_major blayout, got blayout=%s (%s)", target_label(ctx->target),
+                blayout_name(src.tile->blayout), type_text(ctx, src.type));
+        return;
+    }
+    int64_t es = (int64_t)dtype_size(e);
+    if (ctx->target == TARGET_A5) {
+        /* PTOAS's 32-byte major dimension of src and dst is every vec tile's rule (TILE.alignment) */
+        /* pto-isa a5/TTrans.hpp: 1- and 2-byte types gather (src) or scatter (dst, when src has fewer
+         * rows than columns) through 16-bit element indices */
+        const TileType *t = src.tile->rows < src.tile->cols ? dst.tile : src.tile;
+        int64_t row_stride = t->blayout == BL_ROW_MAJOR ? t->cols : 1; /* its static_assert's (Rows-1)*RowStride + Cols-1 */
+        int64_t last = !small_dims(t->rows, t->cols) ? 0 : (t->rows - 1) * row_stride + (t->cols - 1);
+        if (es <= 2 && small_dims(t->rows, t->cols) && last > 0xFFFF)
+            vreport(ctx, op, t == dst.tile ? dst.loc : src.loc, SEV_ERROR, op_rule(ctx, op, "index-range"),
+                    "expects the last element of %s at index %lld to fit A5's 16-bit %s index for %lld-byte types "
+                    "(pto-isa a5/TTrans.hpp)", t == dst.tile ? "dst" : "src", (long long)last,
+                    t == dst.tile ? "scatter" : "gather", (long long)es);
+    }
+    for (int d = 0; d < 2; d++) { /* src valid rows <-> dst valid cols, src valid cols <-> dst valid rows */
+        int64_t s = valid_dim(src.tile, d), m = valid_dim(dst.tile, 1 - d);
+        if (dim_known(s) != dim_known(m) || (dim_known(s) && s != m)) {
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
+                    "expects dst's valid shape to mirror src's (valid %sx%s), got %sx%s (the simulator's "
+                    "static_assert: src ValidRow == dst ValidCol and src ValidCol == dst ValidRow)",
+                    dim_text(ctx, src.tile->valid_rows), dim_text(ctx, src.tile->valid_cols),
+                    dim_text(ctx, dst.tile->valid_rows), dim_text(ctx, dst.tile->valid_cols));
+            return;
+        }
+    }
+    if (ctx->target != TARGET_A5 && small_dims(src.tile->valid_rows, src.tile->valid_cols) &&
+        small_dims(tmp.tile->rows, tmp.tile->cols)) {
+        /* A2/A3's vnchwconv path (aligned strides) transposes into tmp with a row stride of the valid
+         * rows rounded up to 16 (32 for 1-byte types), block columns rounded up to 32 bytes */
+        int64_t y = es == 1 ? 32 : 16, blk = 32 / es;
+        bool vector_path = dst.tile->cols % y == 0 && src.tile->cols % blk == 0;
+        int64_t need = (src.tile->valid_cols + blk - 1) / blk * blk * ((src.tile->valid_rows + y - 1) / y * y);
+        int64_t have = (int64_t)tmp.tile->rows * tmp.tile->cols;
+        if (vector_path && src.tile->valid_rows > 0 && src.tile->valid_cols > 0 && have < need)
+            vreport(ctx, op, tmp.loc, SEV_WARNING, op_rule(ctx, op, "tmp-size"),
+                    "tmp has %lld elements, but A2/A3's TTRANS writes %lld into it for a %lldx%lld valid src (pto-isa "
+                    "a2a3/TTrans.hpp: %lld rows of %lld); the simulator ignores tmp, the board overruns it",
+                    (long long)have, (long long)need, (long long)src.tile->valid_rows, (long long)src.tile->valid_cols,
+                    (long long)((src.tile->valid_cols + blk - 1) / blk * blk), (long long)((src.tile->valid_rows + y - 1) / y * y));
+    }
+}

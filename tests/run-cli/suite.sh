@@ -143,6 +143,10 @@ invoke getval.pto --set i=32
 expect tgetval_offset_error 1 "err~getval.pto:17:10: error: 'pto.tgetval' op reads element offset 32 of %th, which has 32 elements (2x16) [TGETVAL.offset]"
 invoke setval.pto --set i=32
 expect tsetval_offset_error 1 "err~setval.pto:15:5: error: 'pto.tsetval' op writes element offset 32 of %t, which has 32 elements (4x8) [TSETVAL.offset]"
+invoke ttrans.pto --set r=2 --set c=3 --set k=3 --print d
+expect ttrans_dynamic_valid 0 "out~%d: 3x2 f32" "out~  0.0000   7.0000" "out~  5.0000   0.0000"
+invoke ttrans.pto --set r=2 --set c=20 --set k=16
+expect ttrans_dst_shape_error 1 "err~ttrans.pto:19:5: error: 'pto.ttrans' op expects dst (16x8) to hold src's valid region 2x20 transposed (20x2) [TTRANS.shape]"
 invoke scale.pto --in arg0=data/in16.bin
 expect unbound_scalar 1 "err~scalar argument %s of @scale has no value; pass --set s=VALUE"
 invoke loop.pto --max-steps 100
