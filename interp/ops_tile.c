@@ -88,8 +88,59 @@ bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
 void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out) {
     out->rows = arena_alloc_array(a, (size_t)t->rows, sizeof *out->rows);
     out->cols = arena_alloc_array(a, (size_t)t->cols, sizeof *out->cols);
+    out->row_run = arena_alloc_array(a, (size_t)t->rows, sizeof *out->row_run);
+    out->col_run = arena_alloc_array(a, (size_t)t->cols, sizeof *out->col_run);
     for (int64_t r = 0; r < t->rows; r++) out->rows[r] = tile_elem_offset(t, r, 0);
     for (int64_t c = 0; c < t->cols; c++) out->cols[c] = tile_elem_offset(t, 0, c);
+    for (int64_t r = t->rows - 1; r >= 0; r--)
+        out->row_run[r] = r + 1 < t->rows && out->rows[r + 1] == out->rows[r] + 1 ? out->row_run[r + 1] + 1 : 1;
+    for (int64_t c = t->cols - 1; c >= 0; c--)
+        out->col_run[c] = c + 1 < t->cols && out->cols[c + 1] == out->cols[c] + 1 ? out->col_run[c + 1] + 1 : 1;
+}
+
+/* memcpy of a run of n bytes; the fractal boxes' row of 32 bytes (and 16, 64) as fixed-size copies
+ * the compiler inlines. */
+static inline void copy_run(uint8_t *d, const uint8_t *s, size_t n) {
+    switch (n) {
+    case 16: memcpy(d, s, 16); break;
+    case 32: memcpy(d, s, 32); break;
+    case 64: memcpy(d, s, 64); break;
+    default: memcpy(d, s, n); break;
+    }
+}
+
+static inline int64_t min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff, int64_t rows,
+                      int64_t cols, size_t es) {
+    if (rows <= 0 || cols <= 0) return;
+    /* walk along the direction whose runs are longer in both tiles (Nz -> Zz: rows; Nz -> Zn: columns) */
+    int64_t along_cols = min_i64(doff->col_run[0], soff->col_run[0]), along_rows = min_i64(doff->row_run[0], soff->row_run[0]);
+    if (along_cols >= along_rows) {
+        for (int64_t r = 0; r < rows; r++) {
+            uint8_t *dr = d + (size_t)doff->rows[r] * es;
+            const uint8_t *sr = s + (size_t)soff->rows[r] * es;
+            if (along_cols == 1) { /* no runs: element by element through the tables */
+                copy_elems(dr, doff->cols, sr, soff->cols, cols, es);
+                continue;
+            }
+            for (int64_t c = 0; c < cols;) {
+                int64_t n = min_i64(min_i64(doff->col_run[c], soff->col_run[c]), cols - c);
+                copy_run(dr + (size_t)doff->cols[c] * es, sr + (size_t)soff->cols[c] * es, (size_t)n * es);
+                c += n;
+            }
+        }
+        return;
+    }
+    for (int64_t c = 0; c < cols; c++) {
+        uint8_t *dc = d + (size_t)doff->cols[c] * es;
+        const uint8_t *sc = s + (size_t)soff->cols[c] * es;
+        for (int64_t r = 0; r < rows;) {
+            int64_t n = min_i64(min_i64(doff->row_run[r], soff->row_run[r]), rows - r);
+            copy_run(dc + (size_t)doff->rows[r] * es, sc + (size_t)soff->rows[r] * es, (size_t)n * es);
+            r += n;
+        }
+    }
 }
 
 /* One element type's copy loop: the table lookups are the only work per element. */
@@ -912,6 +963,30 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     int64_t R = tv->vr, C = tv->vc;
     if (R == 0 || C == 0) return;
     uint8_t *gm = b->data + (size_t)v->offset * es;
+    if (off && to_tile && nd && v->strides[v->rank - 1] == 1) { /* ND -> a boxed tile: a box row at a time */
+        for (int64_t r = 0; r < R; r++) {
+            const uint8_t *grow = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+            uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
+            for (int64_t c = 0; c < C;) {
+                int64_t n = min_i64(off->col_run[c], C - c);
+                copy_run(trow + (size_t)off->cols[c] * es, grow + (size_t)c * es, (size_t)n * es);
+                c += n;
+            }
+        }
+        return;
+    }
+    if (off && to_tile && !nd && v->strides[m->row_dims[0]] == 1) { /* DN -> a boxed tile: a box column at a time */
+        for (int64_t c = 0; c < C; c++) {
+            const uint8_t *gcol = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
+            uint8_t *tcol = tv->base + (size_t)off->cols[c] * es;
+            for (int64_t r = 0; r < R;) {
+                int64_t n = min_i64(off->row_run[r], R - r);
+                copy_run(tcol + (size_t)off->rows[r] * es, gcol + (size_t)r * es, (size_t)n * es);
+                r += n;
+            }
+        }
+        return;
+    }
     if (off) { /* a boxed (fractal) tile: element by element, through its offset tables */
         for (int64_t r = 0; r < R; r++) {
             int64_t g_r = nd ? axis_offset(v, m->row_dims, m->n_row, r) : r * v->strides[m->row_dims[0]];
