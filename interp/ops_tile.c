@@ -964,8 +964,14 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     if (R == 0 || C == 0) return;
     uint8_t *gm = b->data + (size_t)v->offset * es;
     if (off && to_tile && nd && v->strides[v->rank - 1] == 1) { /* ND -> a boxed tile: a box row at a time */
+        enum { AHEAD = 64 }; /* GM rows are far apart (often a page or more): fetch a few rows ahead */
+        size_t row_bytes = (size_t)C * es;
         for (int64_t r = 0; r < R; r++) {
             const uint8_t *grow = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+            if (r + AHEAD < R) {
+                const uint8_t *next = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r + AHEAD) * es;
+                for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
+            }
             uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
             for (int64_t c = 0; c < C;) {
                 int64_t n = min_i64(off->col_run[c], C - c);

@@ -622,6 +622,33 @@ Test(kernels_fast, tall_thin_shapes) {
     }
 }
 
+/* The matmul rows kernel (two rows per pass over b with FMA) gives each row the portable fmaf chain's
+ * bits: odd and even row counts, widths around the vector sizes, K up to 300. */
+Test(kernels_fast, matmul_rows_equal_fmaf_chains) {
+    MatmulRowsF fast = matmul_rows_kernel(kernel_isa_best());
+    MatmulRowF portable = matmul_row_kernel(KISA_PORTABLE);
+    enum { MMAX = 5, KMAX = 300, NMAX = 77 };
+    static float a[MMAX * KMAX], b[KMAX * NMAX], r1[MMAX * NMAX], r2[NMAX];
+    uint32_t seed = 777;
+    for (int i = 0; i < KMAX * NMAX; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = (float)((int32_t)seed >> 8) * 0x1p-20f;
+        if (i < MMAX * KMAX) a[i] = (float)((int32_t)(seed * 7u) >> 8) * 0x1p-21f;
+    }
+    const int ms[] = {1, 2, 3, 5}, ns[] = {1, 8, 31, 32, 33, 64, 77}, ks[] = {1, 17, 300};
+    for (size_t w = 0; w < sizeof ms / sizeof *ms; w++)
+        for (size_t x = 0; x < sizeof ns / sizeof *ns; x++)
+            for (size_t y = 0; y < sizeof ks / sizeof *ks; y++) {
+                int M = ms[w], N = ns[x], K = ks[y];
+                fast(a, M, b, K, N, r1);
+                for (int i = 0; i < M; i++) {
+                    portable(a + i * K, b, K, N, r2);
+                    cr_assert(memcmp(r1 + i * N, r2, (size_t)N * sizeof(float)) == 0, "M=%d N=%d K=%d: row %d differs", M, N,
+                              K, i);
+                }
+            }
+}
+
 /* The FMA matmul row kernel (8 and 32 columns at a time) gives fmaf's bits on every column,
  * remainders included: random operands, widths around the vector sizes, K up to 300. */
 Test(kernels_fast, matmul_row_fma_equals_fmaf_chain) {
