@@ -444,9 +444,10 @@ void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out);
  * means contiguous: j). */
 void copy_elems(uint8_t *d, const int64_t *dcols, const uint8_t *s, const int64_t *scols, int64_t n, size_t es);
 /* The rows x cols top-left region of one tile into another of the same element size (es bytes), through
- * their offset tables, a contiguous run at a time (d(r, c) = s(r, c)); the tiles' bytes must not overlap. */
+ * their offset tables, a contiguous run at a time (d(r, c) = s(r, c)), or for 16-bit boxes whose runs
+ * cross (Nz <-> Zn) a box transposed at a time (`isa`'s kernel); the tiles' bytes must not overlap. */
 void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff, int64_t rows,
-                      int64_t cols, size_t es);
+                      int64_t cols, size_t es, KernelIsa isa);
 
 static inline KTile ktile(const TileRef *t, const TileView *v) {
     KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */

@@ -6,6 +6,7 @@
 #include "kernels.h"
 
 #include <math.h>
+#include <string.h>
 
 #if KERNELS_HAVE_AVX2
 #include <immintrin.h>
@@ -85,7 +86,53 @@ static void chain_rows_fma(const float *a, int64_t M, const float *b, int64_t K,
     for (; i < M; i++) chain_cols_fma(a + i * K, b, K, N, 0, out + i * N);
 }
 #pragma GCC pop_options
+
+/* transpose16_u16 with AVX2: four rounds of unpacks (16-, 32-, 64-bit, then 128-bit halves). */
+__attribute__((target("avx2"))) static void transpose16_avx2(const uint8_t *const src[16], uint8_t *const dst[16]) {
+    __m256i r[16], t[16];
+    for (int i = 0; i < 16; i++) r[i] = _mm256_loadu_si256((const __m256i *)src[i]);
+    for (int p = 0; p < 8; p++) { /* rows 2p, 2p+1 interleaved: columns 0-3 | 8-11, then 4-7 | 12-15 */
+        t[2 * p] = _mm256_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
+    }
+    for (int q = 0; q < 4; q++) { /* rows 4q..4q+3: columns (0,1), (2,3), (4,5), (6,7) | the same + 8 */
+        r[4 * q] = _mm256_unpacklo_epi32(t[4 * q], t[4 * q + 2]);
+        r[4 * q + 1] = _mm256_unpackhi_epi32(t[4 * q], t[4 * q + 2]);
+        r[4 * q + 2] = _mm256_unpacklo_epi32(t[4 * q + 1], t[4 * q + 3]);
+        r[4 * q + 3] = _mm256_unpackhi_epi32(t[4 * q + 1], t[4 * q + 3]);
+    }
+    for (int g = 0; g < 2; g++) /* rows 8g..8g+7: t[8g + c] holds column c | column c + 8 */
+        for (int m = 0; m < 4; m++) {
+            t[8 * g + 2 * m] = _mm256_unpacklo_epi64(r[8 * g + m], r[8 * g + 4 + m]);
+            t[8 * g + 2 * m + 1] = _mm256_unpackhi_epi64(r[8 * g + m], r[8 * g + 4 + m]);
+        }
+    for (int c = 0; c < 8; c++) {
+        _mm256_storeu_si256((__m256i *)dst[c], _mm256_permute2x128_si256(t[c], t[8 + c], 0x20));
+        _mm256_storeu_si256((__m256i *)dst[c + 8], _mm256_permute2x128_si256(t[c], t[8 + c], 0x31));
+    }
+}
 #endif
+
+static void transpose16_portable(const uint8_t *const src[16], uint8_t *const dst[16]) {
+    uint16_t box[16][16];
+    for (int i = 0; i < 16; i++) memcpy(box[i], src[i], 32);
+    for (int c = 0; c < 16; c++) {
+        uint16_t col[16];
+        for (int i = 0; i < 16; i++) col[i] = box[i][c];
+        memcpy(dst[c], col, 32);
+    }
+}
+
+void transpose16_u16(KernelIsa isa, const uint8_t *const src[16], uint8_t *const dst[16]) {
+#if KERNELS_HAVE_AVX2
+    if (isa != KISA_PORTABLE) {
+        transpose16_avx2(src, dst);
+        return;
+    }
+#endif
+    (void)isa;
+    transpose16_portable(src, dst);
+}
 
 static void chain_row_portable(const float *a_row, const float *b, int64_t K, int64_t N, float *row) {
     for (int64_t j = 0; j < N; j++) row[j] = 0.0f;

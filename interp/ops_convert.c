@@ -270,7 +270,7 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
     bool same = kd.p == ks.p && des == ses && kd.rs == ks.rs && kd.cs == ks.cs;
     bool disjoint = d1 <= s0 || s1 <= d0;
     if (p->copy && disjoint) {
-        copy_tile_region(kd.p, &p->doff, ks.p, &p->soff, s->vr, s->vc, des);
+        copy_tile_region(kd.p, &p->doff, ks.p, &p->soff, s->vr, s->vc, des, ip->isa);
         return pc + 1;
     }
     int64_t chunk = (disjoint || same) ? CVT_CHUNK : 1;

@@ -45,6 +45,33 @@ static void gather_f(const TileRef *t, const TileView *v, const int64_t *ro, con
     }
 }
 
+/* gather_f for a 16-bit tile whose 16-element runs go down its columns (Zn: the right operand) and
+ * whose gathered rows x cols are whole 16x16 boxes: a box transposed at a time into row-major
+ * order, then widened a row of 16 at a time; false (nothing done) for any other tile. */
+static bool gather_f16_boxes(KernelIsa isa, const TileRef *t, const TileView *v, const TileOffsets *off, int64_t rows,
+                             int64_t cols, float *out) {
+    if (t->dtype == DT_F32 || rows % 16 != 0 || cols % 16 != 0) return false;
+    for (int64_t r = 0; r < rows; r += 16)
+        if (off->row_run[r] < 16) return false;
+    uint16_t box[16][16];
+    const uint8_t *src[16];
+    uint8_t *dst[16];
+    for (int i = 0; i < 16; i++) dst[i] = (uint8_t *)box[i];
+    for (int64_t r0 = 0; r0 < rows; r0 += 16)
+        for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+            for (int j = 0; j < 16; j++) src[j] = v->base + (size_t)(off->rows[r0] + off->cols[c0 + j]) * 2;
+            transpose16_u16(isa, src, dst); /* box[i][j] = element (r0 + i, c0 + j) */
+            for (int i = 0; i < 16; i++) {
+                float *o = out + (r0 + i) * cols + c0;
+                if (t->dtype == DT_F16)
+                    for (int j = 0; j < 16; j++) o[j] = fp_f16_to_f32(box[i][j]);
+                else
+                    for (int j = 0; j < 16; j++) o[j] = fp_bf16_to_f32(box[i][j]);
+            }
+        }
+    return true;
+}
+
 /* The same for an i8 tile, as int32. */
 static void gather_i(const TileView *v, const int64_t *ro, const int64_t *co, int64_t rows, int64_t cols, int32_t *out) {
     for (int64_t r = 0; r < rows; r++) {
@@ -78,7 +105,8 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
         gather_i(bv, p->off[2].rows, p->off[2].cols, K, N, p->ib);
     } else {
         gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
-        gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
+        if (!gather_f16_boxes(ip->isa, bt, bv, &p->off[2], K, N, p->b))
+            gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
     }
     if (!p->integer) p->chain_f(p->a, M, p->b, K, N, p->rows);
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */

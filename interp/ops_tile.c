@@ -111,11 +111,46 @@ static inline void copy_run(uint8_t *d, const uint8_t *s, size_t n) {
 
 static inline int64_t min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* Whether every run of `run` that starts at a multiple of 16 below n is 16 long at least. */
+static bool runs_of_16(const int32_t *run, int64_t n) {
+    if (n % 16 != 0) return false;
+    for (int64_t i = 0; i < n; i += 16)
+        if (run[i] < 16) return false;
+    return true;
+}
+
+/* 16-bit elements between layouts whose runs cross (Nz <-> Zn: one tile's 16-element runs go along
+ * rows, the other's along columns): a 16x16 box transposed at a time; false when the region is not
+ * made of such boxes. */
+static bool copy_boxes_transposed(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff,
+                                  int64_t rows, int64_t cols, KernelIsa isa) {
+    bool rows_to_cols = runs_of_16(soff->col_run, cols) && runs_of_16(doff->row_run, rows);
+    bool cols_to_rows = runs_of_16(soff->row_run, rows) && runs_of_16(doff->col_run, cols);
+    if (!rows_to_cols && !cols_to_rows) return false;
+    const uint8_t *src[16];
+    uint8_t *dst[16];
+    for (int64_t r0 = 0; r0 < rows; r0 += 16)
+        for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+            for (int i = 0; i < 16; i++) {
+                if (rows_to_cols) { /* src rows of the box -> dst columns */
+                    src[i] = s + (size_t)(soff->rows[r0 + i] + soff->cols[c0]) * 2;
+                    dst[i] = d + (size_t)(doff->cols[c0 + i] + doff->rows[r0]) * 2;
+                } else { /* src columns of the box -> dst rows */
+                    src[i] = s + (size_t)(soff->cols[c0 + i] + soff->rows[r0]) * 2;
+                    dst[i] = d + (size_t)(doff->rows[r0 + i] + doff->cols[c0]) * 2;
+                }
+            }
+            transpose16_u16(isa, src, dst);
+        }
+    return true;
+}
+
 void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff, int64_t rows,
-                      int64_t cols, size_t es) {
+                      int64_t cols, size_t es, KernelIsa isa) {
     if (rows <= 0 || cols <= 0) return;
     /* walk along the direction whose runs are longer in both tiles (Nz -> Zz: rows; Nz -> Zn: columns) */
     int64_t along_cols = min_i64(doff->col_run[0], soff->col_run[0]), along_rows = min_i64(doff->row_run[0], soff->row_run[0]);
+    if (es == 2 && along_cols < 16 && along_rows < 16 && copy_boxes_transposed(d, doff, s, soff, rows, cols, isa)) return;
     if (along_cols >= along_rows) {
         for (int64_t r = 0; r < rows; r++) {
             uint8_t *dr = d + (size_t)doff->rows[r] * es;

@@ -622,6 +622,28 @@ Test(kernels_fast, tall_thin_shapes) {
     }
 }
 
+/* The 16x16 box transpose of 16-bit elements, portable and fastest variant, against its definition
+ * dst[c][r] = src[r][c], with rows and columns scattered in memory and no byte outside them written. */
+Test(kernels_fast, transpose16_u16_is_a_transpose) {
+    static uint16_t in[16 * 40], out[16 * 48];
+    for (int i = 0; i < 16 * 40; i++) in[i] = (uint16_t)(i * 40503u + 7u);
+    const KernelIsa isas[] = {KISA_PORTABLE, kernel_isa_best()};
+    for (int v = 0; v < 2; v++) {
+        for (int i = 0; i < 16 * 48; i++) out[i] = 0xdead;
+        const uint8_t *src[16];
+        uint8_t *dst[16];
+        for (int r = 0; r < 16; r++) src[r] = (const uint8_t *)(in + (15 - r) * 40 + 3); /* rows 40 apart, reversed */
+        for (int c = 0; c < 16; c++) dst[c] = (uint8_t *)(out + c * 48 + 5);
+        transpose16_u16(isas[v], src, dst);
+        for (int c = 0; c < 16; c++)
+            for (int x = 0; x < 48; x++) {
+                uint16_t want = x >= 5 && x < 21 ? in[(15 - (x - 5)) * 40 + 3 + c] : 0xdead;
+                cr_assert(out[c * 48 + x] == want, "%s: dst[%d] element %d: %#x, want %#x", kernel_isa_table(isas[v])->name,
+                          c, x - 5, out[c * 48 + x], want);
+            }
+    }
+}
+
 /* The matmul rows kernel (two rows per pass over b with FMA) gives each row the portable fmaf chain's
  * bits: odd and even row counts, widths around the vector sizes, K up to 300. */
 Test(kernels_fast, matmul_rows_equal_fmaf_chains) {
