@@ -215,6 +215,8 @@ MatmulRowsF matmul_rows_kernel(KernelIsa isa);
 /* A 16x16 box of 16-bit elements transposed: dst[c] (16 elements) gets element c of each src[r],
  * r = 0..15, i.e. dst[c][r] = src[r][c]; the 32-byte rows must not overlap. AVX2 where `isa` has it. */
 void transpose16_u16(KernelIsa isa, const uint8_t *const src[16], uint8_t *const dst[16]);
+/* transpose16_u16 of f16 or bf16 (dt) elements, widened to floats: out[i * ld + j] = src[j][i]. */
+void transpose16_widen(KernelIsa isa, DType dt, const uint8_t *const src[16], float *out, int64_t ld);
 
 /* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and
  * signless types, zero-extended for unsigned ones), floats as the exact double of their value. */

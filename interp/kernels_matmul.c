@@ -111,6 +111,23 @@ __attribute__((target("avx2"))) static void transpose16_avx2(const uint8_t *cons
         _mm256_storeu_si256((__m256i *)dst[c + 8], _mm256_permute2x128_si256(t[c], t[8 + c], 0x31));
     }
 }
+
+/* Rows of 16 f16 / bf16 bit patterns widened to floats: F16C's vcvtph2ps (exact, NaN made quiet as
+ * fp_f16_to_f32 does) or the bf16 bits moved up 16. */
+__attribute__((target("avx2,f16c"))) static void widen16_avx2(bool f16, const uint16_t (*box)[16], float *out,
+                                                               int64_t ld) {
+    for (int i = 0; i < 16; i++) {
+        const __m128i lo = _mm_loadu_si128((const __m128i *)box[i]), hi = _mm_loadu_si128((const __m128i *)(box[i] + 8));
+        float *o = out + i * ld;
+        if (f16) {
+            _mm256_storeu_ps(o, _mm256_cvtph_ps(lo));
+            _mm256_storeu_ps(o + 8, _mm256_cvtph_ps(hi));
+        } else {
+            _mm256_storeu_si256((__m256i *)o, _mm256_slli_epi32(_mm256_cvtepu16_epi32(lo), 16));
+            _mm256_storeu_si256((__m256i *)(o + 8), _mm256_slli_epi32(_mm256_cvtepu16_epi32(hi), 16));
+        }
+    }
+}
 #endif
 
 static void transpose16_portable(const uint8_t *const src[16], uint8_t *const dst[16]) {
@@ -132,6 +149,21 @@ void transpose16_u16(KernelIsa isa, const uint8_t *const src[16], uint8_t *const
 #endif
     (void)isa;
     transpose16_portable(src, dst);
+}
+
+void transpose16_widen(KernelIsa isa, DType dt, const uint8_t *const src[16], float *out, int64_t ld) {
+    uint16_t box[16][16];
+    uint8_t *rows[16];
+    for (int i = 0; i < 16; i++) rows[i] = (uint8_t *)box[i];
+    transpose16_u16(isa, src, rows);
+#if KERNELS_HAVE_AVX2
+    if (isa != KISA_PORTABLE) {
+        widen16_avx2(dt == DT_F16, (const uint16_t (*)[16])box, out, ld);
+        return;
+    }
+#endif
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) out[i * ld + j] = dt == DT_F16 ? fp_f16_to_f32(box[i][j]) : fp_bf16_to_f32(box[i][j]);
 }
 
 static void chain_row_portable(const float *a_row, const float *b, int64_t K, int64_t N, float *row) {

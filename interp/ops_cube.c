@@ -53,21 +53,11 @@ static bool gather_f16_boxes(KernelIsa isa, const TileRef *t, const TileView *v,
     if (t->dtype == DT_F32 || rows % 16 != 0 || cols % 16 != 0) return false;
     for (int64_t r = 0; r < rows; r += 16)
         if (off->row_run[r] < 16) return false;
-    uint16_t box[16][16];
     const uint8_t *src[16];
-    uint8_t *dst[16];
-    for (int i = 0; i < 16; i++) dst[i] = (uint8_t *)box[i];
     for (int64_t r0 = 0; r0 < rows; r0 += 16)
         for (int64_t c0 = 0; c0 < cols; c0 += 16) {
             for (int j = 0; j < 16; j++) src[j] = v->base + (size_t)(off->rows[r0] + off->cols[c0 + j]) * 2;
-            transpose16_u16(isa, src, dst); /* box[i][j] = element (r0 + i, c0 + j) */
-            for (int i = 0; i < 16; i++) {
-                float *o = out + (r0 + i) * cols + c0;
-                if (t->dtype == DT_F16)
-                    for (int j = 0; j < 16; j++) o[j] = fp_f16_to_f32(box[i][j]);
-                else
-                    for (int j = 0; j < 16; j++) o[j] = fp_bf16_to_f32(box[i][j]);
-            }
+            transpose16_widen(isa, t->dtype, src, out + r0 * cols + c0, cols);
         }
     return true;
 }

@@ -940,6 +940,7 @@ static void view_map(const GmView *v, bool nd, ViewMap *m) {
 
 /* Element offset (from the view's start) of logical index `k` along an axis made of `dims`. */
 static int64_t axis_offset(const GmView *v, const int *dims, int n, int64_t k) {
+    if (n == 1 && k < v->shape[dims[0]]) return k * v->strides[dims[0]]; /* one dimension: no division */
     int64_t off = 0;
     for (int i = 0; i < n && k > 0; i++) {
         int64_t d = v->shape[dims[i]];
