@@ -644,6 +644,32 @@ Test(kernels_fast, transpose16_u16_is_a_transpose) {
     }
 }
 
+/* transpose16_widen on every f16 and bf16 bit pattern (NaNs, subnormals, -0 included), portable and
+ * fastest variant: the float of element (j, i) is fp_f16_to_f32 / fp_bf16_to_f32 of its bits. */
+Test(kernels_fast, transpose16_widen_every_pattern) {
+    static uint16_t in[16][16];
+    static float out[16][16];
+    const KernelIsa isas[] = {KISA_PORTABLE, kernel_isa_best()};
+    const DType dts[] = {DT_F16, DT_BF16};
+    for (int v = 0; v < 2; v++)
+        for (int t = 0; t < 2; t++)
+            for (uint32_t base = 0; base < 65536; base += 256) {
+                const uint8_t *src[16];
+                for (int j = 0; j < 16; j++) {
+                    for (int i = 0; i < 16; i++) in[j][i] = (uint16_t)(base + (uint32_t)j * 16 + (uint32_t)i);
+                    src[j] = (const uint8_t *)in[j];
+                }
+                transpose16_widen(isas[v], dts[t], src, &out[0][0], 16);
+                for (int i = 0; i < 16; i++)
+                    for (int j = 0; j < 16; j++) {
+                        float want = dts[t] == DT_F16 ? fp_f16_to_f32(in[j][i]) : fp_bf16_to_f32(in[j][i]);
+                        cr_assert(fp_float_bits(out[i][j]) == fp_float_bits(want), "%s %s %#x: %#x, want %#x",
+                                  kernel_isa_table(isas[v])->name, dtype_name(dts[t]), in[j][i], fp_float_bits(out[i][j]),
+                                  fp_float_bits(want));
+                    }
+            }
+}
+
 /* The matmul rows kernel (two rows per pass over b with FMA) gives each row the portable fmaf chain's
  * bits: odd and even row counts, widths around the vector sizes, K up to 300. */
 Test(kernels_fast, matmul_rows_equal_fmaf_chains) {
