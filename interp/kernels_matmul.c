@@ -2,7 +2,8 @@
  * k of a_row[k] * b[k][j], from +0, k in order. The portable kernel calls fmaf per element; on
  * x86-64 CPUs with FMA the same chains run 8 columns at a time with vfmadd (one rounding per step,
  * exactly fmaf), so the vectorisation goes across output columns and never reorders a chain. The
- * rows kernel runs two rows of the product together, sharing each load of b. */
+ * rows kernel runs two rows of the product together (AVX-512: four rows of 64 columns), sharing each
+ * load of b. */
 #include "kernels.h"
 
 #include <math.h>
@@ -86,6 +87,38 @@ static void chain_rows_fma(const float *a, int64_t M, const float *b, int64_t K,
     for (; i < M; i++) chain_cols_fma(a + i * K, b, K, N, 0, out + i * N);
 }
 #pragma GCC pop_options
+
+/* Four rows x 64 columns at a time in AVX-512 registers (sixteen accumulators: every b vector
+ * feeds four rows' chains); the rest of the columns and rows through chain_rows_fma's paths. */
+__attribute__((target("avx512f,avx2,fma"))) static void chain_rows_avx512(const float *a, int64_t M, const float *b,
+                                                                          int64_t K, int64_t N, float *out) {
+    int64_t i = 0, n64 = N - N % 64;
+    for (; i + 4 <= M && n64 > 0; i += 4) {
+        const float *a0 = a + i * K, *a1 = a0 + K, *a2 = a1 + K, *a3 = a2 + K;
+        for (int64_t j = 0; j < n64; j += 64) {
+            __m512 s[4][4];
+            for (int x = 0; x < 4; x++)
+                for (int y = 0; y < 4; y++) s[x][y] = _mm512_setzero_ps();
+            for (int64_t k = 0; k < K; k++) {
+                const float *bk = b + k * N + j;
+                const __m512 b0 = _mm512_loadu_ps(bk), b1 = _mm512_loadu_ps(bk + 16), b2 = _mm512_loadu_ps(bk + 32),
+                             b3 = _mm512_loadu_ps(bk + 48);
+                const __m512 x[4] = {_mm512_set1_ps(a0[k]), _mm512_set1_ps(a1[k]), _mm512_set1_ps(a2[k]),
+                                     _mm512_set1_ps(a3[k])};
+                for (int r = 0; r < 4; r++) {
+                    s[r][0] = _mm512_fmadd_ps(x[r], b0, s[r][0]);
+                    s[r][1] = _mm512_fmadd_ps(x[r], b1, s[r][1]);
+                    s[r][2] = _mm512_fmadd_ps(x[r], b2, s[r][2]);
+                    s[r][3] = _mm512_fmadd_ps(x[r], b3, s[r][3]);
+                }
+            }
+            for (int r = 0; r < 4; r++)
+                for (int y = 0; y < 4; y++) _mm512_storeu_ps(out + (i + r) * N + j + 16 * y, s[r][y]);
+        }
+        for (int r = 0; r < 4; r++) chain_cols_fma(a + (i + r) * K, b, K, N, n64, out + (i + r) * N);
+    }
+    if (i < M) chain_rows_fma(a + i * K, M - i, b, K, N, out + i * N);
+}
 
 /* transpose16_u16 with AVX2: four rounds of unpacks (16-, 32-, 64-bit, then 128-bit halves). */
 __attribute__((target("avx2"))) static void transpose16_avx2(const uint8_t *const src[16], uint8_t *const dst[16]) {
@@ -180,6 +213,7 @@ static void chain_rows_portable(const float *a, int64_t M, const float *b, int64
 
 MatmulRowsF matmul_rows_kernel(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
+    if (isa == KISA_AVX512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return chain_rows_avx512;
     if ((isa == KISA_AVX2 || isa == KISA_AVX512) && __builtin_cpu_supports("fma")) return chain_rows_fma;
 #endif
     (void)isa;
