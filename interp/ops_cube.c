@@ -45,6 +45,29 @@ static void gather_f(const TileRef *t, const TileView *v, const int64_t *ro, con
     }
 }
 
+/* gather_f through the column runs of the offset tables (Zz, Nz, ND: rows of boxes are contiguous):
+ * each run converted as one contiguous stretch. */
+static void gather_f_runs(const TileRef *t, const TileView *v, const TileOffsets *off, int64_t rows, int64_t cols,
+                          float *out) {
+    for (int64_t r = 0; r < rows; r++) {
+        float *o = out + r * cols;
+        for (int64_t c = 0; c < cols;) {
+            int64_t n = off->col_run[c] < cols - c ? off->col_run[c] : cols - c;
+            int64_t at = off->rows[r] + off->cols[c];
+            if (t->dtype == DT_F32) {
+                memcpy(o + c, (const float *)v->base + at, (size_t)n * sizeof(float));
+            } else {
+                const uint16_t *p = (const uint16_t *)v->base + at;
+                if (t->dtype == DT_F16)
+                    for (int64_t j = 0; j < n; j++) o[c + j] = fp_f16_to_f32(p[j]);
+                else
+                    for (int64_t j = 0; j < n; j++) o[c + j] = fp_bf16_to_f32(p[j]);
+            }
+            c += n;
+        }
+    }
+}
+
 /* gather_f for a 16-bit tile whose 16-element runs go down its columns (Zn: the right operand) and
  * whose gathered rows x cols are whole 16x16 boxes: a box transposed at a time into row-major
  * order, then widened a row of 16 at a time; false (nothing done) for any other tile. */
@@ -94,7 +117,8 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
         gather_i(av, p->off[1].rows, p->off[1].cols, M, K, p->ia);
         gather_i(bv, p->off[2].rows, p->off[2].cols, K, N, p->ib);
     } else {
-        gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
+        if (p->off[1].col_run[0] >= 8) gather_f_runs(at, av, &p->off[1], M, K, p->a);
+        else gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
         if (!gather_f16_boxes(ip->isa, bt, bv, &p->off[2], K, N, p->b))
             gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
     }
