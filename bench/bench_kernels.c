@@ -48,6 +48,9 @@ static const KernelSpec kernel_specs[] = {
 
 #define MAX_KARGS 24
 
+/* Issue #12's goal: pto-run end to end at least this many times faster than the simulator's g++ + run. */
+#define KERNELS_GOAL_X 500.0
+
 /* One argument of the kernel's entry: a GM pointer (dtype) or a scalar (index / iN). */
 typedef struct KArg {
     char name[32];
@@ -152,12 +155,19 @@ static int scalar_value(const KernelSpec *k, const KArg *a) {
     return a->is_index ? 0 : 1;
 }
 
-/* The fill of element i: floats 1 + (i % 64) / 64 (exact in f16 and bf16), integers (7i % 9) + 1. */
-static void write_fill(FILE *f, const KArg *a) {
+/* The fill of element i: floats 1 + (i % 64) / 64 (exact in f16 and bf16), integers (7i % 9) + 1.
+ * The file is built in memory and written with one fwrite, as numpy's tofile writes the inputs of
+ * PTOAS's golden scripts: the page cache then holds it in large folios where the file system has
+ * them (ext4 on Linux 6.x), which pto-run's private mapping maps a 2 MiB page at a time; written
+ * 4 KiB at a time it stays in 4 KiB pages, each mapped on its own (bench/README.md). False when the
+ * file cannot be written. */
+static bool write_fill(const char *path, const KArg *a) {
     size_t size = elem_info(a->dtype, NULL);
+    unsigned char *buf = malloc(a->elems > 0 ? (size_t)a->elems * size : 1);
+    if (!buf) return false;
     for (long long i = 0; i < a->elems; i++) {
         unsigned k = (unsigned)(i % 64);
-        unsigned char b[8] = {0};
+        unsigned char *b = buf + (size_t)i * size;
         if (!strcmp(a->dtype, "f32")) {
             uint32_t bits = 0x3F800000u | (k << 17);
             memcpy(b, &bits, 4);
@@ -171,8 +181,12 @@ static void write_fill(FILE *f, const KArg *a) {
             int64_t v = (i * 7) % 9 + 1;
             memcpy(b, &v, size); /* little-endian: the low bytes */
         }
-        fwrite(b, 1, size, f);
     }
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(buf, size, (size_t)a->elems, f) == (size_t)a->elems;
+    if (f && fclose(f) != 0) ok = false;
+    free(buf);
+    return ok;
 }
 
 static double half_to_double(uint16_t h) {
@@ -424,10 +438,8 @@ static void run_kernel(const BenchOptions *o, const KernelSpec *k, const char *s
         a->elems = bytes / (long long)elem_info(a->dtype, NULL);
         unlink(path);
         bench_fmt(path, sizeof path, "%s/in_%s.bin", dir, a->name);
-        FILE *f = fopen(path, "wb");
-        if (!f) return bench_fmt(r->why, sizeof r->why, "cannot write %s", path);
-        write_fill(f, a);
-        if (fclose(f) != 0) return bench_fmt(r->why, sizeof r->why, "cannot write %s", path);
+        unlink(path); /* a new file: none of the old one's pages stay in the page cache */
+        if (!write_fill(path, a)) return bench_fmt(r->why, sizeof r->why, "cannot write %s", path);
     }
 
     /* pto-run end to end */
@@ -542,7 +554,7 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
                r->gxx_s, r->sim_proc_ms, r->sim_call_ms, sim_total, x, diff, r->has_bf16 ? "~" : agree ? " " : "!");
         if (!agree) n_disagree++;
         measured++;
-        met += x > 1.0;
+        met += x >= KERNELS_GOAL_X;
         if (worst == 0.0 || x < worst) worst = x, snprintf(worst_label, sizeof worst_label, "%s", r->label);
     }
     printf("  pto-run ms: %s/pto-run FILE --in ... --set ..., spawn to exit (parse + verify + run + read inputs), median "

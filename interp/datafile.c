@@ -138,7 +138,7 @@ static bool read_whole_file(const char *path, uint8_t **out, size_t *out_len, ch
 /* Files from this size on are mapped, not read: copy-on-write private pages, loaded when a
  * kernel first touches them (a 400 MB weight file of which a kernel reads one slice costs that
  * slice, not a 400 MB copy and a page fault per 4 KiB of fresh memory). */
-#define DATA_MAP_MIN_BYTES ((size_t)1 << 20)
+#define DATA_MAP_MIN_BYTES ((size_t)1 << 16)
 
 /* Maps a regular file of DATA_MAP_MIN_BYTES up to DATA_FILE_MAX_BYTES privately (readable and
  * writable, writes stay in this process). False when it is smaller, not a regular file or cannot

@@ -1087,6 +1087,8 @@ bool interp_bind_tile(Interp *ip, const InterpBinding *b, const DataArray *data,
         return false;
     }
     *copy = *data;
+    copy->map = NULL; /* the copy owns malloc'd elements, never the caller's file mapping */
+    copy->map_len = 0;
     size_t bytes = (size_t)data->count * dtype_size(data->dtype);
     copy->data = malloc(bytes ? bytes : 1);
     if (!copy->data) {

@@ -459,12 +459,19 @@ static inline int64_t tile_elem_offset(const TileRef *t, int64_t r, int64_t c) {
  * holds for ND, DN and every boxed layout, so a boxed tile is walked with additions only. */
 typedef struct TileOffsets {
     int64_t *rows, *cols;   /* t->rows and t->cols entries */
+    int32_t *row_run, *col_run; /* run[i]: how many entries from i on step by one element (1 at least):
+                                 * elements (r, c..c+col_run[c]-1) are contiguous in the tile */
 } TileOffsets;
 /* Tabulates t's offsets in arena memory (at lowering). */
 void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out);
 /* n elements of es bytes: d[dcols[j]] = s[scols[j]] (element offsets from d and s; a NULL table
  * means contiguous: j). */
 void copy_elems(uint8_t *d, const int64_t *dcols, const uint8_t *s, const int64_t *scols, int64_t n, size_t es);
+/* The rows x cols top-left region of one tile into another of the same element size (es bytes), through
+ * their offset tables, a contiguous run at a time (d(r, c) = s(r, c)), or for 16-bit boxes whose runs
+ * cross (Nz <-> Zn) a box transposed at a time (`isa`'s kernel); the tiles' bytes must not overlap. */
+void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff, int64_t rows,
+                      int64_t cols, size_t es, KernelIsa isa);
 
 static inline KTile ktile(const TileRef *t, const TileView *v) {
     KTile k = {v->base, (int32_t)t->rs, (int32_t)t->cs}; /* strides < 2^30 (INTERP_MAX_TILE_BYTES) */

@@ -207,6 +207,16 @@ const KernelSet *kernel_set(DType dt, KernelIsa isa);
 typedef void (*MatmulRowF)(const float *a_row, const float *b, int64_t K, int64_t N, float *row);
 /* The matmul row kernel for `isa` (vfmadd across columns where the CPU has FMA): bit-identical to fmaf. */
 MatmulRowF matmul_row_kernel(KernelIsa isa);
+/* M rows of a product: out[i * N + j] = the fmaf chain over k < K of a[i * K + k] * b[k * N + j],
+ * from +0, k in order (each element's chain as MatmulRowF computes it). */
+typedef void (*MatmulRowsF)(const float *a, int64_t M, const float *b, int64_t K, int64_t N, float *out);
+/* The matmul rows kernel for `isa` (several rows per pass over b where the CPU has FMA): bit-identical to fmaf. */
+MatmulRowsF matmul_rows_kernel(KernelIsa isa);
+/* A 16x16 box of 16-bit elements transposed: dst[c] (16 elements) gets element c of each src[r],
+ * r = 0..15, i.e. dst[c][r] = src[r][c]; the 32-byte rows must not overlap. AVX2 where `isa` has it. */
+void transpose16_u16(KernelIsa isa, const uint8_t *const src[16], uint8_t *const dst[16]);
+/* transpose16_u16 of f16 or bf16 (dt) elements, widened to floats: out[i * ld + j] = src[j][i]. */
+void transpose16_widen(KernelIsa isa, DType dt, const uint8_t *const src[16], float *out, int64_t ld);
 
 /* How a scalar is held at run time: integers (and i1, index) as int64 (sign-extended for signed and
  * signless types, zero-extended for unsigned ones), floats as the exact double of their value. */

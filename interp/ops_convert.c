@@ -32,9 +32,11 @@ typedef struct CvtPlan {
     double lo, hi;           /* saturation bounds, in the source domain */
     int64_t ilo, ihi;        /* the same for integer -> integer */
     bool staged;             /* a boxed tile or relu: rows go through a staging buffer (below) */
+    bool copy;               /* TMOV between tiles of one element type, no relu: the simulator's
+                              * `dst.SetElement(r, c, src.GetElement(r, c))` copies the bits */
     bool relu;               /* TMOV reluPreMode = normal_relu */
     DType dst_dtype;
-    TileOffsets doff, soff;  /* staged: the tiles' offset tables */
+    TileOffsets doff, soff;  /* staged or copy: the tiles' offset tables */
 } CvtPlan;
 
 /* ---- x86's truncating conversions, which the simulator's casts compile to (C leaves an out-of-
@@ -266,7 +268,12 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
     uintptr_t s0 = (uintptr_t)ks.p, s1 = s0 + (uintptr_t)st->footprint, d0 = (uintptr_t)kd.p,
               d1 = d0 + (uintptr_t)dt->footprint;
     bool same = kd.p == ks.p && des == ses && kd.rs == ks.rs && kd.cs == ks.cs;
-    int64_t chunk = (d1 <= s0 || s1 <= d0 || same) ? CVT_CHUNK : 1;
+    bool disjoint = d1 <= s0 || s1 <= d0;
+    if (p->copy && disjoint) {
+        copy_tile_region(kd.p, &p->doff, ks.p, &p->soff, s->vr, s->vc, des, ip->isa);
+        return pc + 1;
+    }
+    int64_t chunk = (disjoint || same) ? CVT_CHUNK : 1;
     if (p->staged) {
         convert_staged(p, kd.p, ks.p, s->vr, s->vc, des, ses);
         return pc + 1;
@@ -308,7 +315,8 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     p->relu = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
     p->staged = p->relu || boxed(&in.t[0]) || boxed(&in.t[1]);
     p->dst_dtype = dd;
-    if (p->staged) {
+    p->copy = !is_tcvt && !p->relu && sd == dd;
+    if (p->staged || p->copy) {
         tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
         tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);
     }

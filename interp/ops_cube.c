@@ -6,7 +6,8 @@
  *
  * Execution gathers lhs (M x K) and rhs (K x N) out of their boxed layouts into dense row-major
  * staging, then runs i, k, j: row i's N accumulators advance one k at a time, which keeps every
- * element's chain in k order and leaves the j loop free to vectorise. */
+ * element's chain in k order and leaves the j loop free to vectorise (the f32 kernel takes a few
+ * rows i per pass over k, kernels_matmul.c). */
 #include "interp_impl.h"
 
 #include <math.h>
@@ -18,8 +19,8 @@ typedef struct MatmulPlan {
     int form;        /* MM_* */
     bool integer;    /* i8 x i8 -> i32 */
     float *a, *b;    /* float staging: lhs M x K, rhs K x N, row-major */
-    float *row;      /* one row of N accumulators */
-    MatmulRowF chain_f;  /* the f32 chain kernel for the interpreter's kernel variant */
+    float *rows;     /* the M x N products (row-major) */
+    MatmulRowsF chain_f; /* the f32 chain kernel for the interpreter's kernel variant */
     int32_t *ia, *ib, *irow;
     TileOffsets off[4];  /* per operand, tabulated once: t[0..3] = dst, lhs, rhs, acc_in/bias */
 } MatmulPlan;
@@ -42,6 +43,46 @@ static void gather_f(const TileRef *t, const TileView *v, const int64_t *ro, con
                 for (int64_t c = 0; c < cols; c++) o[c] = fp_bf16_to_f32(p[co[c]]);
         }
     }
+}
+
+/* gather_f through the column runs of the offset tables (Zz, Nz, ND: rows of boxes are contiguous):
+ * each run converted as one contiguous stretch. */
+static void gather_f_runs(const TileRef *t, const TileView *v, const TileOffsets *off, int64_t rows, int64_t cols,
+                          float *out) {
+    for (int64_t r = 0; r < rows; r++) {
+        float *o = out + r * cols;
+        for (int64_t c = 0; c < cols;) {
+            int64_t n = off->col_run[c] < cols - c ? off->col_run[c] : cols - c;
+            int64_t at = off->rows[r] + off->cols[c];
+            if (t->dtype == DT_F32) {
+                memcpy(o + c, (const float *)v->base + at, (size_t)n * sizeof(float));
+            } else {
+                const uint16_t *p = (const uint16_t *)v->base + at;
+                if (t->dtype == DT_F16)
+                    for (int64_t j = 0; j < n; j++) o[c + j] = fp_f16_to_f32(p[j]);
+                else
+                    for (int64_t j = 0; j < n; j++) o[c + j] = fp_bf16_to_f32(p[j]);
+            }
+            c += n;
+        }
+    }
+}
+
+/* gather_f for a 16-bit tile whose 16-element runs go down its columns (Zn: the right operand) and
+ * whose gathered rows x cols are whole 16x16 boxes: a box transposed at a time into row-major
+ * order, then widened a row of 16 at a time; false (nothing done) for any other tile. */
+static bool gather_f16_boxes(KernelIsa isa, const TileRef *t, const TileView *v, const TileOffsets *off, int64_t rows,
+                             int64_t cols, float *out) {
+    if (t->dtype == DT_F32 || rows % 16 != 0 || cols % 16 != 0) return false;
+    for (int64_t r = 0; r < rows; r += 16)
+        if (off->row_run[r] < 16) return false;
+    const uint8_t *src[16];
+    for (int64_t r0 = 0; r0 < rows; r0 += 16)
+        for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+            for (int j = 0; j < 16; j++) src[j] = v->base + (size_t)(off->rows[r0] + off->cols[c0 + j]) * 2;
+            transpose16_widen(isa, t->dtype, src, out + r0 * cols + c0, cols);
+        }
+    return true;
 }
 
 /* The same for an i8 tile, as int32. */
@@ -104,13 +145,16 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
         gather_i(av, p->off[1].rows, p->off[1].cols, M, K, p->ia);
         gather_i(bv, p->off[2].rows, p->off[2].cols, K, N, p->ib);
     } else {
-        gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
-        gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
+        if (p->off[1].col_run[0] >= 8) gather_f_runs(at, av, &p->off[1], M, K, p->a);
+        else gather_f(at, av, p->off[1].rows, p->off[1].cols, M, K, p->a);
+        if (!gather_f16_boxes(ip->isa, bt, bv, &p->off[2], K, N, p->b))
+            gather_f(bt, bv, p->off[2].rows, p->off[2].cols, K, N, p->b);
     }
+    if (!p->integer) p->chain_f(p->a, M, p->b, K, N, p->rows);
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
     for (int64_t i = 0; i < M; i++) {
+        const float *row = p->rows + (p->integer ? 0 : i * N);
         if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
-        else p->chain_f(p->a + i * K, p->b, K, N, p->row);
         /* dst and acc_in are 4-byte (f32 or i32) tiles */
         uint32_t *d = (uint32_t *)dv->base + p->off[0].rows[i];
         const int64_t *dc = p->off[0].cols;
@@ -123,14 +167,14 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
                 for (int64_t j = 0; j < N; j++) {
                     float c, r;
                     memcpy(&c, &x[xc[j]], 4);
-                    r = c + p->row[j];
+                    r = c + row[j];
                     memcpy(&d[dc[j]], &r, 4);
                 }
             }
         } else if (p->integer) {
             for (int64_t j = 0; j < N; j++) d[dc[j]] = (uint32_t)p->irow[j];
         } else {
-            for (int64_t j = 0; j < N; j++) memcpy(&d[dc[j]], &p->row[j], 4);
+            for (int64_t j = 0; j < N; j++) memcpy(&d[dc[j]], &row[j], 4);
         }
     }
     if (p->form == MM_BIAS) { /* bias(0, c) over dst's whole valid region, after the product */
@@ -176,7 +220,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
     MatmulPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     p->form = form;
     p->integer = integer;
-    p->chain_f = matmul_row_kernel(ctx->ip->isa);
+    p->chain_f = matmul_rows_kernel(ctx->ip->isa);
     size_t na = (size_t)a->rows * (size_t)a->cols, nb = (size_t)b->rows * (size_t)b->cols, nr = (size_t)b->cols;
     if (integer) {
         p->ia = arena_alloc_array(ctx->ip->arena, na, sizeof *p->ia);
@@ -185,7 +229,7 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
     } else {
         p->a = arena_alloc_array(ctx->ip->arena, na, sizeof *p->a);
         p->b = arena_alloc_array(ctx->ip->arena, nb, sizeof *p->b);
-        p->row = arena_alloc_array(ctx->ip->arena, nr, sizeof *p->row);
+        p->rows = arena_alloc_array(ctx->ip->arena, (size_t)a->rows * nr, sizeof *p->rows);
     }
     for (int i = 0; i < (form == MM_PLAIN ? 3 : 4); i++) tile_offsets(ctx->ip->arena, &in.t[i], &p->off[i]);
     in.extra = p;

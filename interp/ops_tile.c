@@ -88,8 +88,94 @@ bool boxed(const TileRef *t) { return t->slayout != SL_NONE_BOX; }
 void tile_offsets(Arena *a, const TileRef *t, TileOffsets *out) {
     out->rows = arena_alloc_array(a, (size_t)t->rows, sizeof *out->rows);
     out->cols = arena_alloc_array(a, (size_t)t->cols, sizeof *out->cols);
+    out->row_run = arena_alloc_array(a, (size_t)t->rows, sizeof *out->row_run);
+    out->col_run = arena_alloc_array(a, (size_t)t->cols, sizeof *out->col_run);
     for (int64_t r = 0; r < t->rows; r++) out->rows[r] = tile_elem_offset(t, r, 0);
     for (int64_t c = 0; c < t->cols; c++) out->cols[c] = tile_elem_offset(t, 0, c);
+    for (int64_t r = t->rows - 1; r >= 0; r--)
+        out->row_run[r] = r + 1 < t->rows && out->rows[r + 1] == out->rows[r] + 1 ? out->row_run[r + 1] + 1 : 1;
+    for (int64_t c = t->cols - 1; c >= 0; c--)
+        out->col_run[c] = c + 1 < t->cols && out->cols[c + 1] == out->cols[c] + 1 ? out->col_run[c + 1] + 1 : 1;
+}
+
+/* memcpy of a run of n bytes; the fractal boxes' row of 32 bytes (and 16, 64) as fixed-size copies
+ * the compiler inlines. */
+static inline void copy_run(uint8_t *d, const uint8_t *s, size_t n) {
+    switch (n) {
+    case 16: memcpy(d, s, 16); break;
+    case 32: memcpy(d, s, 32); break;
+    case 64: memcpy(d, s, 64); break;
+    default: memcpy(d, s, n); break;
+    }
+}
+
+static inline int64_t min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Whether every run of `run` that starts at a multiple of 16 below n is 16 long at least. */
+static bool runs_of_16(const int32_t *run, int64_t n) {
+    if (n % 16 != 0) return false;
+    for (int64_t i = 0; i < n; i += 16)
+        if (run[i] < 16) return false;
+    return true;
+}
+
+/* 16-bit elements between layouts whose runs cross (Nz <-> Zn: one tile's 16-element runs go along
+ * rows, the other's along columns): a 16x16 box transposed at a time; false when the region is not
+ * made of such boxes. */
+static bool copy_boxes_transposed(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff,
+                                  int64_t rows, int64_t cols, KernelIsa isa) {
+    bool rows_to_cols = runs_of_16(soff->col_run, cols) && runs_of_16(doff->row_run, rows);
+    bool cols_to_rows = runs_of_16(soff->row_run, rows) && runs_of_16(doff->col_run, cols);
+    if (!rows_to_cols && !cols_to_rows) return false;
+    const uint8_t *src[16];
+    uint8_t *dst[16];
+    for (int64_t r0 = 0; r0 < rows; r0 += 16)
+        for (int64_t c0 = 0; c0 < cols; c0 += 16) {
+            for (int i = 0; i < 16; i++) {
+                if (rows_to_cols) { /* src rows of the box -> dst columns */
+                    src[i] = s + (size_t)(soff->rows[r0 + i] + soff->cols[c0]) * 2;
+                    dst[i] = d + (size_t)(doff->cols[c0 + i] + doff->rows[r0]) * 2;
+                } else { /* src columns of the box -> dst rows */
+                    src[i] = s + (size_t)(soff->cols[c0 + i] + soff->rows[r0]) * 2;
+                    dst[i] = d + (size_t)(doff->rows[r0 + i] + doff->cols[c0]) * 2;
+                }
+            }
+            transpose16_u16(isa, src, dst);
+        }
+    return true;
+}
+
+void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, const TileOffsets *soff, int64_t rows,
+                      int64_t cols, size_t es, KernelIsa isa) {
+    if (rows <= 0 || cols <= 0) return;
+    /* walk along the direction whose runs are longer in both tiles (Nz -> Zz: rows; Nz -> Zn: columns) */
+    int64_t along_cols = min_i64(doff->col_run[0], soff->col_run[0]), along_rows = min_i64(doff->row_run[0], soff->row_run[0]);
+    if (es == 2 && along_cols < 16 && along_rows < 16 && copy_boxes_transposed(d, doff, s, soff, rows, cols, isa)) return;
+    if (along_cols >= along_rows) {
+        for (int64_t r = 0; r < rows; r++) {
+            uint8_t *dr = d + (size_t)doff->rows[r] * es;
+            const uint8_t *sr = s + (size_t)soff->rows[r] * es;
+            if (along_cols == 1) { /* no runs: element by element through the tables */
+                copy_elems(dr, doff->cols, sr, soff->cols, cols, es);
+                continue;
+            }
+            for (int64_t c = 0; c < cols;) {
+                int64_t n = min_i64(min_i64(doff->col_run[c], soff->col_run[c]), cols - c);
+                copy_run(dr + (size_t)doff->cols[c] * es, sr + (size_t)soff->cols[c] * es, (size_t)n * es);
+                c += n;
+            }
+        }
+        return;
+    }
+    for (int64_t c = 0; c < cols; c++) {
+        uint8_t *dc = d + (size_t)doff->cols[c] * es;
+        const uint8_t *sc = s + (size_t)soff->cols[c] * es;
+        for (int64_t r = 0; r < rows;) {
+            int64_t n = min_i64(min_i64(doff->row_run[r], soff->row_run[r]), rows - r);
+            copy_run(dc + (size_t)doff->rows[r] * es, sc + (size_t)soff->rows[r] * es, (size_t)n * es);
+            r += n;
+        }
+    }
 }
 
 /* One element type's copy loop: the table lookups are the only work per element. */
@@ -885,6 +971,7 @@ static void view_map(const GmView *v, bool nd, ViewMap *m) {
 
 /* Element offset (from the view's start) of logical index `k` along an axis made of `dims`. */
 static int64_t axis_offset(const GmView *v, const int *dims, int n, int64_t k) {
+    if (n == 1 && k < v->shape[dims[0]]) return k * v->strides[dims[0]]; /* one dimension: no division */
     int64_t off = 0;
     for (int i = 0; i < n && k > 0; i++) {
         int64_t d = v->shape[dims[i]];
@@ -943,6 +1030,36 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     int64_t R = tv->vr, C = tv->vc;
     if (R == 0 || C == 0) return;
     uint8_t *gm = b->data + (size_t)v->offset * es;
+    if (off && to_tile && nd && v->strides[v->rank - 1] == 1) { /* ND -> a boxed tile: a box row at a time */
+        enum { AHEAD = 64 }; /* GM rows are far apart (often a page or more): fetch a few rows ahead */
+        size_t row_bytes = (size_t)C * es;
+        for (int64_t r = 0; r < R; r++) {
+            const uint8_t *grow = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+            if (r + AHEAD < R) {
+                const uint8_t *next = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r + AHEAD) * es;
+                for (size_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(next + b);
+            }
+            uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
+            for (int64_t c = 0; c < C;) {
+                int64_t n = min_i64(off->col_run[c], C - c);
+                copy_run(trow + (size_t)off->cols[c] * es, grow + (size_t)c * es, (size_t)n * es);
+                c += n;
+            }
+        }
+        return;
+    }
+    if (off && to_tile && !nd && v->strides[m->row_dims[0]] == 1) { /* DN -> a boxed tile: a box column at a time */
+        for (int64_t c = 0; c < C; c++) {
+            const uint8_t *gcol = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
+            uint8_t *tcol = tv->base + (size_t)off->cols[c] * es;
+            for (int64_t r = 0; r < R;) {
+                int64_t n = min_i64(off->row_run[r], R - r);
+                copy_run(tcol + (size_t)off->rows[r] * es, gcol + (size_t)r * es, (size_t)n * es);
+                r += n;
+            }
+        }
+        return;
+    }
     if (off) { /* a boxed (fractal) tile: element by element, through its offset tables */
         for (int64_t r = 0; r < R; r++) {
             int64_t g_r = nd ? axis_offset(v, m->row_dims, m->n_row, r) : r * v->strides[m->row_dims[0]];

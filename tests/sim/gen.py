@@ -135,7 +135,7 @@ def to_bf16_bits(v):
 
 def data(rng, t):
     """Whole-tile logical data for t. Kinds: rand, pos, small, special (floats: NaN with payloads, +-inf,
-    +-0, subnormals, max), nonzero, shift (integers), zero, ("range", lo, hi) uniform in [lo, hi],
+    +-0, subnormals, max), snan (special plus signalling NaNs), nonzero, shift (integers), zero, ("range", lo, hi) uniform in [lo, hi],
     ("values", [v...]) cycled over the tile."""
     n = t.rows * t.cols
     dt = NP[t.dt]
@@ -152,6 +152,14 @@ def data(rng, t):
         if t.dt == "bf16":
             return to_bf16_bits(v)
         return v.astype(dt) if t.dt[0] == "f" else v.astype(np.int64).astype(dt)  # integers wrap, as C casts do
+    if kind == "snan":  # "special", then signalling NaNs (quiet bit clear, payloads kept) at other places
+        v = data(rng, T(t.dt, t.rows, t.cols, data="special"))
+        bits = {"f32": [0x7F800001, 0xFFA00000, 0x7FBFFFFF], "f16": [0x7C01, 0xFD00, 0x7DFF],
+                "bf16": [0x7F81, 0xFFA0, 0x7FBF]}[t.dt]
+        u = v.view(np.uint32 if t.dt == "f32" else np.uint16)
+        idx = rng.choice(n, size=min(n, 4 * len(bits)), replace=False)
+        u[idx] = np.array(bits, dtype=u.dtype)[np.arange(len(idx)) % len(bits)]
+        return v
     if t.dt == "bf16":  # the f32 data rounded: its specials hold in bf16 too (the f32 subnormal is a bf16 one)
         return to_bf16_bits(data(rng, T("f32", t.rows, t.cols, data=kind)))
     if t.dt in ("f32", "f16"):

@@ -622,6 +622,81 @@ Test(kernels_fast, tall_thin_shapes) {
     }
 }
 
+/* The 16x16 box transpose of 16-bit elements, portable and fastest variant, against its definition
+ * dst[c][r] = src[r][c], with rows and columns scattered in memory and no byte outside them written. */
+Test(kernels_fast, transpose16_u16_is_a_transpose) {
+    static uint16_t in[16 * 40], out[16 * 48];
+    for (int i = 0; i < 16 * 40; i++) in[i] = (uint16_t)(i * 40503u + 7u);
+    const KernelIsa isas[] = {KISA_PORTABLE, kernel_isa_best()};
+    for (int v = 0; v < 2; v++) {
+        for (int i = 0; i < 16 * 48; i++) out[i] = 0xdead;
+        const uint8_t *src[16];
+        uint8_t *dst[16];
+        for (int r = 0; r < 16; r++) src[r] = (const uint8_t *)(in + (15 - r) * 40 + 3); /* rows 40 apart, reversed */
+        for (int c = 0; c < 16; c++) dst[c] = (uint8_t *)(out + c * 48 + 5);
+        transpose16_u16(isas[v], src, dst);
+        for (int c = 0; c < 16; c++)
+            for (int x = 0; x < 48; x++) {
+                uint16_t want = x >= 5 && x < 21 ? in[(15 - (x - 5)) * 40 + 3 + c] : 0xdead;
+                cr_assert(out[c * 48 + x] == want, "%s: dst[%d] element %d: %#x, want %#x", kernel_isa_table(isas[v])->name,
+                          c, x - 5, out[c * 48 + x], want);
+            }
+    }
+}
+
+/* transpose16_widen on every f16 and bf16 bit pattern (NaNs, subnormals, -0 included), portable and
+ * fastest variant: the float of element (j, i) is fp_f16_to_f32 / fp_bf16_to_f32 of its bits. */
+Test(kernels_fast, transpose16_widen_every_pattern) {
+    static uint16_t in[16][16];
+    static float out[16][16];
+    const KernelIsa isas[] = {KISA_PORTABLE, kernel_isa_best()};
+    const DType dts[] = {DT_F16, DT_BF16};
+    for (int v = 0; v < 2; v++)
+        for (int t = 0; t < 2; t++)
+            for (uint32_t base = 0; base < 65536; base += 256) {
+                const uint8_t *src[16];
+                for (int j = 0; j < 16; j++) {
+                    for (int i = 0; i < 16; i++) in[j][i] = (uint16_t)(base + (uint32_t)j * 16 + (uint32_t)i);
+                    src[j] = (const uint8_t *)in[j];
+                }
+                transpose16_widen(isas[v], dts[t], src, &out[0][0], 16);
+                for (int i = 0; i < 16; i++)
+                    for (int j = 0; j < 16; j++) {
+                        float want = dts[t] == DT_F16 ? fp_f16_to_f32(in[j][i]) : fp_bf16_to_f32(in[j][i]);
+                        cr_assert(fp_float_bits(out[i][j]) == fp_float_bits(want), "%s %s %#x: %#x, want %#x",
+                                  kernel_isa_table(isas[v])->name, dtype_name(dts[t]), in[j][i], fp_float_bits(out[i][j]),
+                                  fp_float_bits(want));
+                    }
+            }
+}
+
+/* The matmul rows kernel (two rows per pass over b with FMA) gives each row the portable fmaf chain's
+ * bits: odd and even row counts, widths around the vector sizes, K up to 300. */
+Test(kernels_fast, matmul_rows_equal_fmaf_chains) {
+    MatmulRowsF fast = matmul_rows_kernel(kernel_isa_best());
+    MatmulRowF portable = matmul_row_kernel(KISA_PORTABLE);
+    enum { MMAX = 5, KMAX = 300, NMAX = 77 };
+    static float a[MMAX * KMAX], b[KMAX * NMAX], r1[MMAX * NMAX], r2[NMAX];
+    uint32_t seed = 777;
+    for (int i = 0; i < KMAX * NMAX; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = (float)((int32_t)seed >> 8) * 0x1p-20f;
+        if (i < MMAX * KMAX) a[i] = (float)((int32_t)(seed * 7u) >> 8) * 0x1p-21f;
+    }
+    const int ms[] = {1, 2, 3, 5}, ns[] = {1, 8, 31, 32, 33, 64, 77}, ks[] = {1, 17, 300};
+    for (size_t w = 0; w < sizeof ms / sizeof *ms; w++)
+        for (size_t x = 0; x < sizeof ns / sizeof *ns; x++)
+            for (size_t y = 0; y < sizeof ks / sizeof *ks; y++) {
+                int M = ms[w], N = ns[x], K = ks[y];
+                fast(a, M, b, K, N, r1);
+                for (int i = 0; i < M; i++) {
+                    portable(a + i * K, b, K, N, r2);
+                    cr_assert(memcmp(r1 + i * N, r2, (size_t)N * sizeof(float)) == 0, "M=%d N=%d K=%d: row %d differs", M, N,
+                              K, i);
+                }
+            }
+}
+
 /* The FMA matmul row kernel (8 and 32 columns at a time) gives fmaf's bits on every column,
  * remainders included: random operands, widths around the vector sizes, K up to 300. */
 Test(kernels_fast, matmul_row_fma_equals_fmaf_chain) {

@@ -83,6 +83,16 @@ def cases(T, case, G=None):
         out.append(case("tmov_mat_right_f32_32x48%s" % sfx, "tmov",
                         dict(m=T("f32", 32, 48, col_major=True, loc="mat", slayout="row_major"), b=right("f32", 32, 48)),
                         ["m"], ["b"], "TMOV(b, m);", target, desc="TMOV mat (Nz) -> right (Zn)"))
+        # TMOV mat -> left / right copies element bits: signalling NaNs keep their quiet bit clear
+        for dt in ("f16", "bf16", "f32"):
+            out.append(case("tmov_mat_left_%s_32x64_snan%s" % (dt, sfx), "tmov",
+                            dict(m=T(dt, 32, 64, col_major=True, loc="mat", slayout="row_major", data="snan"),
+                                 a=left(dt, 32, 64, target=target)),
+                            ["m"], ["a"], "TMOV(a, m);", target, desc="TMOV mat (Nz) -> left %s: NaN bits as they are" % dt))
+        out.append(case("tmov_mat_right_f16_32x48_snan%s" % sfx, "tmov",
+                        dict(m=T("f16", 32, 48, col_major=True, loc="mat", slayout="row_major", data="snan"),
+                             b=right("f16", 32, 48)),
+                        ["m"], ["b"], "TMOV(b, m);", target, desc="TMOV mat (Nz) -> right (Zn) f16: NaN bits as they are"))
         # TMOV acc -> vec: plain (f32 -> f16 to nearest even) and relu (after the cast: -0, NaN stay)
         for dd, relu in (("f16", False), ("f32", True), ("f16", True)):
             attrs = "{reluPreMode = #pto<relu_pre_mode normal_relu>}" if relu else ""
