@@ -87,6 +87,10 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* Shift counts: the simulator shifts the promoted value; counts outside [0, width of the
  * promoted type) are undefined in C++ (and give different bits scalar and vectorised). */
 #define EC_SHIFT(T, a, b) ((int64_t)(b) < 0 || (int64_t)(b) >= (int64_t)(8 * sizeof(EI_PROMO_##T)) ? EFAULT_SHIFT : EFAULT_NONE)
+/* ECB_NAME defined (as `~, 1`): EC_NAME reads b only, so a tile-scalar kernel checks its scalar
+ * once per call instead of once per element (kernels_elem.h, KE_CHECK_B_ONLY) */
+#define ECB_shl ~, 1
+#define ECB_shr ~, 1
 
 /* When both operands of a float + - * / are NaN, x86 returns the first source operand's NaN
  * (quieted); a compiler may swap the operands of a commutative operation, and does so differently

@@ -123,6 +123,17 @@ KE_DEF_IREM(u64)
 #define KE_CHK_SC(x0, x1, x2, k) x0, k
 
 #define KE_CALL(m, ...) m(__VA_ARGS__)
+/* 1 when elem's fault check reads only its b operand (elemfn.h's ECB_NAME), else 0 */
+#define KE_SECOND_(x, y, ...) y
+#define KE_SECOND(...) KE_SECOND_(__VA_ARGS__)
+#define KE_CHECK_B_ONLY(elem) KE_SECOND(ECB_##elem, 0, ~)
+/* 1 for the shapes whose b is the scalar */
+#define KE_B_IS_SCALAR_U 0
+#define KE_B_IS_SCALAR_B 0
+#define KE_B_IS_SCALAR_T 0
+#define KE_B_IS_SCALAR_S 1
+#define KE_B_IS_SCALAR_R 0
+#define KE_B_IS_SCALAR_SC 1
 #define KE_NAME(op, dt) ke_##op##_##dt
 
 /* Element (r, c) of operand t as an lvalue of storage type S. */
@@ -232,6 +243,12 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         const ST kv = KE_SCALAR_INT(T, k);                                                         \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        /* a check of the scalar alone: once, before any element is written */                     \
+        const bool check_once = KE_B_IS_SCALAR_##shape && KE_CHECK_B_ONLY(elem);                   \
+        if (check_once && rows > 0 && cols > 0) {                                                  \
+            const int fault = KE_CALL(EC_##elem, T, (ST)0, kv);                                    \
+            if (fault) return fault;                                                               \
+        }                                                                                          \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             for (int64_t r = 0; r < rows; r++) {                                                   \
@@ -240,7 +257,7 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                          *p2 = (const ST *)s2.p + r * s2.rs;                                       \
                 (void)p1, (void)p2;                                                                \
                 int any = 0; /* a vectorisable check first (empty for functions without one) */    \
-                for (int64_t c = 0; c < cols; c++)                                                 \
+                for (int64_t c = 0; !check_once && c < cols; c++)                                  \
                     any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv));         \
                 for (int64_t c = 0; any && c < cols; c++) {                                        \
                     const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv)); \

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "elemfn.h"
 
 static uint32_t rng_next(uint64_t *s) {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -164,6 +165,40 @@ Test(elem_kernels, integer_faults_are_reported_not_executed) {
     big[0] = 17; /* 1 << 17 in int, truncated to 16 bits: 0 */
     cr_assert_eq(shl((KTile){(uint8_t *)sh, 16, 1}, w, ks, 1, 1), 0);
     cr_assert_eq(sh[0], 0);
+}
+
+/* TSHRS / TSHLS check their scalar count once per call (elemfn.h's ECB_shr): a count outside
+ * [0, 32) faults before any element is written, in every variant and on either path (contiguous
+ * and strided); an empty tile does not fault; a legal count shifts every element. */
+Test(elem_kernels, tile_scalar_shift_checks_the_count_once) {
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (int op = 0; op < 2; op++) {
+            KernelElem k = tab->elem[op ? OP_TSHLS : OP_TSHRS][DT_I32];
+            cr_assert_not_null(k);
+            for (int strided = 0; strided < 2; strided++) {
+                int32_t a[64], d[64];
+                for (int i = 0; i < 64; i++) a[i] = -1000 * i, d[i] = 7;
+                KTile src[3] = {{(uint8_t *)a, 8, strided ? 2 : 1}}, dst = {(uint8_t *)d, 8, strided ? 2 : 1};
+                const int64_t cols = strided ? 4 : 8;
+                static const int64_t bad[] = {-1, 32, 40, (int64_t)INT32_MIN};
+                for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+                    KScalar ks = {.u = (uint64_t)bad[b]};
+                    cr_assert_eq(k(dst, src, ks, 8, cols), EFAULT_SHIFT, "%s count %lld", tab->name, (long long)bad[b]);
+                    for (int i = 0; i < 64; i++) cr_assert_eq(d[i], 7, "%s: element %d written before the fault", tab->name, i);
+                    cr_assert_eq(k(dst, src, ks, 0, cols), 0, "an empty tile has no element to fault on");
+                }
+                KScalar ks = {.u = 3};
+                cr_assert_eq(k(dst, src, ks, 8, cols), 0);
+                for (int64_t r = 0; r < 8; r++)
+                    for (int64_t c = 0; c < cols; c++) {
+                        const int64_t at = r * 8 + c * (strided ? 2 : 1);
+                        cr_assert_eq(d[at], op ? (int32_t)((uint32_t)a[at] << 3) : a[at] >> 3, "%s element %lld", tab->name, (long long)at);
+                    }
+            }
+        }
+    }
 }
 
 Test(elem_kernels, every_listed_dtype_has_a_kernel) {
