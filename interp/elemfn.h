@@ -163,6 +163,9 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EF_POW_bf16(a, b) pow((double)(a), (double)(b))
 #define EF_POW_f16(a, b) ((float)pow((double)(a), (double)(b)))
 #define EI_pow(T, a, b, c) ei_pow((int64_t)(a), (int64_t)(b), EI_MINUS_ONE_##T)
+/* EIP_NAME defined (as `~, 1`): the binary kernels run EI_NAME on whole rows in the bit-serial
+ * form of ei_pow (kernels_elem.h, ke_pow_row), which vectorises; the per-element loop does not */
+#define EIP_pow ~, 1
 #define EC_pow EC_OK
 /* TPOWS: pow in double, converted straight to T (one rounding, also for f16). Integers: the
  * double converted as the simulator's x86-64 code converts it (EI_F2I) */

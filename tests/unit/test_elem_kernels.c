@@ -250,3 +250,59 @@ Test(elem_fn, integer_quotient_and_remainder_through_double_are_exact) {
         cr_assert_eq(EI_REMAINDER(u32, (uint32_t)a, (uint32_t)b), (uint32_t)a % (uint32_t)b);
     }
 }
+
+/* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
+ * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
+ * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
+ * enough to span several chunks with different highest exponent bits. */
+Test(elem_kernels, integer_pow_rows_match_the_element_function) {
+    enum { N = 700 };
+    static const int64_t edge_base[] = {0, 1, -1, 2, -2, 3, -3, 7, 255, 65535, INT32_MAX, INT32_MIN};
+    static const int64_t edge_exp[] = {0, 1, 2, 3, -1, -2, -3, 31, 32, 33, 63, INT32_MAX, INT32_MIN, 1000000};
+    static const DType types[] = {DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++) {
+            DType dt = types[ti];
+            KernelElem k = tab->elem[OP_TPOW][dt];
+            if (!k) continue;
+            size_t es = dtype_size(dt);
+            uint8_t *a = malloc(N * es), *e = malloc(N * es), *d = malloc(N * es), *want = malloc(N * es);
+            uint64_t s = 7 + (uint64_t)dt;
+            for (int in_place = 0; in_place < 2; in_place++) {
+                for (int i = 0; i < N; i++) {
+                    int64_t av, ev;
+                    if (i < 12 * 14) av = edge_base[i % 12], ev = edge_exp[i / 12];
+                    else {
+                        av = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                        ev = i < 400 ? (int64_t)(rng_next(&s) % 12) : (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                    }
+                    memcpy(a + i * es, &av, es); /* little-endian truncation to the element type */
+                    memcpy(e + i * es, &ev, es);
+                }
+                for (int i = 0; i < N; i++) {
+                    int64_t av = 0, ev = 0;
+                    memcpy(&av, a + i * es, es);
+                    memcpy(&ev, e + i * es, es);
+                    if (dt == DT_I8 || dt == DT_I16 || dt == DT_I32) { /* sign-extend */
+                        int sh = 64 - 8 * (int)es;
+                        av = (int64_t)((uint64_t)av << sh) >> sh;
+                        ev = (int64_t)((uint64_t)ev << sh) >> sh;
+                    }
+                    uint64_t r = ei_pow(av, ev, dt == DT_I8 || dt == DT_I16 || dt == DT_I32);
+                    memcpy(want + i * es, &r, es);
+                }
+                KTile src[3] = {{a, N, 1}, {e, N, 1}, {e, N, 1}};
+                KTile dst = {in_place ? a : d, N, 1};
+                KScalar ks = {0};
+                cr_assert_eq(k(dst, src, ks, 1, N), 0);
+                uint8_t *got = in_place ? a : d;
+                for (int i = 0; i < N; i++)
+                    cr_assert(memcmp(got + i * es, want + i * es, es) == 0, "%s %s element %d differs from ei_pow",
+                              tab->name, dtype_name(dt), i);
+            }
+            free(a), free(e), free(d), free(want);
+        }
+    }
+}
