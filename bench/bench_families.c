@@ -194,7 +194,9 @@ static bool fill_input(DataArray *a, DType dt, FShape s, int k) {
  * integers too), exactly as the simulator does: memcpy speed is out of reach for them. */
 static bool libm_bound(const FamCase *c) {
     static const char *const libm[] = {"exp", "log", "pow", "pows", "fmod", "rem", "expdif"};
-    if (!dtype_is_float(c->dt)) return !strcmp(c->row->info->elem, "pows"); /* integers: pow in double too */
+    /* integers: TPOWS calls pow in double only for u32 and 64-bit types; i8..i32 square in double */
+    if (!dtype_is_float(c->dt))
+        return !strcmp(c->row->info->elem, "pows") && (c->dt == DT_U32 || dtype_size(c->dt) == 8);
     for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
         if (!strcmp(c->row->info->elem, libm[i])) return true;
     return false;

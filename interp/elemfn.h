@@ -185,6 +185,21 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EI_F2I_i64(x) ((int64_t)(x))
 #define EI_F2I_u64(x) ((uint64_t)scalar_float_to_int((x), DT_U64, true))
 #define EC_pows EC_OK
+/* EIPS_NAME defined: tile-scalar kernels of the types whose EI_F2I is the 32-bit conversion (i8 to
+ * i32) run EI_NAME on whole rows as a power by squaring in double (kernels_elem.h, ke_pows_row):
+ * exact while |a^b| < 2^53, where glibc's pow returns the exact power too (every pair whose power
+ * is at most 2^32 in magnitude is compared with pow by tests/unit/test_elem_kernels.c), and a
+ * power of 2^31 or more converts to INT32_MIN (CVTTSD2SI's out-of-range answer) either way;
+ * negative exponents: 1 / a^-b, which truncates as pow's result does (0, +-1, or INT32_MIN for 0) */
+#define EIPS_pows ~, 1
+#define EI_POWS_ROW_i8 1
+#define EI_POWS_ROW_u8 1
+#define EI_POWS_ROW_i16 1
+#define EI_POWS_ROW_u16 1
+#define EI_POWS_ROW_i32 1
+#define EI_POWS_ROW_u32 0
+#define EI_POWS_ROW_i64 0
+#define EI_POWS_ROW_u64 0
 
 /* ---- bitwise (integers) ------------------------------------------------------------------- */
 #define EFDOM_and I

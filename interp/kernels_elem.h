@@ -136,7 +136,49 @@ KE_DEF_IREM(u64)
             }                                                                                      \
         }                                                                                          \
     }
+/* TPOWS for a row of the types up to 32 bits with a scalar exponent (elemfn.h, EIPS_pows): the
+ * power by squaring in double, one multiply pass per exponent bit over the chunk (the exponent is
+ * the same for every element), then 1 / power for a negative exponent, converted as EI_F2I. */
+#define KE_DEF_POWS_ROW(T)                                                                         \
+    KINLINE void ke_pows_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, KE_STORE_##T k, int64_t n) { \
+        const int64_t e = (int64_t)k;                                                              \
+        const uint64_t m = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;                                  \
+        double res[KE_CHUNK], base[KE_CHUNK];                                                      \
+        for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
+            const int64_t len = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                             \
+            for (int64_t i = 0; i < len; i++) {                                                    \
+                base[i] = (double)pa[c0 + i];                                                      \
+                res[i] = m & 1 ? base[i] : 1.0;                                                    \
+            }                                                                                      \
+            for (uint64_t bits = m >> 1; bits; bits >>= 1) { /* one pass per further bit */        \
+                if (bits & 1)                                                                      \
+                    for (int64_t i = 0; i < len; i++) {                                            \
+                        const double b = base[i] * base[i];                                        \
+                        base[i] = b;                                                               \
+                        res[i] *= b;                                                               \
+                    }                                                                              \
+                else                                                                               \
+                    for (int64_t i = 0; i < len; i++) base[i] *= base[i];                          \
+            }                                                                                      \
+            if (e < 0)                                                                             \
+                for (int64_t i = 0; i < len; i++) res[i] = 1.0 / res[i];                           \
+            for (int64_t i = 0; i < len; i++) dp[c0 + i] = (KE_STORE_##T)EI_F2I_##T(res[i]);       \
+        }                                                                                          \
+    }
+#define KE_POWS_ROW_i8 ke_pows_row_i8
+#define KE_POWS_ROW_u8 ke_pows_row_u8
+#define KE_POWS_ROW_i16 ke_pows_row_i16
+#define KE_POWS_ROW_u16 ke_pows_row_u16
+#define KE_POWS_ROW_i32 ke_pows_row_i32
+#define KE_POWS_ROW_u32(...) (void)0 /* EI_POWS_ROW_u32 is 0: never called */
+#define KE_POWS_ROW_i64(...) (void)0
+#define KE_POWS_ROW_u64(...) (void)0
 #define KE_CHUNK 256
+KE_DEF_POWS_ROW(i8)
+KE_DEF_POWS_ROW(u8)
+KE_DEF_POWS_ROW(i16)
+KE_DEF_POWS_ROW(u16)
+KE_DEF_POWS_ROW(i32)
 KE_DEF_POW_ROW(i8)
 KE_DEF_POW_ROW(u8)
 KE_DEF_POW_ROW(i16)
@@ -176,6 +218,8 @@ KE_DEF_POW_ROW(u64)
 #define KE_CHECK_B_ONLY(elem) KE_SECOND(ECB_##elem, 0, ~)
 /* 1 when elem has a row form for two tile operands (elemfn.h's EIP_NAME), else 0 */
 #define KE_INT_POW(elem) KE_SECOND(EIP_##elem, 0, ~)
+/* 1 when elem has a row form for a tile and a scalar on type T (elemfn.h's EIPS_NAME) */
+#define KE_INT_POWS(elem, T) (KE_SECOND(EIPS_##elem, 0, ~) && EI_POWS_ROW_##T)
 /* 1 for the shapes whose b is the scalar */
 #define KE_B_IS_SCALAR_U 0
 #define KE_B_IS_SCALAR_B 0
@@ -306,6 +350,10 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                 (void)p1, (void)p2;                                                                \
                 if (KE_INT_POW(elem) && n == 2 && !KE_B_IS_SCALAR_##shape) {                       \
                     ke_pow_row_##T(dp, p0, p1, cols);                                              \
+                    continue;                                                                      \
+                }                                                                                  \
+                if (KE_INT_POWS(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape) {                    \
+                    KE_POWS_ROW_##T(dp, p0, kv, cols);                                             \
                     continue;                                                                      \
                 }                                                                                  \
                 int any = 0; /* a vectorisable check first (empty for functions without one) */    \

@@ -306,3 +306,58 @@ Test(elem_kernels, integer_pow_rows_match_the_element_function) {
         }
     }
 }
+
+/* (int32_t) of a double as the simulator's x86-64 code converts it: CVTTSD2SI gives INT32_MIN
+ * outside the range (and for NaN) */
+static int32_t cvtt_i32(double x) { return x >= -2147483648.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
+
+/* TPOWS on i32 and i16 runs whole rows as a power by squaring in double (kernels_elem.h,
+ * ke_pows_row), not through pow: for every exponent from 2 to 33 every base whose power is at most
+ * about 2^32 in magnitude (where the conversion's answer depends on the exact value, 2^31 and -2^31
+ * included), and for exponents 0, 1, negative and huge a set of edge and random bases, every
+ * variant gives (int32_t)pow(a, b) truncated to the type, as the simulator computes it. */
+Test(elem_kernels, integer_pows_rows_match_libm_pow) {
+    enum { MAXN = 140000 };
+    int32_t *a = malloc(MAXN * sizeof *a), *d = malloc(MAXN * sizeof *d);
+    int16_t *a16 = malloc(MAXN * sizeof *a16), *d16 = malloc(MAXN * sizeof *d16);
+    static const int32_t other_exp[] = {0, 1, -1, -2, -3, -31, 34, 63, 64, 1000000, INT32_MAX, INT32_MIN, -1000001};
+    int checked = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        KernelElem k32 = tab->elem[OP_TPOWS][DT_I32], k16 = tab->elem[OP_TPOWS][DT_I16];
+        cr_assert_not_null(k32);
+        cr_assert_not_null(k16);
+        for (int ei = 0; ei < 32 + (int)(sizeof other_exp / sizeof *other_exp); ei++) {
+            const int32_t e = ei < 32 ? ei + 2 : other_exp[ei - 32];
+            int n = 0;
+            if (ei < 32) { /* every base with |a|^e <= 2^32 (and one more on each side) */
+                int32_t lim = 1;
+                while (pow((double)lim + 1, e) <= 4294967296.0) lim++;
+                for (int32_t x = -lim - 1; x <= lim + 1 && n < MAXN; x++) a[n++] = x;
+            } else {
+                static const int32_t edge[] = {0, 1, -1, 2, -2, 3, -3, 46340, 46341, -46341, 65536, INT32_MAX, INT32_MIN};
+                for (size_t j = 0; j < sizeof edge / sizeof *edge; j++) a[n++] = edge[j];
+                uint64_t s = 99 + (uint64_t)ei;
+                for (int j = 0; j < 300; j++) a[n++] = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+            }
+            KScalar ks = {.u = (uint64_t)(int64_t)e};
+            KTile src[3] = {{(uint8_t *)a, n, 1}};
+            cr_assert_eq(k32((KTile){(uint8_t *)d, n, 1}, src, ks, 1, n), 0);
+            for (int j = 0; j < n; j++)
+                cr_assert_eq(d[j], cvtt_i32(pow((double)a[j], (double)e)), "%s i32 %d ^ %d = %d, pow gives %d", tab->name, a[j], e,
+                             d[j], cvtt_i32(pow((double)a[j], (double)e)));
+            /* i16: the scalar is converted to i16 first; the bases are the i32 ones truncated */
+            const int16_t e16 = (int16_t)e;
+            for (int j = 0; j < n; j++) a16[j] = (int16_t)a[j];
+            KScalar ks16 = {.u = (uint64_t)(int64_t)e16};
+            KTile src16[3] = {{(uint8_t *)a16, n, 1}};
+            cr_assert_eq(k16((KTile){(uint8_t *)d16, n, 1}, src16, ks16, 1, n), 0);
+            for (int j = 0; j < n; j++)
+                cr_assert_eq(d16[j], (int16_t)cvtt_i32(pow((double)a16[j], (double)e16)), "%s i16 %d ^ %d", tab->name, a16[j], e16);
+            checked += n;
+        }
+    }
+    cr_assert_gt(checked, 100000);
+    free(a), free(d), free(a16), free(d16);
+}
