@@ -112,6 +112,7 @@ typedef struct FamCase {
     double ours_ns, mc_ns;
     double sim_ns[2];       /* per flag set; < 0 when not measured */
     bool sim_rejected[2];   /* g++ rejected its instantiation with that flag set */
+    bool sim_aborted[2];    /* the simulator stopped (an assertion) in this case with that flag set */
     int line_lo, line_hi;   /* lines of its function in the generated C++ */
 } FamCase;
 
@@ -193,7 +194,9 @@ static bool fill_input(DataArray *a, DType dt, FShape s, int k) {
  * integers too), exactly as the simulator does: memcpy speed is out of reach for them. */
 static bool libm_bound(const FamCase *c) {
     static const char *const libm[] = {"exp", "log", "pow", "pows", "fmod", "rem", "expdif"};
-    if (!dtype_is_float(c->dt)) return !strcmp(c->row->info->elem, "pows"); /* integers: pow in double too */
+    /* integers: TPOWS calls pow in double only for u32 and 64-bit types; i8..i32 square in double */
+    if (!dtype_is_float(c->dt))
+        return !strcmp(c->row->info->elem, "pows") && (c->dt == DT_U32 || dtype_size(c->dt) == 8);
     for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
         if (!strcmp(c->row->info->elem, libm[i])) return true;
     return false;
@@ -361,11 +364,15 @@ static void gen_sim_program(Text *t, FamCase *cases, int n, int samples, double 
         text_printf(t, "); });\n}\n#endif\n");
         c->line_hi = count_lines(t);
     }
-    text_printf(t, "\nint main(int argc, char **argv) {\n    (void)argc; (void)argv;\n");
+    /* argv[1]: the first case to run (after a case the simulator aborted in, run_sim starts
+     * again behind it); "S n" before case n names the case an abort happened in */
+    text_printf(t, "\nint main(int argc, char **argv) {\n    const int from = argc > 1 ? std::atoi(argv[1]) : 0;\n");
     for (int ci = 0; ci < n; ci++)
         if (cases[ci].line_lo)
-            text_printf(t, "#ifndef SKIP_%d\n    std::printf(\"R %d %%.3f\\n\", case_%d()); std::fflush(stdout);\n#endif\n", ci,
-                        ci, ci);
+            text_printf(t,
+                        "#ifndef SKIP_%d\n    if (from <= %d) { std::printf(\"S %d\\n\"); std::fflush(stdout); "
+                        "std::printf(\"R %d %%.3f\\n\", case_%d()); std::fflush(stdout); }\n#endif\n",
+                        ci, ci, ci, ci, ci);
     text_printf(t, "    return 0;\n}\n");
 }
 
@@ -412,6 +419,8 @@ typedef struct SimRun {
     bool ok;
     double compile_s;
     int skipped;            /* cases whose instantiation g++ rejected */
+    int aborted;            /* cases the simulator aborted in (run again from the next one) */
+    char abort_msg[256];    /* the first abort's message (its assertion) */
     char note[256];
 } SimRun;
 
@@ -457,19 +466,42 @@ static void run_sim(const BenchOptions *o, const char *inc, const char *overlay,
     }
     out->compile_s = (double)(bench_now_ns() - t0) / 1e9;
     for (int i = 0; i < n; i++) out->skipped += skip[i], cases[i].sim_rejected[f] = skip[i];
-    if (out->ok) {
-        bench_fmt(cmd, sizeof cmd, "'%s'", bin);
+    /* Runs the binary from case `from`; when it dies inside a case (the simulator asserts a shape
+     * it cannot run), that case is marked and the run goes on from the next one. */
+    for (int from = 0; out->ok && from < n;) {
+        bench_fmt(cmd, sizeof cmd, "'%s' %d 2>'%s'", bin, from, err);
         FILE *p = popen(cmd, "r");
         char line[256];
+        int started = -1;
         while (p && fgets(line, sizeof line, p)) {
             int id;
             double ns;
-            if (sscanf(line, "R %d %lf", &id, &ns) == 2 && id >= 0 && id < n) cases[id].sim_ns[f] = ns;
+            if (sscanf(line, "R %d %lf", &id, &ns) == 2 && id >= 0 && id < n) cases[id].sim_ns[f] = ns, started = -1;
+            else if (sscanf(line, "S %d", &id) == 1 && id >= 0 && id < n) started = id;
         }
-        if (!p || pclose(p) != 0) {
+        if (p && pclose(p) == 0) break;
+        if (started < 0) {
             out->ok = false;
-            bench_fmt(out->note, sizeof out->note, "the simulator binary %s failed", bin);
+            bench_fmt(out->note, sizeof out->note, "the simulator binary %s failed (see %s)", bin, err);
+            break;
         }
+        cases[started].sim_aborted[f] = true;
+        if (out->aborted++ == 0) { /* keep the assertion's text: "...Assertion `<cond> && "<msg>"' failed." */
+            FILE *e = fopen(err, "r");
+            static char eline[16384]; /* the assertion's line names the template arguments: long */
+            while (e && fgets(eline, sizeof eline, e)) {
+                char *a = strstr(eline, "Assertion");
+                if (!a) continue;
+                char *q = strstr(a, "&& \""), *end = q ? strchr(q + 4, '"') : NULL;
+                char *file = strstr(eline, "include/pto/");
+                size_t fl = file ? strcspn(file, ":") : 0;
+                if (q && end) bench_fmt(out->abort_msg, sizeof out->abort_msg, "%.*s: %.*s", (int)fl, file ? file : "", (int)(end - q - 4), q + 4);
+                else bench_fmt(out->abort_msg, sizeof out->abort_msg, "%.*s", (int)strcspn(a, "\n"), a);
+                break;
+            }
+            if (e) fclose(e);
+        }
+        from = started + 1;
     }
     free(skip);
 }
@@ -664,7 +696,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
         }
         for (int f = 0; f < 2; f++) {
             if (c->sim_ns[f] > 0) snprintf(simc[f], sizeof simc[f], "%10.1f %6.2f", c->sim_ns[f], c->sim_ns[f] / c->ours_ns);
-            else snprintf(simc[f], sizeof simc[f], "%10s %6s", c->sim_rejected[f] ? "rejected" : "-", "-");
+            else snprintf(simc[f], sizeof simc[f], "%10s %6s", c->sim_rejected[f] ? "rejected" : c->sim_aborted[f] ? "aborted" : "-", "-");
         }
         if (c->sim_ns[0] > 0) {
             double x = c->sim_ns[0] / c->ours_ns;
@@ -695,6 +727,10 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                    sim[f].ok ? "" : ")");
         if (sim[0].skipped || sim[1].skipped)
             printf(" (%d/%d case(s) left out, shown as rejected: g++ rejects their instantiation)", sim[0].skipped, sim[1].skipped);
+        for (int f = 0; f < 2; f++)
+            if (sim[f].aborted)
+                printf("\ng++ %s: %d case(s) shown as aborted: the simulator cannot run their shapes and stops (%s); "
+                       "the other cases ran", sim_flags[f], sim[f].aborted, sim[f].abort_msg);
     }
     printf("\n");
     if (have_sim) printf("simulator: %s. bf16 has no simulator columns: it needs C++23 std::bfloat16_t, which g++ 12 lacks.\n", note);

@@ -87,37 +87,48 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* Shift counts: the simulator shifts the promoted value; counts outside [0, width of the
  * promoted type) are undefined in C++ (and give different bits scalar and vectorised). */
 #define EC_SHIFT(T, a, b) ((int64_t)(b) < 0 || (int64_t)(b) >= (int64_t)(8 * sizeof(EI_PROMO_##T)) ? EFAULT_SHIFT : EFAULT_NONE)
+/* ECB_NAME defined (as `~, 1`): EC_NAME reads b only, so a tile-scalar kernel checks its scalar
+ * once per call instead of once per element (kernels_elem.h, KE_CHECK_B_ONLY) */
+#define ECB_shl ~, 1
+#define ECB_shr ~, 1
 
 /* When both operands of a float + - * / are NaN, x86 returns the first source operand's NaN
  * (quieted); a compiler may swap the operands of a commutative operation, and does so differently
  * in scalar and vector code. EF_NAN_FIRST pins the result to the C order's first operand, as the
  * simulator's scalar code computes it, so every kernel variant gives the same payload. */
 #define EF_NAN_FIRST(a, r) ((a) != (a) ? (a) + (a) : (r))
+/* The pinned float + - * / as functions: an operand that is itself an expression (TADDC's
+ * (a + b) + c) is evaluated once, where the macro would paste it three times and the vectoriser,
+ * after if-conversion, computes each copy with its own masks (TADDSC f32 ran at 0.3x memcpy). */
+static inline float ef_add_pin(float a, float b) { return EF_NAN_FIRST(a, a + b); }
+static inline float ef_sub_pin(float a, float b) { return EF_NAN_FIRST(a, a - b); }
+static inline float ef_mul_pin(float a, float b) { return EF_NAN_FIRST(a, a * b); }
+static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b); }
 
 /* ---- arithmetic ------------------------------------------------------------------------------ */
 #define EFDOM_add FI
-#define EF_add(T, a, b, c) EF_NAN_FIRST(a, (a) + (b))
+#define EF_add(T, a, b, c) ef_add_pin((a), (b))
 #define EI_add(T, a, b, c) (EI_WRAP(a) + EI_WRAP(b))
 #define EC_add EC_OK
 
 #define EFDOM_sub FI
-#define EF_sub(T, a, b, c) EF_NAN_FIRST(a, (a) - (b))
+#define EF_sub(T, a, b, c) ef_sub_pin((a), (b))
 #define EI_sub(T, a, b, c) (EI_WRAP(a) - EI_WRAP(b))
 #define EC_sub EC_OK
 
 #define EFDOM_mul FI
-#define EF_mul(T, a, b, c) EF_NAN_FIRST(a, (a) * (b))
+#define EF_mul(T, a, b, c) ef_mul_pin((a), (b))
 #define EI_mul(T, a, b, c) (EI_WRAP(a) * EI_WRAP(b))
 #define EC_mul EC_OK
 
 #define EFDOM_div FI
-#define EF_div(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
+#define EF_div(T, a, b, c) ef_div_pin((a), (b))
 #define EI_div(T, a, b, c) EI_QUOT(T, a, b)
 #define EC_div EC_DIVISOR
 
 /* scalar / tile (TDIVS with the scalar first, TRECIP = 1 / x) */
 #define EFDOM_rdiv FI
-#define EF_rdiv(T, a, b, c) EF_NAN_FIRST(a, (a) / (b))
+#define EF_rdiv(T, a, b, c) ef_div_pin((a), (b))
 #define EI_rdiv(T, a, b, c) EI_QUOT(T, a, b)
 #define EC_rdiv EC_DIVISOR
 
@@ -152,6 +163,9 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EF_POW_bf16(a, b) pow((double)(a), (double)(b))
 #define EF_POW_f16(a, b) ((float)pow((double)(a), (double)(b)))
 #define EI_pow(T, a, b, c) ei_pow((int64_t)(a), (int64_t)(b), EI_MINUS_ONE_##T)
+/* EIP_NAME defined (as `~, 1`): the binary kernels run EI_NAME on whole rows in the bit-serial
+ * form of ei_pow (kernels_elem.h, ke_pow_row), which vectorises; the per-element loop does not */
+#define EIP_pow ~, 1
 #define EC_pow EC_OK
 /* TPOWS: pow in double, converted straight to T (one rounding, also for f16). Integers: the
  * double converted as the simulator's x86-64 code converts it (EI_F2I) */
@@ -171,6 +185,21 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EI_F2I_i64(x) ((int64_t)(x))
 #define EI_F2I_u64(x) ((uint64_t)scalar_float_to_int((x), DT_U64, true))
 #define EC_pows EC_OK
+/* EIPS_NAME defined: tile-scalar kernels of the types whose EI_F2I is the 32-bit conversion (i8 to
+ * i32) run EI_NAME on whole rows as a power by squaring in double (kernels_elem.h, ke_pows_row):
+ * exact while |a^b| < 2^53, where glibc's pow returns the exact power too (every pair whose power
+ * is at most 2^32 in magnitude is compared with pow by tests/unit/test_elem_kernels.c), and a
+ * power of 2^31 or more converts to INT32_MIN (CVTTSD2SI's out-of-range answer) either way;
+ * negative exponents: 1 / a^-b, which truncates as pow's result does (0, +-1, or INT32_MIN for 0) */
+#define EIPS_pows ~, 1
+#define EI_POWS_ROW_i8 1
+#define EI_POWS_ROW_u8 1
+#define EI_POWS_ROW_i16 1
+#define EI_POWS_ROW_u16 1
+#define EI_POWS_ROW_i32 1
+#define EI_POWS_ROW_u32 0
+#define EI_POWS_ROW_i64 0
+#define EI_POWS_ROW_u64 0
 
 /* ---- bitwise (integers) ------------------------------------------------------------------- */
 #define EFDOM_and I
@@ -195,7 +224,7 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 /* ---- activation --------------------------------------------------------------------------- */
 /* TPRELU / TLRELU: a > 0 ? a : a * b */
 #define EFDOM_prelu F
-#define EF_prelu(T, a, b, c) ((a) > 0.0f ? (a) : EF_NAN_FIRST(a, (a) * (b)))
+#define EF_prelu(T, a, b, c) ef_prelu((a), (b))
 /* TSUBRELU: ReLU(a - b), where the simulator's ReLU is v > 0 ? v : 0 (NaN and -0 give +0) */
 #define EFDOM_subrelu FI
 #define EF_subrelu(T, a, b, c) ef_relu0(RND(T, EF_sub(T, a, b, c)))
@@ -259,6 +288,13 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
 #define EC_recip(T, a, b) EC_DIVISOR(T, 1, a)
 
 /* ---- helpers ------------------------------------------------------------------------------- */
+/* TPRELU / TLRELU with its two tests written once each (NaN, then > 0): as one nested conditional
+ * the vectoriser made four mask compares of it, the loop's bottleneck */
+static inline float ef_prelu(float a, float b) {
+    const float product = a * b, quieted = a + a;
+    const float low = a != a ? quieted : product;
+    return a > 0.0f ? a : low;
+}
 static inline float ef_relu0(float v) { return v > 0.0f ? v : 0.0f; }
 
 #define EI_MINUS_ONE_i8 1

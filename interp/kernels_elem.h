@@ -99,6 +99,95 @@ KE_DEF_IREM(u32)
 KE_DEF_IREM(i64)
 KE_DEF_IREM(u64)
 
+/* TPOW for a row of each integer type: ei_pow (the simulator's integer_pow) with the bit loop
+ * outside the element loop, so that the element loop vectorises. For each chunk: exponent bit k of
+ * every element multiplies its result by its base^(2^k) (square-and-multiply from the low bit, the
+ * same products as ei_pow, in the unsigned type of the promoted width, whose low bits are those
+ * of ei_pow's 64-bit products); the chunk stops after the highest bit any exponent has. Negative
+ * exponents then take ei_pow's answers (0; 1 for a base of 1; +-1 for -1 in a signed type), and
+ * exponent 0 or base 1 give 1 from the loop itself. Reads element i of both sources before writing
+ * element i only: in place is safe. */
+#define KE_DEF_POW_ROW(T)                                                                          \
+    KINLINE void ke_pow_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, const KE_STORE_##T *pe, int64_t n) { \
+        typedef KE_STORE_##T ST;                                                                   \
+        typedef EI_UPROMO_##T U;                                                                   \
+        U res[KE_CHUNK], base[KE_CHUNK], ex[KE_CHUNK];                                             \
+        for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
+            const int64_t m = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                               \
+            U emax = 0;                                                                            \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                const ST e = pe[c0 + i];                                                           \
+                ex[i] = (int64_t)e < 0 ? 0 : (U)e;                                                 \
+                emax |= ex[i];                                                                     \
+                base[i] = (U)(int64_t)pa[c0 + i];                                                  \
+                res[i] = 1;                                                                        \
+            }                                                                                      \
+            for (; emax; emax >>= 1)                                                               \
+                for (int64_t i = 0; i < m; i++) {                                                  \
+                    const U b = base[i], r = res[i];                                               \
+                    res[i] = ex[i] & 1 ? r * b : r;                                                \
+                    base[i] = b * b;                                                               \
+                    ex[i] >>= 1;                                                                   \
+                }                                                                                  \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                const int64_t a = (int64_t)pa[c0 + i], e = (int64_t)pe[c0 + i];                    \
+                const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == -1 ? (e % 2 == 0 ? 1 : (U)-1) : 0; \
+                dp[c0 + i] = (ST)(e < 0 ? neg : res[i]);                                           \
+            }                                                                                      \
+        }                                                                                          \
+    }
+/* TPOWS for a row of the types up to 32 bits with a scalar exponent (elemfn.h, EIPS_pows): the
+ * power by squaring in double, one multiply pass per exponent bit over the chunk (the exponent is
+ * the same for every element), then 1 / power for a negative exponent, converted as EI_F2I. */
+#define KE_DEF_POWS_ROW(T)                                                                         \
+    KINLINE void ke_pows_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, KE_STORE_##T k, int64_t n) { \
+        const int64_t e = (int64_t)k;                                                              \
+        const uint64_t m = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;                                  \
+        double res[KE_CHUNK], base[KE_CHUNK];                                                      \
+        for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
+            const int64_t len = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                             \
+            for (int64_t i = 0; i < len; i++) {                                                    \
+                base[i] = (double)pa[c0 + i];                                                      \
+                res[i] = m & 1 ? base[i] : 1.0;                                                    \
+            }                                                                                      \
+            for (uint64_t bits = m >> 1; bits; bits >>= 1) { /* one pass per further bit */        \
+                if (bits & 1)                                                                      \
+                    for (int64_t i = 0; i < len; i++) {                                            \
+                        const double b = base[i] * base[i];                                        \
+                        base[i] = b;                                                               \
+                        res[i] *= b;                                                               \
+                    }                                                                              \
+                else                                                                               \
+                    for (int64_t i = 0; i < len; i++) base[i] *= base[i];                          \
+            }                                                                                      \
+            if (e < 0)                                                                             \
+                for (int64_t i = 0; i < len; i++) res[i] = 1.0 / res[i];                           \
+            for (int64_t i = 0; i < len; i++) dp[c0 + i] = (KE_STORE_##T)EI_F2I_##T(res[i]);       \
+        }                                                                                          \
+    }
+#define KE_POWS_ROW_i8 ke_pows_row_i8
+#define KE_POWS_ROW_u8 ke_pows_row_u8
+#define KE_POWS_ROW_i16 ke_pows_row_i16
+#define KE_POWS_ROW_u16 ke_pows_row_u16
+#define KE_POWS_ROW_i32 ke_pows_row_i32
+#define KE_POWS_ROW_u32(...) (void)0 /* EI_POWS_ROW_u32 is 0: never called */
+#define KE_POWS_ROW_i64(...) (void)0
+#define KE_POWS_ROW_u64(...) (void)0
+#define KE_CHUNK 256
+KE_DEF_POWS_ROW(i8)
+KE_DEF_POWS_ROW(u8)
+KE_DEF_POWS_ROW(i16)
+KE_DEF_POWS_ROW(u16)
+KE_DEF_POWS_ROW(i32)
+KE_DEF_POW_ROW(i8)
+KE_DEF_POW_ROW(u8)
+KE_DEF_POW_ROW(i16)
+KE_DEF_POW_ROW(u16)
+KE_DEF_POW_ROW(i32)
+KE_DEF_POW_ROW(u32)
+KE_DEF_POW_ROW(i64)
+KE_DEF_POW_ROW(u64)
+
 /* ---- operand shapes: where a, b and c of the element function come from ------------------ */
 /* x0, x1, x2 are the sources' elements, k the scalar. U unary, B binary, T ternary, S tile-scalar,
  * R scalar-tile (reversed), SC tile-scalar-tile. NSRC: source tiles read. */
@@ -123,6 +212,21 @@ KE_DEF_IREM(u64)
 #define KE_CHK_SC(x0, x1, x2, k) x0, k
 
 #define KE_CALL(m, ...) m(__VA_ARGS__)
+/* 1 when elem's fault check reads only its b operand (elemfn.h's ECB_NAME), else 0 */
+#define KE_SECOND_(x, y, ...) y
+#define KE_SECOND(...) KE_SECOND_(__VA_ARGS__)
+#define KE_CHECK_B_ONLY(elem) KE_SECOND(ECB_##elem, 0, ~)
+/* 1 when elem has a row form for two tile operands (elemfn.h's EIP_NAME), else 0 */
+#define KE_INT_POW(elem) KE_SECOND(EIP_##elem, 0, ~)
+/* 1 when elem has a row form for a tile and a scalar on type T (elemfn.h's EIPS_NAME) */
+#define KE_INT_POWS(elem, T) (KE_SECOND(EIPS_##elem, 0, ~) && EI_POWS_ROW_##T)
+/* 1 for the shapes whose b is the scalar */
+#define KE_B_IS_SCALAR_U 0
+#define KE_B_IS_SCALAR_B 0
+#define KE_B_IS_SCALAR_T 0
+#define KE_B_IS_SCALAR_S 1
+#define KE_B_IS_SCALAR_R 0
+#define KE_B_IS_SCALAR_SC 1
 #define KE_NAME(op, dt) ke_##op##_##dt
 
 /* Element (r, c) of operand t as an lvalue of storage type S. */
@@ -184,7 +288,6 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
     }
 
 /* ---- f16 and bf16 ---------------------------------------------------------------------------- */
-#define KE_CHUNK 256
 #define KE_DEF_HALF(op, shape, elem, T)                                                            \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
@@ -232,6 +335,12 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         const ST kv = KE_SCALAR_INT(T, k);                                                         \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        /* a check of the scalar alone: once, before any element is written */                     \
+        const bool check_once = KE_B_IS_SCALAR_##shape && KE_CHECK_B_ONLY(elem);                   \
+        if (check_once && rows > 0 && cols > 0) {                                                  \
+            const int fault = KE_CALL(EC_##elem, T, (ST)0, kv);                                    \
+            if (fault) return fault;                                                               \
+        }                                                                                          \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             for (int64_t r = 0; r < rows; r++) {                                                   \
@@ -239,8 +348,16 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
                 const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \
                          *p2 = (const ST *)s2.p + r * s2.rs;                                       \
                 (void)p1, (void)p2;                                                                \
+                if (KE_INT_POW(elem) && n == 2 && !KE_B_IS_SCALAR_##shape) {                       \
+                    ke_pow_row_##T(dp, p0, p1, cols);                                              \
+                    continue;                                                                      \
+                }                                                                                  \
+                if (KE_INT_POWS(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape) {                    \
+                    KE_POWS_ROW_##T(dp, p0, kv, cols);                                             \
+                    continue;                                                                      \
+                }                                                                                  \
                 int any = 0; /* a vectorisable check first (empty for functions without one) */    \
-                for (int64_t c = 0; c < cols; c++)                                                 \
+                for (int64_t c = 0; !check_once && c < cols; c++)                                  \
                     any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv));         \
                 for (int64_t c = 0; any && c < cols; c++) {                                        \
                     const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv)); \

@@ -65,7 +65,9 @@ static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
         ks[i] = ktile(&in->t[1 + i], s[i]);
     }
     if (d->vr == 0 || d->vc == 0) return pc + 1;
-    int fault = in->k.elem(ktile(&in->t[0], d), ks, kernel_scalar(ip, in, in->t[0].dtype), d->vr, d->vc);
+    /* an immediate scalar (or none) was converted at lowering: no call for it */
+    const KScalar scalar = in->sc[0].slot < 0 ? in->ks : kernel_scalar(ip, in, in->t[0].dtype);
+    int fault = in->k.elem(ktile(&in->t[0], d), ks, scalar, d->vr, d->vc);
     if (fault) return rt_error(ip, in, "%s", fault_message(fault));
     return pc + 1;
 }

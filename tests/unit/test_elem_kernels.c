@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kernels.h"
+#include "elemfn.h"
 
 static uint32_t rng_next(uint64_t *s) {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -166,6 +167,40 @@ Test(elem_kernels, integer_faults_are_reported_not_executed) {
     cr_assert_eq(sh[0], 0);
 }
 
+/* TSHRS / TSHLS check their scalar count once per call (elemfn.h's ECB_shr): a count outside
+ * [0, 32) faults before any element is written, in every variant and on either path (contiguous
+ * and strided); an empty tile does not fault; a legal count shifts every element. */
+Test(elem_kernels, tile_scalar_shift_checks_the_count_once) {
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (int op = 0; op < 2; op++) {
+            KernelElem k = tab->elem[op ? OP_TSHLS : OP_TSHRS][DT_I32];
+            cr_assert_not_null(k);
+            for (int strided = 0; strided < 2; strided++) {
+                int32_t a[64], d[64];
+                for (int i = 0; i < 64; i++) a[i] = -1000 * i, d[i] = 7;
+                KTile src[3] = {{(uint8_t *)a, 8, strided ? 2 : 1}}, dst = {(uint8_t *)d, 8, strided ? 2 : 1};
+                const int64_t cols = strided ? 4 : 8;
+                static const int64_t bad[] = {-1, 32, 40, (int64_t)INT32_MIN};
+                for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+                    KScalar ks = {.u = (uint64_t)bad[b]};
+                    cr_assert_eq(k(dst, src, ks, 8, cols), EFAULT_SHIFT, "%s count %lld", tab->name, (long long)bad[b]);
+                    for (int i = 0; i < 64; i++) cr_assert_eq(d[i], 7, "%s: element %d written before the fault", tab->name, i);
+                    cr_assert_eq(k(dst, src, ks, 0, cols), 0, "an empty tile has no element to fault on");
+                }
+                KScalar ks = {.u = 3};
+                cr_assert_eq(k(dst, src, ks, 8, cols), 0);
+                for (int64_t r = 0; r < 8; r++)
+                    for (int64_t c = 0; c < cols; c++) {
+                        const int64_t at = r * 8 + c * (strided ? 2 : 1);
+                        cr_assert_eq(d[at], op ? (int32_t)((uint32_t)a[at] << 3) : a[at] >> 3, "%s element %lld", tab->name, (long long)at);
+                    }
+            }
+        }
+    }
+}
+
 Test(elem_kernels, every_listed_dtype_has_a_kernel) {
     /* what a row's DTYPES column lets the verifier accept, the interpreter must run */
     const KernelIsaTable *t = kernel_isa_table(KISA_PORTABLE);
@@ -214,4 +249,115 @@ Test(elem_fn, integer_quotient_and_remainder_through_double_are_exact) {
         cr_assert_eq(EI_REMAINDER(i32, a, b), a % b, "%d %% %d", a, b);
         cr_assert_eq(EI_REMAINDER(u32, (uint32_t)a, (uint32_t)b), (uint32_t)a % (uint32_t)b);
     }
+}
+
+/* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
+ * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
+ * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
+ * enough to span several chunks with different highest exponent bits. */
+Test(elem_kernels, integer_pow_rows_match_the_element_function) {
+    enum { N = 700 };
+    static const int64_t edge_base[] = {0, 1, -1, 2, -2, 3, -3, 7, 255, 65535, INT32_MAX, INT32_MIN};
+    static const int64_t edge_exp[] = {0, 1, 2, 3, -1, -2, -3, 31, 32, 33, 63, INT32_MAX, INT32_MIN, 1000000};
+    static const DType types[] = {DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (size_t ti = 0; ti < sizeof types / sizeof *types; ti++) {
+            DType dt = types[ti];
+            KernelElem k = tab->elem[OP_TPOW][dt];
+            if (!k) continue;
+            size_t es = dtype_size(dt);
+            uint8_t *a = malloc(N * es), *e = malloc(N * es), *d = malloc(N * es), *want = malloc(N * es);
+            uint64_t s = 7 + (uint64_t)dt;
+            for (int in_place = 0; in_place < 2; in_place++) {
+                for (int i = 0; i < N; i++) {
+                    int64_t av, ev;
+                    if (i < 12 * 14) av = edge_base[i % 12], ev = edge_exp[i / 12];
+                    else {
+                        av = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                        ev = i < 400 ? (int64_t)(rng_next(&s) % 12) : (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                    }
+                    memcpy(a + i * es, &av, es); /* little-endian truncation to the element type */
+                    memcpy(e + i * es, &ev, es);
+                }
+                for (int i = 0; i < N; i++) {
+                    int64_t av = 0, ev = 0;
+                    memcpy(&av, a + i * es, es);
+                    memcpy(&ev, e + i * es, es);
+                    if (dt == DT_I8 || dt == DT_I16 || dt == DT_I32) { /* sign-extend */
+                        int sh = 64 - 8 * (int)es;
+                        av = (int64_t)((uint64_t)av << sh) >> sh;
+                        ev = (int64_t)((uint64_t)ev << sh) >> sh;
+                    }
+                    uint64_t r = ei_pow(av, ev, dt == DT_I8 || dt == DT_I16 || dt == DT_I32);
+                    memcpy(want + i * es, &r, es);
+                }
+                KTile src[3] = {{a, N, 1}, {e, N, 1}, {e, N, 1}};
+                KTile dst = {in_place ? a : d, N, 1};
+                KScalar ks = {0};
+                cr_assert_eq(k(dst, src, ks, 1, N), 0);
+                uint8_t *got = in_place ? a : d;
+                for (int i = 0; i < N; i++)
+                    cr_assert(memcmp(got + i * es, want + i * es, es) == 0, "%s %s element %d differs from ei_pow",
+                              tab->name, dtype_name(dt), i);
+            }
+            free(a), free(e), free(d), free(want);
+        }
+    }
+}
+
+/* (int32_t) of a double as the simulator's x86-64 code converts it: CVTTSD2SI gives INT32_MIN
+ * outside the range (and for NaN) */
+static int32_t cvtt_i32(double x) { return x >= -2147483648.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
+
+/* TPOWS on i32 and i16 runs whole rows as a power by squaring in double (kernels_elem.h,
+ * ke_pows_row), not through pow: for every exponent from 2 to 33 every base whose power is at most
+ * about 2^32 in magnitude (where the conversion's answer depends on the exact value, 2^31 and -2^31
+ * included), and for exponents 0, 1, negative and huge a set of edge and random bases, every
+ * variant gives (int32_t)pow(a, b) truncated to the type, as the simulator computes it. */
+Test(elem_kernels, integer_pows_rows_match_libm_pow) {
+    enum { MAXN = 140000 };
+    int32_t *a = malloc(MAXN * sizeof *a), *d = malloc(MAXN * sizeof *d);
+    int16_t *a16 = malloc(MAXN * sizeof *a16), *d16 = malloc(MAXN * sizeof *d16);
+    static const int32_t other_exp[] = {0, 1, -1, -2, -3, -31, 34, 63, 64, 1000000, INT32_MAX, INT32_MIN, -1000001};
+    int checked = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        KernelElem k32 = tab->elem[OP_TPOWS][DT_I32], k16 = tab->elem[OP_TPOWS][DT_I16];
+        cr_assert_not_null(k32);
+        cr_assert_not_null(k16);
+        for (int ei = 0; ei < 32 + (int)(sizeof other_exp / sizeof *other_exp); ei++) {
+            const int32_t e = ei < 32 ? ei + 2 : other_exp[ei - 32];
+            int n = 0;
+            if (ei < 32) { /* every base with |a|^e <= 2^32 (and one more on each side) */
+                int32_t lim = 1;
+                while (pow((double)lim + 1, e) <= 4294967296.0) lim++;
+                for (int32_t x = -lim - 1; x <= lim + 1 && n < MAXN; x++) a[n++] = x;
+            } else {
+                static const int32_t edge[] = {0, 1, -1, 2, -2, 3, -3, 46340, 46341, -46341, 65536, INT32_MAX, INT32_MIN};
+                for (size_t j = 0; j < sizeof edge / sizeof *edge; j++) a[n++] = edge[j];
+                uint64_t s = 99 + (uint64_t)ei;
+                for (int j = 0; j < 300; j++) a[n++] = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+            }
+            KScalar ks = {.u = (uint64_t)(int64_t)e};
+            KTile src[3] = {{(uint8_t *)a, n, 1}};
+            cr_assert_eq(k32((KTile){(uint8_t *)d, n, 1}, src, ks, 1, n), 0);
+            for (int j = 0; j < n; j++)
+                cr_assert_eq(d[j], cvtt_i32(pow((double)a[j], (double)e)), "%s i32 %d ^ %d = %d, pow gives %d", tab->name, a[j], e,
+                             d[j], cvtt_i32(pow((double)a[j], (double)e)));
+            /* i16: the scalar is converted to i16 first; the bases are the i32 ones truncated */
+            const int16_t e16 = (int16_t)e;
+            for (int j = 0; j < n; j++) a16[j] = (int16_t)a[j];
+            KScalar ks16 = {.u = (uint64_t)(int64_t)e16};
+            KTile src16[3] = {{(uint8_t *)a16, n, 1}};
+            cr_assert_eq(k16((KTile){(uint8_t *)d16, n, 1}, src16, ks16, 1, n), 0);
+            for (int j = 0; j < n; j++)
+                cr_assert_eq(d16[j], (int16_t)cvtt_i32(pow((double)a16[j], (double)e16)), "%s i16 %d ^ %d", tab->name, a16[j], e16);
+            checked += n;
+        }
+    }
+    cr_assert_gt(checked, 100000);
+    free(a), free(d), free(a16), free(d16);
 }
