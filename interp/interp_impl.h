@@ -510,6 +510,19 @@ bool transfer_values(Interp *ip, const Instr *in, const Transfer *t, Frame *src,
 /* Defines tile t (result form): keeps a seed-tassign placement, else its auto storage; sets the
  * valid region to the type's static dims, else to (vr, vc) (checked against the shape). */
 bool define_tile(Interp *ip, const Instr *in, const TileRef *t, int64_t vr, int64_t vc);
+
+/* The views of a one-source instruction: src's, then dst's, which an SSA form first defines with
+ * src's valid shape (transposed: mirrored); false (reported) when either has no value. */
+static inline bool use_src_and_dst(Interp *ip, const Instr *in, const TileRef *ts, const TileRef *td, bool transposed,
+                                   TileView **s, TileView **d) {
+    *s = use_tile(ip, in, ts);
+    if (!*s) return false;
+    if (in->defines_dst && !define_tile(ip, in, td, transposed ? (*s)->vc : (*s)->vr, transposed ? (*s)->vr : (*s)->vc))
+        return false;
+    *d = use_tile(ip, in, td);
+    return *d != NULL;
+}
+
 /* Checks that a tile of `footprint` bytes may be placed at byte `addr` of `loc`'s buffer. */
 bool check_placement(Interp *ip, const Instr *in, SrcLoc loc, TileLoc tloc, int64_t addr, int64_t footprint,
                      const char *what);

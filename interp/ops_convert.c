@@ -252,11 +252,8 @@ static void convert_staged(const CvtPlan *p, uint8_t *d, const uint8_t *s, int64
 
 static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *dt = &in->t[0], *st = &in->t[1];
-    TileView *s = use_tile(ip, in, st);
-    if (!s) return PC_ERROR;
-    if (in->defines_dst && !define_tile(ip, in, dt, s->vr, s->vc)) return PC_ERROR;
-    TileView *d = use_tile(ip, in, dt);
-    if (!d) return PC_ERROR;
+    TileView *s, *d;
+    if (!use_src_and_dst(ip, in, st, dt, false, &s, &d)) return PC_ERROR;
     if (s->vr != d->vr || s->vc != d->vc)
         return rt_rule_error(ip, in, "valid-shape", "expects src and dst to have the same valid shape, got %dx%d and %dx%d",
                              s->vr, s->vc, d->vr, d->vc);

@@ -490,11 +490,8 @@ TRANS_KERNEL(4)
  * written element by element in that order. An SSA result gets src's valid shape mirrored. */
 static int32_t exec_ttrans(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *td = &in->t[0], *ts = &in->t[1];
-    TileView *s = use_tile(ip, in, ts);
-    if (!s) return PC_ERROR;
-    if (in->defines_dst && !define_tile(ip, in, td, s->vc, s->vr)) return PC_ERROR;
-    TileView *d = use_tile(ip, in, td);
-    if (!d) return PC_ERROR;
+    TileView *s, *d;
+    if (!use_src_and_dst(ip, in, ts, td, true, &s, &d)) return PC_ERROR;
     if (s->vc > td->rows || s->vr > td->cols)
         return rt_rule_error(ip, in, "shape",
                              "expects dst (%dx%d) to hold src's valid region %dx%d transposed (%dx%d)", td->rows, td->cols,

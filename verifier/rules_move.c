@@ -243,18 +243,23 @@ void verify_tinsert(VerifyCtx *ctx, const Op *op) {
 
 /* ---- TCONCAT -------------------------------------------------------------------------------- */
 
+/* `.dtype-match`: three tiles of one element type, reported at b (else c) when it differs from a's;
+ * false when reported. */
+static bool same_element_type3(VerifyCtx *ctx, const Op *op, const TileArg *a, const TileArg *b, const TileArg *c) {
+    DType e = a->tile->dtype;
+    if (e == b->tile->dtype && e == c->tile->dtype) return true;
+    const TileArg *bad = e != b->tile->dtype ? b : c;
+    vreport(ctx, op, bad->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+            "expects %s, %s, and %s to have the same element type, got %s, %s and %s", a->name, b->name, c->name,
+            dtype_name(e), dtype_name(b->tile->dtype), dtype_name(c->tile->dtype));
+    return false;
+}
+
 void verify_tconcat(VerifyCtx *ctx, const Op *op) {
     check_dps_form(ctx, op);
     TileArg s0 = tile_in(op, 0), s1 = tile_in(op, 1), dst = tile_out(op, 0);
     if (!s0.tile || !s1.tile || !dst.tile) return;
-    DType e0 = s0.tile->dtype;
-    if (e0 != s1.tile->dtype || e0 != dst.tile->dtype) {
-        const TileArg *bad = e0 != s1.tile->dtype ? &s1 : &dst;
-        vreport(ctx, op, bad->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
-                "expects src0, src1, and dst to have the same element type, got %s, %s and %s", dtype_name(e0),
-                dtype_name(s1.tile->dtype), dtype_name(dst.tile->dtype));
-        return;
-    }
+    if (!same_element_type3(ctx, op, &s0, &s1, &dst)) return;
     const char *vr_rule = op_rule(ctx, op, "valid-rows");
     const TileArg *srcs[2] = {&s0, &s1};
     for (int i = 0; i < 2; i++) {
@@ -284,9 +289,9 @@ void verify_tconcat(VerifyCtx *ctx, const Op *op) {
                         blayout_name(all[i]->tile->blayout), all[i]->name);
                 return;
             }
-    if (!(DTBIT(e0) & (MV_F | DTBIT(DT_I8) | DTBIT(DT_I16) | DTBIT(DT_I32))))
+    if (!(DTBIT(s0.tile->dtype) & (MV_F | DTBIT(DT_I8) | DTBIT(DT_I16) | DTBIT(DT_I32))))
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
-                "expects element type to be i8, i16, i32, f16, f32, or bf16, got %s", dtype_name(e0));
+                "expects element type to be i8, i16, i32, f16, f32, or bf16, got %s", dtype_name(s0.tile->dtype));
 }
 
 /* ---- TRESHAPE ------------------------------------------------------------------------------- */
@@ -415,14 +420,7 @@ void verify_ttrans(VerifyCtx *ctx, const Op *op) {
                     tile_loc_name(all[i]->tile->loc));
             return;
         }
-    DType e = src.tile->dtype;
-    if (e != tmp.tile->dtype || e != dst.tile->dtype) {
-        const TileArg *bad = e != dst.tile->dtype ? &dst : &tmp;
-        vreport(ctx, op, bad->loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
-                "expects src, tmp, and dst to have the same element type, got %s, %s and %s", dtype_name(e),
-                dtype_name(tmp.tile->dtype), dtype_name(dst.tile->dtype));
-        return;
-    }
+    if (!same_element_type3(ctx, op, &src, &tmp, &dst)) return;
     if (!check_op_dtype(ctx, op, &src)) return;
     if (src.tile->blayout != BL_ROW_MAJOR) { /* PTOAS on A2/A3; pto-isa's static_assert on both targets */
         vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "layout"),
@@ -430,7 +428,7 @@ void verify_ttrans(VerifyCtx *ctx, const Op *op) {
                 blayout_name(src.tile->blayout), type_text(ctx, src.type));
         return;
     }
-    int64_t es = (int64_t)dtype_size(e);
+    int64_t es = (int64_t)dtype_size(src.tile->dtype);
     if (ctx->target == TARGET_A5) {
         /* PTOAS's 32-byte major dimension of src and dst is every vec tile's rule (TILE.alignment) */
         /* pto-isa a5/TTrans.hpp: 1- and 2-byte types gather (src) or scatter (dst, when src has fewer
