@@ -444,6 +444,12 @@ static inline TileView *use_tile(Interp *ip, const Instr *in, const TileRef *t) 
     return v;
 }
 
+/* The defined view of operand value v in the running frame, or NULL (for footprint functions). */
+static inline const TileView *defined_view(const Interp *ip, const Value *v) {
+    const TileView *tv = v ? &ip->frame->vals[v->id].tile : NULL;
+    return tv && (tv->flags & VIEW_DEFINED) ? tv : NULL;
+}
+
 /* Element offset of (r, c) in a tile's storage: r*rs + c*cs for none_box tiles; for boxed ones
  * the boxes go along the outer layout (blayout) and the elements inside a box along its own
  * (slayout), as the simulator's GetTileElementOffset: Nz = col-major boxes of row-major 16xC0. */

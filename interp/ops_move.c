@@ -191,12 +191,6 @@ static int32_t exec_tinsert(Interp *ip, const Instr *in, int32_t pc) {
 
 /* ---- what a window move touches (--check-sync, --check-init) ---------------------------------- */
 
-/* The defined view of operand value v in the running frame, or NULL. */
-static const TileView *defined_view(const Interp *ip, const Value *v) {
-    const TileView *tv = v ? &ip->frame->vals[v->id].tile : NULL;
-    return tv && (tv->flags & VIEW_DEFINED) ? tv : NULL;
-}
-
 /* A window move's accesses: an extract reads src's window at (r0, c0) the size of dst's valid
  * region (bounded by src's physical shape, so past src's valid region is allowed) and writes dst's
  * valid region; an insert reads src's valid region and writes dst's window at (r0, c0); the fp
