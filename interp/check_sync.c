@@ -789,6 +789,16 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     else tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
 }
 
+/* A data-dependent access of an exact footprint (TileWindowAccess.walk): the runs its walk gives. */
+static void access_walk(Interp *ip, SyncChecker *s, const Instr *in, const TileWindowAccess *a) {
+    const Value *v = a->value;
+    if (!v || (int64_t)v->id >= ip->frame->fn->n_slots) return;
+    const TileView *tv = &ip->frame->vals[v->id].tile;
+    if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    TileAccess x = {ip, s, in->op, v, buffer_name(v->type->tile.loc), tv->base, a->write};
+    a->walk(ip, in, access_run, &x);
+}
+
 /* The tile reads (write false) or writes of an instruction with an exact footprint. */
 static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool write) {
     TileWindowAccess acc[MAX_WINDOW_ACCESSES];
@@ -796,6 +806,7 @@ static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool w
     for (int i = 0; i < n; i++)
         if (acc[i].write != write) continue;
         else if (acc[i].raw) access(ip, s, in->op, s->cur_pipe, acc[i].raw, acc[i].raw_bytes, write, acc[i].value, "UB", acc[i].raw);
+        else if (acc[i].walk) access_walk(ip, s, in, &acc[i]);
         else access_tile(ip, s, in->op, acc[i].value, write, false, -1, &acc[i]);
 }
 
