@@ -20,7 +20,8 @@
  * FIX; vec into mat FIX on A2/A3 and MTE3 on A5; otherwise V); the cube rows are M, tci is S,
  * texpands/tfillpad into mat MTE2, tscatter S on A2/A3. A row's InternalSync says what its
  * implementation synchronises inside itself (tprint's PIPE_ALL barrier on A2/A3, the V <-> S
- * EVENT_ID0 handshakes of A2/A3 trowargmax/min and A5 one-element textract/tinsert). Scalar and
+ * EVENT_ID0 handshakes of A2/A3 trowargmax/min, A2/A3 scalar-path ttrans and A5 one-element
+ * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). Scalar and
  * control instructions touch no tile memory. */
 #include "interp_impl.h"
 
@@ -846,6 +847,22 @@ static void scalar_path_contract(SyncChecker *s) {
     join(own->vc[P_V], own->vc[P_S]);
 }
 
+/* Does the op run A2/A3 ttrans's vnchwconv path (its pipe rule kept it on V), whose
+ * pipe_barrier(PIPE_V) sits between the transposes (src read, tmp written) and the final copy into
+ * dst (a2a3/TTrans.hpp TTransOperation)? */
+static bool transpose_barrier_runs(const SyncChecker *s, InternalSync is) {
+    return is == IS_SCALAR_PATH_KEYS_A2A3 && s->target != TARGET_A5 && s->cur_pipe == P_V;
+}
+
+/* That barrier, between the op's tmp writes and its dst writes: every V access so far (the op's
+ * own included) before what V does next, in layer 0 only (an implementation detail: what only it
+ * orders is SYNC.internal-order); the copy into dst is the next V instruction. */
+static void transpose_barrier(SyncChecker *s, const Op *op) {
+    s->internal_site = op;
+    s->clk[0].barrier[P_V] = s->clk[0].vc[P_V][P_V];
+    for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[P_V][P_V]++;
+}
+
 /* The pto-isa implementation that does an InternalSync's handshakes, for messages. */
 static const char *internal_sync_source(InternalSync is) {
     switch (is) {
@@ -933,8 +950,10 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     const Decoded *d = &s->decoded[in - ip->code]; /* decoded by sync_checker_step */
+    bool barrier = transpose_barrier_runs(s, d->internal); /* before the first destination */
     for (int i = 0; i < d->n_writes; i++) {
         const OperandAccess *a = &d->writes[i];
+        if (barrier && !a->whole) barrier = false, transpose_barrier(s, op);
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
         else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL);
     }
@@ -1090,14 +1109,18 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     for (Report *r = s->reports; r; r = r->next) {
         if (r->kind >= 3) { /* ordered, but only by an op's internal synchronisation */
             const Op *by = r->internal;
-            bool barrier = by && OPF_INTERNAL_SYNC(op_info(by->code)->flags) == IS_BARRIER_ALL_A2A3;
+            InternalSync is = by ? OPF_INTERNAL_SYNC(op_info(by->code)->flags) : IS_NONE;
+            bool barrier = is == IS_BARRIER_ALL_A2A3, vbarrier = is == IS_SCALAR_PATH_KEYS_A2A3 && transpose_pipe(s, by) == P_V;
             diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
                         "%s on %s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
                         "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
                         "tprint) or changes shape; fix: %s",
                         kind_text[r->kind - 3], accessed_text(ip, r), r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name, pipe_text(r->p1),
                         r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
-                        barrier ? "pipe_barrier(PIPE_ALL)" : "V <-> S EVENT_ID0 handshake", by ? op_info(by->code)->name : "?",
+                        barrier    ? "pipe_barrier(PIPE_ALL)"
+                        : vbarrier ? "pipe_barrier(PIPE_V) between its transposes and its copy into dst"
+                                   : "V <-> S EVENT_ID0 handshake",
+                        by ? op_info(by->code)->name : "?",
                         by ? by->loc.line : 0,
                         r->p1 == r->p2 ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d", pipe_text(r->p1),
                                                       r->second->loc.line)
