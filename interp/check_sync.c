@@ -102,6 +102,7 @@ typedef struct FlagState {
     bool set;
     const Op *site;
     Snapshot clock;
+    const Op *taken_by;     /* the op whose internal wait consumed the last set (SYNC.internal-key) */
 } FlagState;
 
 /* A buffer-id token (get_buf / rls_buf): who holds it, and the join of every release so far (an
@@ -731,7 +732,19 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
             }
         fl->set = true;
         fl->site = op;
+        fl->taken_by = NULL;
         take_clock(s, src, fl->clock); /* fires after all earlier src-pipe work */
+        return;
+    }
+    if (!fl->set && fl->taken_by) { /* its set went to an op's own wait (SYNC.internal-key there) */
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.wait-unset",
+                    "waits for flag (%s -> %s, EVENT_ID%lld), whose set at line %d the internal wait of '%s' at line %d "
+                    "consumed: %s; fix: use another event id than EVENT_ID%lld for this pair",
+                    pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0,
+                    op_info(fl->taken_by->code)->name, fl->taken_by->loc.line,
+                    dst == P_S ? "the scalar pipe stalls and the kernel hangs" : "the waiting pipe stalls forever",
+                    (long long)id);
         return;
     }
     if (!fl->set) {
@@ -883,8 +896,9 @@ static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync
     }
     static const int8_t keys[2][2] = {{P_V, P_S}, {P_S, P_V}};
     for (int i = 0; i < 2; i++) {
-        const FlagState *fl = &s->flag[keys[i][0]][keys[i][1]][0];
+        FlagState *fl = &s->flag[keys[i][0]][keys[i][1]][0];
         if (!fl->set) continue;
+        fl->set = false, fl->taken_by = op; /* the op's wait takes the one-bit flag: the user's wait hangs */
         s->n_errors++;
         diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.internal-key",
                     "flag (%s -> %s, EVENT_ID0) set at line %d is pending across '%s', whose %s implementation sets and "
