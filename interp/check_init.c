@@ -199,6 +199,13 @@ static bool accesses_tiles(const Instr *in) {
 static void check_window(Interp *ip, InitChecker *c, const Instr *in, const TileWindowAccess *a) {
     const TileView *tv = tile_view_of(ip, a->value);
     if (!tv) return;
+    if (a->walk) { /* data-dependent: the bytes the walk gives */
+        TileRef t;
+        tile_ref_fill(&a->value->type->tile, ip->opts.target, &t);
+        ReadCtx x = {ip, c, in, a->value, tv->base, &t};
+        a->walk(ip, in, check_run, &x);
+        return;
+    }
     if (a->sized_by && (a->r0 + a->rows > tv->vr || a->c0 + a->cols > tv->vc)) {
         InitReport *r = report_at(c, in->op, a->value, true);
         if (r) r->sized_by = a->sized_by, r->win_rows = a->rows, r->win_cols = a->cols, r->vr = tv->vr, r->vc = tv->vc,
@@ -260,7 +267,8 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             TileRef t;
             tile_ref_fill(&acc[i].value->type->tile, ip->opts.target, &t);
             MarkCtx set = {ip, c, ST_SET};
-            tile_window_runs(&t, tv->base, acc[i].r0, acc[i].c0, acc[i].rows, acc[i].cols, mark_run, &set);
+            if (acc[i].walk) acc[i].walk(ip, in, mark_run, &set);
+            else tile_window_runs(&t, tv->base, acc[i].r0, acc[i].c0, acc[i].rows, acc[i].cols, mark_run, &set);
         }
         return;
     }

@@ -20,7 +20,8 @@
  * FIX; vec into mat FIX on A2/A3 and MTE3 on A5; otherwise V); the cube rows are M, tci is S,
  * texpands/tfillpad into mat MTE2, tscatter S on A2/A3. A row's InternalSync says what its
  * implementation synchronises inside itself (tprint's PIPE_ALL barrier on A2/A3, the V <-> S
- * EVENT_ID0 handshakes of A2/A3 trowargmax/min and A5 one-element textract/tinsert). Scalar and
+ * EVENT_ID0 handshakes of A2/A3 trowargmax/min, A2/A3 scalar-path ttrans and A5 one-element
+ * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). Scalar and
  * control instructions touch no tile memory. */
 #include "interp_impl.h"
 
@@ -101,6 +102,7 @@ typedef struct FlagState {
     bool set;
     const Op *site;
     Snapshot clock;
+    const Op *taken_by;     /* the op whose internal wait consumed the last set (SYNC.internal-key) */
 } FlagState;
 
 /* A buffer-id token (get_buf / rls_buf): who holds it, and the join of every release so far (an
@@ -730,7 +732,19 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
             }
         fl->set = true;
         fl->site = op;
+        fl->taken_by = NULL;
         take_clock(s, src, fl->clock); /* fires after all earlier src-pipe work */
+        return;
+    }
+    if (!fl->set && fl->taken_by) { /* its set went to an op's own wait (SYNC.internal-key there) */
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.wait-unset",
+                    "waits for flag (%s -> %s, EVENT_ID%lld), whose set at line %d the internal wait of '%s' at line %d "
+                    "consumed: %s; fix: use another event id than EVENT_ID%lld for this pair",
+                    pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0,
+                    op_info(fl->taken_by->code)->name, fl->taken_by->loc.line,
+                    dst == P_S ? "the scalar pipe stalls and the kernel hangs" : "the waiting pipe stalls forever",
+                    (long long)id);
         return;
     }
     if (!fl->set) {
@@ -789,6 +803,16 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     else tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
 }
 
+/* A data-dependent access of an exact footprint (TileWindowAccess.walk): the runs its walk gives. */
+static void access_walk(Interp *ip, SyncChecker *s, const Instr *in, const TileWindowAccess *a) {
+    const Value *v = a->value;
+    if (!v || (int64_t)v->id >= ip->frame->fn->n_slots) return;
+    const TileView *tv = &ip->frame->vals[v->id].tile;
+    if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    TileAccess x = {ip, s, in->op, v, buffer_name(v->type->tile.loc), tv->base, a->write};
+    a->walk(ip, in, access_run, &x);
+}
+
 /* The tile reads (write false) or writes of an instruction with an exact footprint. */
 static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool write) {
     TileWindowAccess acc[MAX_WINDOW_ACCESSES];
@@ -796,6 +820,7 @@ static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool w
     for (int i = 0; i < n; i++)
         if (acc[i].write != write) continue;
         else if (acc[i].raw) access(ip, s, in->op, s->cur_pipe, acc[i].raw, acc[i].raw_bytes, write, acc[i].value, "UB", acc[i].raw);
+        else if (acc[i].walk) access_walk(ip, s, in, &acc[i]);
         else access_tile(ip, s, in->op, acc[i].value, write, false, -1, &acc[i]);
 }
 
@@ -835,6 +860,22 @@ static void scalar_path_contract(SyncChecker *s) {
     join(own->vc[P_V], own->vc[P_S]);
 }
 
+/* Does the op run A2/A3 ttrans's vnchwconv path (its pipe rule kept it on V), whose
+ * pipe_barrier(PIPE_V) sits between the transposes (src read, tmp written) and the final copy into
+ * dst (a2a3/TTrans.hpp TTransOperation)? */
+static bool transpose_barrier_runs(const SyncChecker *s, InternalSync is) {
+    return is == IS_SCALAR_PATH_KEYS_A2A3 && s->target != TARGET_A5 && s->cur_pipe == P_V;
+}
+
+/* That barrier, between the op's tmp writes and its dst writes: every V access so far (the op's
+ * own included) before what V does next, in layer 0 only (an implementation detail: what only it
+ * orders is SYNC.internal-order); the copy into dst is the next V instruction. */
+static void transpose_barrier(SyncChecker *s, const Op *op) {
+    s->internal_site = op;
+    s->clk[0].barrier[P_V] = s->clk[0].vc[P_V][P_V];
+    for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[P_V][P_V]++;
+}
+
 /* The pto-isa implementation that does an InternalSync's handshakes, for messages. */
 static const char *internal_sync_source(InternalSync is) {
     switch (is) {
@@ -855,8 +896,9 @@ static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync
     }
     static const int8_t keys[2][2] = {{P_V, P_S}, {P_S, P_V}};
     for (int i = 0; i < 2; i++) {
-        const FlagState *fl = &s->flag[keys[i][0]][keys[i][1]][0];
+        FlagState *fl = &s->flag[keys[i][0]][keys[i][1]][0];
         if (!fl->set) continue;
+        fl->set = false, fl->taken_by = op; /* the op's wait takes the one-bit flag: the user's wait hangs */
         s->n_errors++;
         diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.internal-key",
                     "flag (%s -> %s, EVENT_ID0) set at line %d is pending across '%s', whose %s implementation sets and "
@@ -922,8 +964,10 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     const Decoded *d = &s->decoded[in - ip->code]; /* decoded by sync_checker_step */
+    bool barrier = transpose_barrier_runs(s, d->internal); /* before the first destination */
     for (int i = 0; i < d->n_writes; i++) {
         const OperandAccess *a = &d->writes[i];
+        if (barrier && !a->whole) barrier = false, transpose_barrier(s, op);
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
         else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL);
     }
@@ -1079,14 +1123,18 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     for (Report *r = s->reports; r; r = r->next) {
         if (r->kind >= 3) { /* ordered, but only by an op's internal synchronisation */
             const Op *by = r->internal;
-            bool barrier = by && OPF_INTERNAL_SYNC(op_info(by->code)->flags) == IS_BARRIER_ALL_A2A3;
+            InternalSync is = by ? OPF_INTERNAL_SYNC(op_info(by->code)->flags) : IS_NONE;
+            bool barrier = is == IS_BARRIER_ALL_A2A3, vbarrier = is == IS_SCALAR_PATH_KEYS_A2A3 && transpose_pipe(s, by) == P_V;
             diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
                         "%s on %s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
                         "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
                         "tprint) or changes shape; fix: %s",
                         kind_text[r->kind - 3], accessed_text(ip, r), r->mem, (long long)r->lo, (long long)r->hi - 1, op_info(r->first->code)->name, pipe_text(r->p1),
                         r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
-                        barrier ? "pipe_barrier(PIPE_ALL)" : "V <-> S EVENT_ID0 handshake", by ? op_info(by->code)->name : "?",
+                        barrier    ? "pipe_barrier(PIPE_ALL)"
+                        : vbarrier ? "pipe_barrier(PIPE_V) between its transposes and its copy into dst"
+                                   : "V <-> S EVENT_ID0 handshake",
+                        by ? op_info(by->code)->name : "?",
                         by ? by->loc.line : 0,
                         r->p1 == r->p2 ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d", pipe_text(r->p1),
                                                       r->second->loc.line)

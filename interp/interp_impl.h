@@ -92,6 +92,13 @@ enum { PC_ERROR = -1, PC_HALT = -2 };
  * end of the entry function. */
 typedef int32_t (*ExecFn)(Interp *ip, const Instr *in, int32_t pc);
 
+/* One contiguous run of a tile region's bytes: n bytes at p; return false to stop the walk. */
+typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n);
+/* Walks the bytes of a data-dependent access of an instruction as it runs now (elements chosen by
+ * an index tile's current values), in runs of adjacent bytes, through fn; stops when fn returns
+ * false. */
+typedef void (*FootprintWalkFn)(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx);
+
 /* One tile access of an instruction as it runs now: the operand, the window of its storage it
  * touches (rows [r0, r0 + rows) x cols [c0, c0 + cols)), read or written. `sized_by` is set on a
  * read whose window the op sizes from another operand, so that reading past the operand's own
@@ -105,6 +112,8 @@ typedef struct TileWindowAccess {
     const uint8_t *raw;     /* else a byte range no operand names: an implementation's hidden scratch,
                              * raw_bytes at raw, `value` a typeless stand-in whose name says what it is */
     int64_t raw_bytes;
+    FootprintWalkFn walk;   /* else, when set: the bytes of `value` it touches are walk's runs, not the
+                             * window (gather/scatter: the elements its indices name now) */
 } TileWindowAccess;
 enum { MAX_WINDOW_ACCESSES = 8 };
 /* The exact tile accesses of an instruction whose kernel does not touch each source's valid region
@@ -267,8 +276,6 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s);
  * false when p is in none of them. */
 bool interp_memory_of(const Interp *ip, const uint8_t *p, const uint8_t **base, int64_t *bytes, bool *gm);
 
-/* One contiguous run of a tile region's bytes: n bytes at p; return false to stop the walk. */
-typedef bool (*TileRunFn)(void *ctx, const uint8_t *p, int64_t n);
 /* Walks the rows x cols region at the top left of tile t stored at base in contiguous runs: one
  * for whole rows (row-major) or columns (col-major), else one per row or column; one per element
  * in boxed layouts. */

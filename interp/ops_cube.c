@@ -118,16 +118,16 @@ static int matmul_footprint(const Interp *ip, const Instr *in, TileWindowAccess 
     int32_t M = a->vr, K = a->vc, N = b->vc;
     if (M > in->t[0].rows || N > in->t[0].cols || K > in->t[2].rows) return -1; /* refused when it runs */
     int n = 0;
-    acc[n++] = (TileWindowAccess){lhs, 0, 0, M, K, false, NULL, NULL, 0};
-    acc[n++] = (TileWindowAccess){rhs, 0, 0, K, N, false, "K (lhs's valid columns)", NULL, 0};
-    if (p->form == MM_ACC) acc[n++] = (TileWindowAccess){x, 0, 0, M, N, false, "M x N (lhs's valid rows by rhs's valid columns)", NULL, 0};
+    acc[n++] = (TileWindowAccess){lhs, 0, 0, M, K, false, NULL, NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){rhs, 0, 0, K, N, false, "K (lhs's valid columns)", NULL, 0, NULL};
+    if (p->form == MM_ACC) acc[n++] = (TileWindowAccess){x, 0, 0, M, N, false, "M x N (lhs's valid rows by rhs's valid columns)", NULL, 0, NULL};
     if (p->form == MM_BIAS) {
-        acc[n++] = (TileWindowAccess){x, 0, 0, 1, d->vc, false, "dst's valid columns", NULL, 0};
-        if (d->vr > M) acc[n++] = (TileWindowAccess){dst, M, 0, d->vr - M, d->vc, false, NULL, NULL, 0};
-        if (d->vc > N) acc[n++] = (TileWindowAccess){dst, 0, N, M < d->vr ? M : d->vr, d->vc - N, false, NULL, NULL, 0};
-        acc[n++] = (TileWindowAccess){dst, 0, 0, d->vr, d->vc, true, NULL, NULL, 0};
+        acc[n++] = (TileWindowAccess){x, 0, 0, 1, d->vc, false, "dst's valid columns", NULL, 0, NULL};
+        if (d->vr > M) acc[n++] = (TileWindowAccess){dst, M, 0, d->vr - M, d->vc, false, NULL, NULL, 0, NULL};
+        if (d->vc > N) acc[n++] = (TileWindowAccess){dst, 0, N, M < d->vr ? M : d->vr, d->vc - N, false, NULL, NULL, 0, NULL};
+        acc[n++] = (TileWindowAccess){dst, 0, 0, d->vr, d->vc, true, NULL, NULL, 0, NULL};
     }
-    acc[n++] = (TileWindowAccess){dst, 0, 0, M, N, true, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){dst, 0, 0, M, N, true, NULL, NULL, 0, NULL};
     return n;
 }
 

@@ -44,6 +44,61 @@ static bool dps_dst(LowerCtx *ctx, const Op *op, TileRef *dst, bool *emitted) {
     return true;
 }
 
+/* ---- exact footprints (--check-sync, --check-init) ------------------------------------------ */
+
+/* The kernels below touch elements their index tiles name, so their footprints (Instr.footprint)
+ * walk the indices as they are when the checker asks, with the kernels' own addressing and bounds:
+ * one run per element, adjacent ones joined. The walks allocate nothing. */
+
+/* The current view of a tile operand, or NULL while it is undefined (the op reports that). */
+static const TileView *defined_tile(const Interp *ip, const TileRef *t) {
+    const TileView *v = &ip->frame->vals[t->slot].tile;
+    return v->base && (v->flags & VIEW_DEFINED) ? v : NULL;
+}
+
+/* The value of operand i of a list (NULL when it is not a value). */
+static const Value *operand_value(const OperandList *l, int i) {
+    return i < l->count && l->items[i].kind == OPD_VALUE ? l->items[i].value : NULL;
+}
+
+/* Byte runs joined while adjacent, then passed on to fn. */
+typedef struct RunJoin {
+    TileRunFn fn;
+    void *ctx;
+    const uint8_t *p;
+    int64_t n;
+} RunJoin;
+
+/* Adds n bytes at p; false when fn asked to stop. */
+static bool run_add(RunJoin *j, const uint8_t *p, int64_t n) {
+    if (j->n && p == j->p + j->n) {
+        j->n += n;
+        return true;
+    }
+    if (j->n && !j->fn(j->ctx, j->p, j->n)) {
+        j->n = 0;
+        return false;
+    }
+    j->p = p, j->n = n;
+    return true;
+}
+
+/* Passes on the pending run. */
+static void run_flush(RunJoin *j) {
+    if (j->n) j->fn(j->ctx, j->p, j->n);
+    j->n = 0;
+}
+
+/* A window of a tile operand; `sized_by` as in TileWindowAccess. */
+static TileWindowAccess window_access(const Value *v, int32_t rows, int32_t cols, bool write, const char *sized_by) {
+    return (TileWindowAccess){.value = v, .rows = rows, .cols = cols, .write = write, .sized_by = sized_by};
+}
+
+/* A data-dependent access of a tile operand, its bytes walked by fn. */
+static TileWindowAccess walked_access(const Value *v, bool write, FootprintWalkFn fn) {
+    return (TileWindowAccess){.value = v, .write = write, .walk = fn};
+}
+
 /* ---- TGATHER: index form ------------------------------------------------------------------ */
 
 /* dst(r,c) = src[flat idx(r,c)] over dst's valid region, src addressed row-major over its physical
@@ -64,6 +119,43 @@ static inline int32_t gather_index_rows(Interp *ip, const Instr *in, TileView *d
         }
     (void)ip;
     return 0;
+}
+
+/* The src elements an index-form tgather reads: those its indices over dst's valid region name
+ * (gather_index_rows' addressing; an index outside src's Rows*Cols reads nothing). */
+static void gather_index_src_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileRef *ts = &in->t[1], *ti = &in->t[2];
+    const TileView *d = defined_tile(ip, &in->t[0]), *s = defined_tile(ip, ts), *ix = defined_tile(ip, ti);
+    if (!d || !s || !ix) return;
+    const int64_t n = (int64_t)ts->rows * ts->cols, cols = ts->cols;
+    const size_t es = (size_t)in->a;
+    RunJoin j = {fn, ctx, NULL, 0};
+    for (int64_t r = 0; r < d->vr; r++)
+        for (int64_t c = 0; c < d->vc; c++) {
+            uint32_t u;
+            memcpy(&u, elem_at(ti, ix, r, c, 4), 4);
+            int64_t raw = in->b ? (int64_t)u : (int64_t)(int32_t)u;
+            if (raw >= 0 && raw < n && !run_add(&j, elem_at(ts, s, raw / cols, raw % cols, es), (int64_t)es)) return;
+        }
+    run_flush(&j);
+}
+
+/* Index form: reads the indices over dst's valid region and the src elements they name, writes
+ * tmp (scratch of the NPU implementation, a2a3/TGather.hpp) and dst's valid region. */
+static int tgather_index_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const TileView *d = defined_tile(ip, &in->t[0]);
+    if (!d || !defined_tile(ip, &in->t[1]) || !defined_tile(ip, &in->t[2]) || d->vc != in->t[0].cols ||
+        d->vr > in->t[2].rows || d->vc > in->t[2].cols)
+        return -1; /* refused when it runs */
+    int n = 0;
+    acc[n++] = window_access(operand_value(&op->ins, 1), d->vr, d->vc, false, "dst's valid region");
+    acc[n++] = walked_access(operand_value(&op->ins, 0), false, gather_index_src_walk);
+    const Value *tmp = operand_value(&op->ins, 2);
+    if (tmp && tmp->type && tmp->type->kind == TY_TILE && (ip->frame->vals[tmp->id].tile.flags & VIEW_DEFINED))
+        acc[n++] = window_access(tmp, (int32_t)tmp->type->tile.rows, (int32_t)tmp->type->tile.cols, true, NULL);
+    acc[n++] = window_access(operand_value(&op->outs, 0), d->vr, d->vc, true, NULL);
+    return n;
 }
 
 static int32_t exec_tgather_index(Interp *ip, const Instr *in, int32_t pc) {
@@ -94,6 +186,45 @@ static inline void gather_mask_rows(const Instr *in, TileView *d, TileView *s, s
     uint8_t *out = d->base;
     for (int64_t r = 0; r < s->vr; r++)
         for (int64_t c = start; c < s->vc; c += step, out += es) memcpy(out, elem_at(ts, s, r, c, es), es);
+}
+
+/* The src elements a mask-form tgather reads: the selected columns of src's valid rows. */
+static void gather_mask_src_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileRef *ts = &in->t[1];
+    const TileView *s = defined_tile(ip, ts);
+    if (!s) return;
+    const int64_t start = in->b & 0xff, step = in->b >> 8;
+    const size_t es = (size_t)in->a;
+    RunJoin j = {fn, ctx, NULL, 0};
+    for (int64_t r = 0; r < s->vr; r++)
+        for (int64_t c = start; c < s->vc; c += step)
+            if (!run_add(&j, elem_at(ts, s, r, c, es), (int64_t)es)) return;
+    run_flush(&j);
+}
+
+/* The number of elements a mask-form tgather selects from src (-1 when src is undefined). */
+static int64_t gather_mask_count(const Instr *in, const TileView *s) {
+    if (!s) return -1;
+    const int64_t start = in->b & 0xff, step = in->b >> 8;
+    return (s->vc > start ? (s->vc - start + step - 1) / step : 0) * s->vr;
+}
+
+/* The dst bytes it writes: one packed stream of the selected elements from dst's first element. */
+static void gather_mask_dst_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileView *d = defined_tile(ip, &in->t[0]);
+    int64_t total = gather_mask_count(in, defined_tile(ip, &in->t[1]));
+    if (d && total > 0) fn(ctx, d->base, total * in->a);
+}
+
+/* Mask form: reads src's selected elements, writes the packed stream into dst. */
+static int tgather_mask_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const TileView *d = defined_tile(ip, &in->t[0]);
+    int64_t total = gather_mask_count(in, defined_tile(ip, &in->t[1]));
+    if (!d || total < 0 || d->vc != in->t[0].cols || total > (int64_t)in->t[0].rows * in->t[0].cols)
+        return -1; /* refused when it runs */
+    acc[0] = walked_access(operand_value(&in->op->ins, 0), false, gather_mask_src_walk);
+    acc[1] = walked_access(operand_value(&in->op->outs, 0), true, gather_mask_dst_walk);
+    return 2;
 }
 
 static int32_t exec_tgather_mask(Interp *ip, const Instr *in, int32_t pc) {
@@ -140,6 +271,7 @@ bool lower_tgather(LowerCtx *ctx, const Op *op) {
         if (in.t[0].blayout != BL_ROW_MAJOR || in.t[1].blayout != BL_ROW_MAJOR)
             return lower_error(ctx, op, (SrcLoc){0}, "expects src and dst to use row-major layout");
         in.exec = exec_tgather_mask;
+        in.footprint = tgather_mask_footprint;
         in.b = mask_start[pat] | mask_step[pat] << 8;
         emit(ctx, &in);
         return true;
@@ -151,6 +283,7 @@ bool lower_tgather(LowerCtx *ctx, const Op *op) {
         return emit_unsupported(ctx, op, "has no reference semantics for %s indices: the ISA's CPU simulator requires "
                                 "32-bit indices", dtype_name(in.t[2].dtype));
     in.b = in.t[2].dtype == DT_U32;
+    in.footprint = tgather_index_footprint;
     emit(ctx, &in);
     return true;
 }
@@ -182,6 +315,79 @@ static int32_t exec_tgatherb(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The blocks of a tgatherb: fn(ctx, src block or NULL when its offset is out of range, dst block),
+ * in exec_tgatherb's order; false when fn stopped. */
+typedef bool (*GatherBlockFn)(void *ctx, const uint8_t *src, const uint8_t *dst);
+static void gatherb_blocks(const Interp *ip, const Instr *in, GatherBlockFn fn, void *ctx) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1], *to = &in->t[2];
+    const TileView *d = defined_tile(ip, td), *s = defined_tile(ip, ts), *o = defined_tile(ip, to);
+    if (!d || !s || !o) return;
+    const size_t des = dtype_size(td->dtype);
+    const int64_t blk = 32 / (int64_t)des, nblk = d->vc / blk, src_bytes = ts->footprint;
+    for (int64_t r = 0; r < d->vr; r++)
+        for (int64_t c = 0; c < nblk; c++) {
+            uint32_t off = (uint32_t)load_int(o->base + (size_t)(r * to->cols + c) * (size_t)in->a, in->a, in->b != 0);
+            const uint8_t *from = (int64_t)off + 32 > src_bytes ? NULL : s->base + off;
+            if (!fn(ctx, from, d->base + (size_t)(r * td->cols + c * blk) * des)) return;
+        }
+}
+
+static bool gatherb_src_block(void *ctx, const uint8_t *src, const uint8_t *dst) {
+    (void)dst;
+    return !src || run_add(ctx, src, 32);
+}
+static bool gatherb_dst_block(void *ctx, const uint8_t *src, const uint8_t *dst) {
+    return !src || run_add(ctx, dst, 32);
+}
+
+/* The src blocks a tgatherb reads: 32 bytes at each offset that ends inside src's storage. */
+static void gatherb_src_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    RunJoin j = {fn, ctx, NULL, 0};
+    gatherb_blocks(ip, in, gatherb_src_block, &j);
+    run_flush(&j);
+}
+
+/* The dst blocks it writes: those whose offset is in range (the others keep their bytes). */
+static void gatherb_dst_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    RunJoin j = {fn, ctx, NULL, 0};
+    gatherb_blocks(ip, in, gatherb_dst_block, &j);
+    run_flush(&j);
+}
+
+/* The offsets elements it reads: raw element r*Cols + c for dst row r, block c (the storage order
+ * of a row-major tile; the walk below for another layout). */
+static void gatherb_offsets_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileRef *to = &in->t[2];
+    const TileView *d = defined_tile(ip, &in->t[0]), *o = defined_tile(ip, to);
+    if (!d || !o) return;
+    const int64_t nblk = d->vc / (32 / (int64_t)dtype_size(in->t[0].dtype));
+    RunJoin j = {fn, ctx, NULL, 0};
+    for (int64_t r = 0; r < d->vr; r++)
+        if (nblk > 0 && !run_add(&j, o->base + (size_t)(r * to->cols) * (size_t)in->a, nblk * in->a)) return;
+    run_flush(&j);
+}
+
+/* tgatherb: reads the offsets of dst's valid rows x 32-byte blocks and the src blocks they name,
+ * writes the dst blocks whose offset is in range. */
+static int tgatherb_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const TileRef *to = &in->t[2];
+    const TileView *d = defined_tile(ip, &in->t[0]);
+    if (!d || !defined_tile(ip, &in->t[1]) || !defined_tile(ip, to)) return -1;
+    const int64_t nblk = d->vc / (32 / (int64_t)dtype_size(in->t[0].dtype));
+    if (d->vr > 0 && nblk > 0 && (int64_t)(d->vr - 1) * to->cols + nblk > (int64_t)to->rows * to->cols)
+        return -1; /* refused when it runs */
+    const Value *offsets = operand_value(&op->ins, 1);
+    int n = 0;
+    if (to->box_r == 1 && to->box_c == 1 && to->cs == 1 && nblk <= to->cols)
+        acc[n++] = window_access(offsets, d->vr, (int32_t)nblk, false, "dst's valid region in 32-byte blocks");
+    else
+        acc[n++] = walked_access(offsets, false, gatherb_offsets_walk);
+    acc[n++] = walked_access(operand_value(&op->ins, 0), false, gatherb_src_walk);
+    acc[n++] = walked_access(operand_value(&op->outs, 0), true, gatherb_dst_walk);
+    return n;
+}
+
 bool lower_tgatherb(LowerCtx *ctx, const Op *op) {
     bool emitted = false;
     Instr in = instr_for(op, exec_tgatherb);
@@ -197,6 +403,7 @@ bool lower_tgatherb(LowerCtx *ctx, const Op *op) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects offsets to hold 8-, 16- or 32-bit integer byte offsets");
     in.a = (int32_t)oes;
     in.b = !dtype_is_unsigned(in.t[2].dtype);
+    in.footprint = tgatherb_footprint;
     emit(ctx, &in);
     return true;
 }
@@ -232,6 +439,41 @@ static int32_t exec_tscatter(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The dst elements a tscatter writes: raw element idx(i, j) over the indexes' valid region
+ * (exec_tscatter's addressing; an index outside dst's Rows*Cols stops the run there). */
+static void scatter_dst_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileRef *td = &in->t[0], *ti = &in->t[2];
+    const TileView *d = defined_tile(ip, td), *ix = defined_tile(ip, ti);
+    if (!d || !ix) return;
+    const size_t es = (size_t)in->a;
+    const int isz = in->b & 0xff;
+    const bool sgn = (in->b & 0x100) != 0;
+    const int64_t n = (int64_t)td->rows * td->cols;
+    RunJoin j = {fn, ctx, NULL, 0};
+    bool in_range = true;
+    for (int64_t i = 0; i < ix->vr && in_range; i++)
+        for (int64_t k = 0; k < ix->vc && in_range; k++) {
+            uint32_t u = (uint32_t)load_int(elem_at(ti, ix, i, k, (size_t)isz), isz, sgn);
+            if ((int64_t)u >= n) in_range = false;
+            else if (!run_add(&j, d->base + (size_t)u * es, (int64_t)es)) return;
+        }
+    run_flush(&j);
+}
+
+/* tscatter: reads the indexes' valid region and src over it, writes only the dst elements the
+ * indexes name; dst is not read. */
+static int tscatter_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const TileView *ix = defined_tile(ip, &in->t[2]);
+    if (!ix || !defined_tile(ip, &in->t[0]) || !defined_tile(ip, &in->t[1]) || ix->vr > in->t[1].rows ||
+        ix->vc > in->t[1].cols)
+        return -1; /* refused when it runs */
+    acc[0] = window_access(operand_value(&op->ins, 1), ix->vr, ix->vc, false, NULL);
+    acc[1] = window_access(operand_value(&op->ins, 0), ix->vr, ix->vc, false, "the indexes' valid region");
+    acc[2] = walked_access(operand_value(&op->outs, 0), true, scatter_dst_walk);
+    return 3;
+}
+
 bool lower_tscatter(LowerCtx *ctx, const Op *op) {
     bool emitted = false;
     Instr in = instr_for(op, exec_tscatter);
@@ -244,6 +486,7 @@ bool lower_tscatter(LowerCtx *ctx, const Op *op) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects indexes element type to be i16/i32");
     in.a = (int32_t)dtype_size(in.t[0].dtype);
     in.b = (int32_t)isz | (dtype_is_unsigned(in.t[2].dtype) ? 0 : 0x100);
+    in.footprint = tscatter_footprint;
     emit(ctx, &in);
     return true;
 }

@@ -207,9 +207,9 @@ static int window_move_accesses(const Interp *ip, const Instr *in, bool insert, 
     const TileRef *outer = insert ? &in->t[0] : &in->t[1];
     if (r0 < 0 || c0 < 0 || r0 + rows > outer->rows || c0 + cols > outer->cols) return -1;
     int n = 0;
-    acc[n++] = (TileWindowAccess){src, insert ? 0 : (int32_t)r0, insert ? 0 : (int32_t)c0, rows, cols, false, NULL, NULL, 0};
-    if (fp) acc[n++] = (TileWindowAccess){fp, 0, insert ? 0 : (int32_t)c0, 1, cols, false, NULL, NULL, 0};
-    acc[n++] = (TileWindowAccess){dst, insert ? (int32_t)r0 : 0, insert ? (int32_t)c0 : 0, rows, cols, true, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){src, insert ? 0 : (int32_t)r0, insert ? 0 : (int32_t)c0, rows, cols, false, NULL, NULL, 0, NULL};
+    if (fp) acc[n++] = (TileWindowAccess){fp, 0, insert ? 0 : (int32_t)c0, 1, cols, false, NULL, NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){dst, insert ? (int32_t)r0 : 0, insert ? (int32_t)c0 : 0, rows, cols, true, NULL, NULL, 0, NULL};
     return n;
 }
 

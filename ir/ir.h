@@ -532,7 +532,8 @@ typedef enum InternalSync {
     IS_SCALAR_COPY_KEYS_A5, /* A5: the same two handshakes when the vec -> vec window is one element
                             * (textract, tinsert) */
     IS_SCALAR_PATH_KEYS_A2A3 /* A2/A3: the same two handshakes around the op when its pipe rule puts it
-                              * on S (ttrans's scalar fallback, pto-isa a2a3/TTrans.hpp) */
+                              * on S (ttrans's scalar fallback, pto-isa a2a3/TTrans.hpp); on V, a
+                              * pipe_barrier(PIPE_V) between its src reads and its dst writes */
 } InternalSync;
 #define OPF_INTERNAL(x) ((uint64_t)(x) << 35)
 #define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 7u))
