@@ -196,11 +196,11 @@ static int tsort32_footprint(const Interp *ip, const Instr *in, TileWindowAccess
     const int64_t es = (int64_t)dtype_size(in->t[1].dtype), bytes = sort32_written_bytes(s->vc, es);
     if (bytes > (int64_t)in->t[0].cols * es) return -1;
     int n = 0;
-    acc[n++] = (TileWindowAccess){src, 0, 0, s->vr, s->vc, false, NULL, NULL, 0};
-    acc[n++] = (TileWindowAccess){idx, 0, 0, x->vr, x->vc, false, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){src, 0, 0, s->vr, s->vc, false, NULL, NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){idx, 0, 0, x->vr, x->vc, false, NULL, NULL, 0, NULL};
     if (d) /* the SSA form defines dst when it runs: before that, only the reads */
-        acc[n++] = (TileWindowAccess){dst, 0, 0, s->vr, (int32_t)(bytes / es), true, NULL, NULL, 0};
-    if (tmp && in->t[3].slot >= 0) acc[n++] = (TileWindowAccess){tmp, 0, 0, in->t[3].rows, in->t[3].cols, true, NULL, NULL, 0};
+        acc[n++] = (TileWindowAccess){dst, 0, 0, s->vr, (int32_t)(bytes / es), true, NULL, NULL, 0, NULL};
+    if (tmp && in->t[3].slot >= 0) acc[n++] = (TileWindowAccess){tmp, 0, 0, in->t[3].rows, in->t[3].cols, true, NULL, NULL, 0, NULL};
     return n;
 }
 
@@ -267,9 +267,9 @@ static int thistogram_footprint(const Interp *ip, const Instr *in, TileWindowAcc
     const TileView *s = defined_view(ip, src), *x = defined_view(ip, idx), *d = defined_view(ip, dst);
     if (!s || !x || !d || s->vr > in->t[0].rows || s->vr > x->vr) return -1;
     int n = 0;
-    acc[n++] = (TileWindowAccess){src, 0, 0, s->vr, s->vc, false, NULL, NULL, 0};
-    if (in->a == 0) acc[n++] = (TileWindowAccess){idx, 0, 0, s->vr, 1, false, NULL, NULL, 0};
-    acc[n++] = (TileWindowAccess){dst, 0, 0, s->vr, 256, true, NULL, NULL, 0};
+    acc[n++] = (TileWindowAccess){src, 0, 0, s->vr, s->vc, false, NULL, NULL, 0, NULL};
+    if (in->a == 0) acc[n++] = (TileWindowAccess){idx, 0, 0, s->vr, 1, false, NULL, NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){dst, 0, 0, s->vr, 256, true, NULL, NULL, 0, NULL};
     return n;
 }
 
