@@ -40,7 +40,7 @@ static const int8_t pipe_of_sync[SYNC_PIPE_COUNT] = {
 static const char *pipe_text(int p) { return sync_pipe_name(sync_of[p]); }
 
 /* Whether a pipe completes its own instructions in order, per target (sync-check.md 1.2). */
-static bool self_ordered(Target target, int p) {
+static inline bool self_ordered(Target target, int p) {
     if (p == P_S) return true;
     if (p == P_MTE2 || p == P_MTE3) return false;
     return target == TARGET_A5;
@@ -53,10 +53,17 @@ typedef struct Shadow {
     uint32_t wtime;
     int8_t wpipe;
     int32_t wblock;                 /* the block (--blocks) that wrote */
-    uint32_t rtime[N_PIPES];        /* last read per pipe (0: none) */
+    uint8_t rmask;                  /* bit q: pipe q has a read (its rtime, rsite and rblock mean something) */
+    uint32_t rtime[N_PIPES];        /* last read per pipe */
     const Op *rsite[N_PIPES];
     int32_t rblock[N_PIPES];
 } Shadow;
+
+/* Records a read by pipe q at (own time t, site, block) in a history. */
+static inline void shadow_read(Shadow *sh, int q, uint32_t t, const Op *site, int32_t block) {
+    sh->rtime[q] = t, sh->rsite[q] = site, sh->rblock[q] = block;
+    sh->rmask |= (uint8_t)(1u << q);
+}
 
 /* A run of blocks with one access history (block-aligned byte offsets in the region). */
 typedef struct Seg {
@@ -71,6 +78,13 @@ typedef struct MemRegion {
     Seg *segs;              /* the accessed bytes: sorted, disjoint [lo, hi) runs of one history */
     int64_t n_segs, cap_segs;
 } MemRegion;
+
+/* Where a decoded operand's last access was: its region's index and the run that covered it (a
+ * guess, checked before use; an operand usually touches the same bytes each time it runs). */
+typedef struct AccessHint {
+    int32_t region;         /* -1: none yet */
+    int64_t seg;
+} AccessHint;
 
 typedef struct Report {
     const Op *first, *second;
@@ -141,6 +155,10 @@ typedef struct OperandAccess {
     bool view;
     bool whole;             /* a tile's whole footprint (tmp, pad fill), else its valid region */
     bool element;           /* only the element at the offset in the instruction's sc[1] (OPF_ONE_ELEMENT) */
+    const TileRef *ref;     /* a tile's layout (static: its type's), made when decoded; NULL: look it up */
+    const char *mem;        /* a tile's memory name ("UB", ...) */
+    int32_t es;             /* a tile's element size in bytes */
+    AccessHint hint;        /* updated as it runs */
 } OperandAccess;
 
 enum { D_OTHER, D_SYNC, D_TILE };
@@ -152,9 +170,11 @@ typedef struct Decoded {
     uint8_t role;           /* D_OTHER (no memory, no ordering), D_SYNC, D_TILE */
     int8_t pipe, src, dst, event;
     InternalSync internal;  /* the row's internal synchronisation (D_TILE) */
+    uint64_t flags;         /* the op-table row's flags (OPF_*) */
+    struct FlagState *flag; /* a set/wait's flag when its event id is static (else NULL: read at run time) */
     uint8_t n_reads, n_writes;
-    OperandAccess reads[MAX_ACCESSES];  /* before the op runs: sources, and dst when it is read */
-    OperandAccess writes[MAX_ACCESSES]; /* after it ran: tmp operands (whole), then destinations */
+    OperandAccess *reads;   /* before the op runs: sources, and dst when it is read */
+    OperandAccess *writes;  /* after it ran: tmp operands (whole), then destinations */
 } Decoded;
 
 /* A direct-mapped cache of the tile layouts of operand values (tile_ref_fill once per value). */
@@ -164,6 +184,23 @@ typedef struct TileRefCache {
     TileRef ref;
 } TileRefCache;
 
+/* The decoded accesses' tile layouts, a chunk at a time (their addresses stay put). */
+enum { REF_CHUNK = 64 };
+typedef struct RefChunk {
+    struct RefChunk *next;
+    int n;
+    TileRef refs[REF_CHUNK];
+} RefChunk;
+
+/* The decoded instructions' operand accesses, a chunk at a time (each instruction's reads and
+ * writes in one piece; Decoded stays small). */
+enum { ACCESS_CHUNK = 256 };
+typedef struct AccessChunk {
+    struct AccessChunk *next;
+    int n;
+    OperandAccess items[ACCESS_CHUNK];
+} AccessChunk;
+
 struct SyncChecker {
     Target target;
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
@@ -172,6 +209,7 @@ struct SyncChecker {
     const Op *internal_site;        /* the last op whose internal sync ordered pipes (NULL: none yet) */
     int64_t n_errors;               /* protocol errors reported (double set, wait without set) */
     FlagState flag[N_PIPES][N_PIPES][8];
+    uint8_t flag_dsts[N_PIPES][8];  /* bit q of [p][id]: flag (p -> q, id) is set */
     BufToken buf[N_BUF_IDS];
     CrossSem sem[N_CROSS_IDS];
     Leftover *leftovers;            /* of finished blocks, newest first */
@@ -180,6 +218,8 @@ struct SyncChecker {
     Report *reports;
     int64_t n_reports;
     TileRefCache refs[TILE_REF_CACHE];
+    RefChunk *ref_chunks;   /* the layouts of decoded tile accesses, newest chunk first */
+    AccessChunk *access_chunks; /* the decoded operand accesses, newest chunk first */
     struct Decoded *decoded; /* per instruction (index in ip->code), decoded on first execution */
     int32_t n_decoded;
     Seg *mid;               /* scratch: the new runs of one access */
@@ -187,6 +227,7 @@ struct SyncChecker {
     uint64_t step;          /* instructions seen (a report counts once per execution) */
     int32_t block;          /* the block being run (--blocks) */
     const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
+    const struct Decoded *cur_decoded; /* its decoded form */
     int cur_pipe;           /* its pipe */
 };
 
@@ -204,6 +245,8 @@ void sync_checker_free(SyncChecker *s) {
     free(s->regions);
     free(s->mid);
     free(s->decoded);
+    for (RefChunk *c = s->ref_chunks, *n; c; c = n) n = c->next, free(c);
+    for (AccessChunk *c = s->access_chunks, *n; c; c = n) n = c->next, free(c);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
     for (Leftover *l = s->leftovers, *n; l; l = n) n = l->next, free(l);
     free(s);
@@ -243,13 +286,23 @@ void sync_checker_new_block(SyncChecker *s) {
     memset(s->clk, 0, sizeof s->clk);
     s->internal_site = NULL;
     memset(s->flag, 0, sizeof s->flag);
+    memset(s->flag_dsts, 0, sizeof s->flag_dsts);
     for (int i = 0; i < s->n_regions; i++)
         if (!s->regions[i].gm)
             s->regions[i].n_segs = 0;
 }
 
 /* The memory holding [p, p + n): an on-chip buffer, a GM buffer or a frame's automatic storage. */
-static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
+static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p, AccessHint *hint) {
+    if (hint && hint->region >= 0 && hint->region < s->n_regions) {
+        MemRegion *r = &s->regions[hint->region];
+        if (p >= r->base && p < r->base + r->bytes) return r;
+    }
+    for (int i = 0; i < s->n_regions; i++)
+        if (hint && p >= s->regions[i].base && p < s->regions[i].base + s->regions[i].bytes) {
+            hint->region = i, hint->seg = -1;
+            return &s->regions[i];
+        }
     for (int i = 0; i < s->n_regions; i++)
         if (p >= s->regions[i].base && p < s->regions[i].base + s->regions[i].bytes) return &s->regions[i];
     const uint8_t *base;
@@ -262,6 +315,7 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
         if (!g) return NULL;
         s->regions = g, s->cap_regions = cap;
     }
+    if (hint) hint->region = s->n_regions, hint->seg = -1;
     MemRegion *r = &s->regions[s->n_regions++];
     r->base = base, r->bytes = bytes, r->gm = gm;
     r->segs = NULL;
@@ -270,7 +324,7 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p) {
 }
 
 /* Is an access at (pipe q, own time t) ordered before what pipe p does now, in layer c? */
-static bool ordered_in(const SyncChecker *s, const Clocks *c, int q, uint32_t t, int p) {
+static inline bool ordered_in(const SyncChecker *s, const Clocks *c, int q, uint32_t t, int p) {
     if (q == p && !self_ordered(s->target, p)) return t <= c->barrier[p] || t <= c->done[p];
     return t <= c->vc[p][q];
 }
@@ -279,13 +333,14 @@ enum { ORDERED, RACE, INTERNAL_ORDER };
 /* How an access at (pipe q, own time t) relates to what `op` on pipe p does now: ordered by the
  * program's synchronisation, a race, or ordered only by another op's internal synchronisation (an
  * op's own accesses may rely on its own). */
-static int order_of(const SyncChecker *s, const Op *op, int q, uint32_t t, int p) {
+static inline int order_of(const SyncChecker *s, const Op *op, int q, uint32_t t, int p) {
     if (!ordered_in(s, &s->clk[0], q, t, p)) return RACE;
     return s->internal_site && s->internal_site != op && !ordered_in(s, &s->clk[1], q, t, p) ? INTERNAL_ORDER : ORDERED;
 }
 
-static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1, const Op *second, int p2,
-                   const Value *value, const char *mem, int64_t lo, int64_t hi) {
+static __attribute__((noinline, cold)) void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1,
+                                                   const Op *second, int p2, const Value *value, const char *mem, int64_t lo,
+                                                   int64_t hi) {
     for (Report *x = s->reports; x; x = x->next)
         if (x->first == first && x->second == second && x->kind == kind) {
             if (x->last_step != s->step) {
@@ -305,10 +360,13 @@ static void report(SyncChecker *s, int kind, const Op *first, int p1, int32_t b1
 }
 
 static bool same_history(const Shadow *x, const Shadow *y) {
-    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe || x->wblock != y->wblock) return false;
-    for (int q = 0; q < N_PIPES; q++)
-        if (x->rtime[q] != y->rtime[q] || (x->rtime[q] && (x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q])))
-            return false; /* a pipe's read site and block mean something only with its time */
+    if (x->wsite != y->wsite || x->wtime != y->wtime || x->wpipe != y->wpipe || x->wblock != y->wblock ||
+        x->rmask != y->rmask)
+        return false;
+    for (unsigned m = x->rmask; m; m &= m - 1) { /* a pipe's read time, site and block mean something only with its bit */
+        int q = __builtin_ctz(m);
+        if (x->rtime[q] != y->rtime[q] || x->rsite[q] != y->rsite[q] || x->rblock[q] != y->rblock[q]) return false;
+    }
     return true;
 }
 
@@ -335,55 +393,67 @@ static bool push_mid(SyncChecker *s, int64_t *n, int64_t lo, int64_t hi, const S
     return true;
 }
 
+/* Checks an access by `op` on pipe `pipe` at own time `now` against one run's history: its last
+ * write, and for a write its last reads (reported on bytes [rep_lo, rep_hi) of `value` in `mem`). */
+static inline __attribute__((always_inline)) void check_run(SyncChecker *s, const Shadow *sh, const Op *op, int pipe, uint32_t now, bool write,
+                             const Value *value, const char *mem, int64_t rep_lo, int64_t rep_hi) {
+    bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
+    if (sh->wsite && !self) {
+        int o = sh->wblock != s->block ? RACE : order_of(s, op, sh->wpipe, sh->wtime, pipe);
+        if (o != ORDERED)
+            report(s, (write ? 2 : 0) + (o == INTERNAL_ORDER ? 3 : 0), sh->wsite, sh->wpipe, sh->wblock, op, pipe, value, mem,
+                   rep_lo, rep_hi);
+    }
+    if (write)
+        for (unsigned m = sh->rmask; m; m &= m - 1) { /* the pipes that read, lowest first */
+            int q = __builtin_ctz(m);
+            if (sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block) continue;
+            int o = sh->rblock[q] != s->block ? RACE : order_of(s, op, q, sh->rtime[q], pipe);
+            if (o != ORDERED)
+                report(s, 1 + (o == INTERNAL_ORDER ? 3 : 0), sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem, rep_lo,
+                       rep_hi);
+        }
+}
+
 /* An access of bytes [p, p + n) by `op` on pipe `pipe`, within `value` (a tile, or a GM buffer's
  * argument) in memory `mem`, whose bytes count from `origin` in reports. The region's history is a
  * sorted list of runs of whole 32-byte blocks: the overlapped runs are checked, then replaced by
  * the access's result (one run for a write; for a read, each piece with this pipe's read added). */
-static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
-                   const Value *value, const char *mem, const uint8_t *origin) {
-    if (n <= 0) return;
-    MemRegion *r = region_of(ip, s, p);
+static __attribute__((noinline)) void access_slow(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p,
+                                                  int64_t n, bool write, const Value *value, const char *mem,
+                                                  const uint8_t *origin, AccessHint *hint) {
+    MemRegion *r = region_of(ip, s, p, hint);
     if (!r) return;
     int64_t a = (p - r->base) / SHADOW_BLOCK * SHADOW_BLOCK, b = p - r->base + n;
     b = (b + SHADOW_BLOCK - 1) / SHADOW_BLOCK * SHADOW_BLOCK;
     uint32_t now = s->clk[0].vc[pipe][pipe];
     int64_t lo = 0, hi = r->n_segs; /* first run ending after a */
-    while (lo < hi) {
-        int64_t m = lo + (hi - lo) / 2;
-        if (r->segs[m].hi <= a) lo = m + 1;
-        else hi = m;
+    if (hint && hint->seg >= 0 && hint->seg < hi && r->segs[hint->seg].hi > a &&
+        (hint->seg == 0 || r->segs[hint->seg - 1].hi <= a)) {
+        lo = hint->seg; /* the last access's first run is still the first one ending after a */
+    } else {
+        while (lo < hi) {
+            int64_t m = lo + (hi - lo) / 2;
+            if (r->segs[m].hi <= a) lo = m + 1;
+            else hi = m;
+        }
     }
+    if (hint) hint->seg = lo; /* where the rewritten runs start */
     int64_t first = lo, end = lo;
     int64_t rep_lo = p - origin, rep_hi = p - origin + n;
-    for (; end < r->n_segs && r->segs[end].lo < b; end++) {
-        const Shadow *sh = &r->segs[end].sh;
-        bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
-        if (sh->wsite && !self) {
-            int o = sh->wblock != s->block ? RACE : order_of(s, op, sh->wpipe, sh->wtime, pipe);
-            if (o != ORDERED)
-                report(s, (write ? 2 : 0) + (o == INTERNAL_ORDER ? 3 : 0), sh->wsite, sh->wpipe, sh->wblock, op, pipe, value,
-                       mem, rep_lo, rep_hi);
-        }
-        if (write)
-            for (int q = 0; q < N_PIPES; q++) {
-                if (!sh->rtime[q] || (sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block))
-                    continue;
-                int o = sh->rblock[q] != s->block ? RACE : order_of(s, op, q, sh->rtime[q], pipe);
-                if (o != ORDERED)
-                    report(s, 1 + (o == INTERNAL_ORDER ? 3 : 0), sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem,
-                           rep_lo, rep_hi);
-            }
-    }
-    if (end == first + 1 && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
+    if (first < r->n_segs && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
         Shadow *sh = &r->segs[first].sh;
-        if (write) { /* the reads go (a read's site and block count only with its time: 28 bytes, not 136) */
-            memset(sh->rtime, 0, sizeof sh->rtime);
+        check_run(s, sh, op, pipe, now, write, value, mem, rep_lo, rep_hi);
+        if (write) { /* the reads go (a read counts only with its bit in rmask) */
+            sh->rmask = 0;
             sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
         } else {
-            sh->rtime[pipe] = now, sh->rsite[pipe] = op, sh->rblock[pipe] = s->block;
+            shadow_read(sh, pipe, now, op, s->block);
         }
         return;
     }
+    for (; end < r->n_segs && r->segs[end].lo < b; end++)
+        check_run(s, &r->segs[end].sh, op, pipe, now, write, value, mem, rep_lo, rep_hi);
     /* the new runs from min(a, first run's lo) to max(b, last run's hi) */
     int64_t nm = 0;
     bool ok = true;
@@ -396,16 +466,16 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
         int64_t at = a;
         for (int64_t i = first; i < end && ok; i++) {
             Shadow none = {0};
-            none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
+            shadow_read(&none, pipe, now, op, s->block);
             if (r->segs[i].lo > at) ok = push_mid(s, &nm, at, r->segs[i].lo, &none); /* a gap: never accessed */
             Shadow sh = r->segs[i].sh;
-            sh.rtime[pipe] = now, sh.rsite[pipe] = op, sh.rblock[pipe] = s->block;
+            shadow_read(&sh, pipe, now, op, s->block);
             int64_t from = r->segs[i].lo > a ? r->segs[i].lo : a, to = r->segs[i].hi < b ? r->segs[i].hi : b;
             ok = ok && push_mid(s, &nm, from, to, &sh);
             at = to;
         }
         Shadow none = {0};
-        none.rtime[pipe] = now, none.rsite[pipe] = op, none.rblock[pipe] = s->block;
+        shadow_read(&none, pipe, now, op, s->block);
         ok = ok && push_mid(s, &nm, at, b, &none);
     }
     if (ok && end > first && r->segs[end - 1].hi > b) ok = push_mid(s, &nm, b, r->segs[end - 1].hi, &r->segs[end - 1].sh);
@@ -415,8 +485,36 @@ static void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uin
     r->n_segs += nm - (end - first);
 }
 
+/* access_slow, with the common case first: the hint's run is exactly the access's blocks (an
+ * operand touching the same bytes as last time), so that run alone is checked and updated. */
+static inline void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
+                          const Value *value, const char *mem, const uint8_t *origin, AccessHint *hint) {
+    if (n <= 0) return;
+    if (hint && hint->region >= 0 && hint->seg >= 0) {
+        MemRegion *r = &s->regions[hint->region];
+        uintptr_t off = (uintptr_t)p - (uintptr_t)r->base; /* inside the region: below its size */
+        if (off < (uintptr_t)r->bytes && hint->seg < r->n_segs) {
+            Seg *g = &r->segs[hint->seg];
+            int64_t a = (int64_t)off & ~(int64_t)(SHADOW_BLOCK - 1);
+            int64_t b = ((int64_t)off + n + SHADOW_BLOCK - 1) & ~(int64_t)(SHADOW_BLOCK - 1);
+            if (g->lo == a && g->hi == b) { /* the runs are sorted and disjoint: this is the only one overlapped */
+                uint32_t now = s->clk[0].vc[pipe][pipe];
+                check_run(s, &g->sh, op, pipe, now, write, value, mem, p - origin, p - origin + n);
+                if (write) {
+                    g->sh.rmask = 0;
+                    g->sh.wsite = op, g->sh.wtime = now, g->sh.wpipe = (int8_t)pipe, g->sh.wblock = s->block;
+                } else {
+                    shadow_read(&g->sh, pipe, now, op, s->block);
+                }
+                return;
+            }
+        }
+    }
+    access_slow(ip, s, op, pipe, p, n, write, value, mem, origin, hint);
+}
+
 /* The bytes of a GM view, one contiguous run per row of its last dimension. */
-static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, const GmView *v, bool write) {
+static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, const GmView *v, bool write, AccessHint *hint) {
     if (v->buffer < 0 || v->buffer >= ip->n_gm || !ip->gm[v->buffer].data || v->rank < 1) return;
     const GmBuffer *b = &ip->gm[v->buffer];
     int r = v->rank;
@@ -426,7 +524,7 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
     int64_t packed = 1; /* a view whose elements are packed in order is one run (the common case) */
     for (int i = r - 1; i >= 0 && packed > 0; i--) packed = v->shape[i] == 1 || v->strides[i] == packed ? packed * v->shape[i] : 0;
     if (packed > 0) {
-        access(ip, s, op, pipe, b->data + (size_t)v->offset * b->elem_size, packed * es, write, b->arg, "GM", b->data);
+        access(ip, s, op, pipe, b->data + (size_t)v->offset * b->elem_size, packed * es, write, b->arg, "GM", b->data, hint);
         return;
     }
     int64_t idx[INTERP_MAX_RANK] = {0};
@@ -442,14 +540,14 @@ static void access_view(Interp *ip, SyncChecker *s, const Op *op, int pipe, cons
                 run_len += len;
                 continue;
             }
-            if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
+            if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data, NULL);
             run = at, run_len = len;
         }
         int i = r - 2;
         while (i >= 0 && ++idx[i] == v->shape[i]) idx[i--] = 0;
         if (i < 0) break;
     }
-    if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data);
+    if (run) access(ip, s, op, pipe, run, run_len, write, b->arg, "GM", b->data, NULL);
 }
 
 static const Value *typed_operand(const OperandList *l, int i);
@@ -502,8 +600,7 @@ static int pipe_of(const SyncChecker *s, const Op *op) {
 }
 
 static void join(uint32_t *into, const uint32_t *from) {
-    for (int q = 0; q < N_PIPES; q++)
-        if (from[q] > into[q]) into[q] = from[q];
+    for (int q = 0; q < N_PIPES; q++) into[q] = from[q] > into[q] ? from[q] : into[q];
 }
 
 /* Pipe q learns `from` (a flag's clock, both layers): what it orders after, and which of its own
@@ -547,6 +644,48 @@ static inline const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in
     return decode(ip, s, in);
 }
 
+/* Room for n operand accesses of one instruction, in one piece (NULL: none, or out of memory). */
+static OperandAccess *keep_accesses(SyncChecker *s, int n) {
+    if (n == 0) return NULL;
+    if (!s->access_chunks || s->access_chunks->n + n > ACCESS_CHUNK) {
+        AccessChunk *c = malloc(sizeof *c);
+        if (!c) return NULL;
+        c->next = s->access_chunks, c->n = 0;
+        s->access_chunks = c;
+    }
+    OperandAccess *a = &s->access_chunks->items[s->access_chunks->n];
+    s->access_chunks->n += n;
+    return a;
+}
+
+/* Appends an operand access to a decoded list, unless the list has the same access already (tadd
+ * %t, %t reads %t once: a second identical access finds and leaves the same history). */
+static void add_access(OperandAccess *list, uint8_t *n, OperandAccess a) {
+    for (int i = 0; i < *n; i++)
+        if (list[i].value == a.value && list[i].view == a.view && list[i].whole == a.whole && list[i].element == a.element)
+            return;
+    list[(*n)++] = a;
+}
+
+/* A tile access's layout and memory name, made once when its instruction is decoded (the layout
+ * stays NULL when the host is out of memory: access_tile then looks it up each time). */
+static void resolve_layout(SyncChecker *s, OperandAccess *a) {
+    a->hint.region = -1;
+    if (a->view) return;
+    const TileType *tt = &a->value->type->tile;
+    a->mem = buffer_name(tt->loc);
+    a->es = (int32_t)dtype_size(tt->dtype);
+    if (!s->ref_chunks || s->ref_chunks->n == REF_CHUNK) {
+        RefChunk *c = malloc(sizeof *c);
+        if (!c) return;
+        c->next = s->ref_chunks, c->n = 0;
+        s->ref_chunks = c;
+    }
+    TileRef *t = &s->ref_chunks->refs[s->ref_chunks->n++];
+    tile_ref_fill(tt, s->target, t);
+    a->ref = t;
+}
+
 static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
     if (!s->decoded) {
         s->decoded = calloc((size_t)(ip->n_code > 0 ? ip->n_code : 1), sizeof *s->decoded);
@@ -571,27 +710,39 @@ static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
         d->role = D_TILE;
         d->pipe = (int8_t)pipe_of(s, op), d->valid = true;
         d->internal = OPF_INTERNAL_SYNC(info->flags);
-        for (int i = 0; i < op->ins.count && d->n_reads < MAX_ACCESSES; i++) { /* the sources' valid regions */
+        OperandAccess reads[MAX_ACCESSES], writes[MAX_ACCESSES];
+        uint8_t nr = 0, nw = 0;
+        for (int i = 0; i < op->ins.count && nr < MAX_ACCESSES; i++) { /* the sources' valid regions */
             const Value *v = typed_operand(&op->ins, i);
             if (!v || (i < OPSPEC_MAX && (info->ins[i].flags & (SPEC_NAMED | SPEC_TMP)))) continue;
             if (v->type->kind == TY_TILE || is_view(v))
-                d->reads[d->n_reads++] = (OperandAccess){v, is_view(v), false, (info->flags & OPF_ONE_ELEMENT) != 0};
+                add_access(reads, &nr,
+                           (OperandAccess){.value = v, .view = is_view(v), .element = (info->flags & OPF_ONE_ELEMENT) != 0});
         }
         if (info->flags & OPF_DST_READ)
-            for (int i = 0; i < op->outs.count && d->n_reads < MAX_ACCESSES; i++) {
+            for (int i = 0; i < op->outs.count && nr < MAX_ACCESSES; i++) {
                 const Value *v = typed_operand(&op->outs, i);
-                if (v && v->type->kind == TY_TILE) d->reads[d->n_reads++] = (OperandAccess){v, false, false, false};
+                if (v && v->type->kind == TY_TILE) add_access(reads, &nr, (OperandAccess){.value = v});
             }
-        for (int i = 0; i < op->ins.count && i < OPSPEC_MAX && d->n_writes < MAX_ACCESSES; i++) { /* tmp: scratch */
+        for (int i = 0; i < op->ins.count && i < OPSPEC_MAX && nw < MAX_ACCESSES; i++) { /* tmp: scratch */
             const Value *v = typed_operand(&op->ins, i);
             if (v && v->type->kind == TY_TILE && (info->ins[i].flags & SPEC_TMP))
-                d->writes[d->n_writes++] = (OperandAccess){v, false, true, false};
+                writes[nw++] = (OperandAccess){.value = v, .whole = true};
         }
-        for (int i = 0; i < op->outs.count && d->n_writes < MAX_ACCESSES; i++) { /* as the op left them */
+        for (int i = 0; i < op->outs.count && nw < MAX_ACCESSES; i++) { /* as the op left them */
             const Value *v = typed_operand(&op->outs, i);
             if (v && (v->type->kind == TY_TILE || is_view(v)))
-                d->writes[d->n_writes++] = (OperandAccess){v, is_view(v), !is_view(v) && (info->flags & OPF_PAD_FILL),
-                                                           (info->flags & OPF_ONE_ELEMENT) != 0};
+                writes[nw++] = (OperandAccess){.value = v,
+                                               .view = is_view(v),
+                                               .whole = !is_view(v) && (info->flags & OPF_PAD_FILL),
+                                               .element = (info->flags & OPF_ONE_ELEMENT) != 0};
+        }
+        OperandAccess *kept = keep_accesses(s, nr + nw); /* NULL when out of memory: nothing recorded */
+        if (kept) {
+            memcpy(kept, reads, nr * sizeof *kept);
+            memcpy(kept + nr, writes, nw * sizeof *kept);
+            d->reads = kept, d->writes = kept + nr, d->n_reads = nr, d->n_writes = nw;
+            for (int i = 0; i < nr + nw; i++) resolve_layout(s, &kept[i]);
         }
     } else if (info->flags & OPF_SYNC_BARRIER) {
         int sp = op->attr_args.count >= 1 && attr_enum_word(&op->attr_args.items[0], &w, &n) ? sync_pipe_named(w, n) : -1;
@@ -606,7 +757,9 @@ static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
     } else if ((info->flags & (OPF_SYNC_SET | OPF_SYNC_WAIT)) && sync_flag_args(op, &ssrc, &sdst, &event)) {
         d->src = pipe_of_sync[ssrc], d->dst = pipe_of_sync[sdst], d->event = (int8_t)event;
         d->valid = d->src >= 0 && d->dst >= 0 && d->src < N_PIPES && d->dst < N_PIPES;
+        if (d->valid && event >= 0 && event < SYNC_EVENT_IDS) d->flag = &s->flag[d->src][d->dst][event];
     }
+    if (info) d->flags = info->flags;
     return d;
 }
 
@@ -686,21 +839,51 @@ static void cross_op(Interp *ip, SyncChecker *s, const Op *op, int p, int64_t id
     memmove(c->clock, c->clock + 1, (size_t)c->n * sizeof *c->clock);
 }
 
+/* SYNC.double-set: flag (src -> dst, id) set again while `fl`'s set is pending. */
+static __attribute__((noinline, cold)) void double_set(Interp *ip, SyncChecker *s, const Op *op, int src, int dst, int64_t id,
+                                                       const FlagState *fl) {
+    s->n_errors++;
+    diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.double-set",
+                "sets flag (%s -> %s, EVENT_ID%lld) again while the set at line %d is still pending: a flag is "
+                "one bit, the hardware forbids a second set before a wait",
+                pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0);
+}
+
+/* SYNC.key-overlap: flag (src -> dst, id) set while (src -> other, id) is pending. */
+static __attribute__((noinline, cold)) void key_overlap(Interp *ip, SyncChecker *s, const Op *op, int src, int dst, int64_t id,
+                                                        int other) {
+    const Op *pending = s->flag[src][other][id].site;
+    diag_report(ip->diags, ip->file, SEV_WARNING, op->loc, "SYNC.key-overlap",
+                "sets flag (%s -> %s, EVENT_ID%lld) while flag (%s -> %s, EVENT_ID%lld) set at line %d is "
+                "still pending: the hardware has been seen to confuse flags of one source pipe and id "
+                "(PTOAS #823, a deadlock); use another event id for one of them",
+                pipe_text(src), pipe_text(dst), (long long)id, pipe_text(src), pipe_text(other), (long long)id,
+                pending ? pending->loc.line : 0);
+}
+
+/* SYNC.wait-unset: a wait for flag (src -> dst, id) with no set pending. */
+static __attribute__((noinline, cold)) void wait_unset(Interp *ip, SyncChecker *s, const Op *op, int src, int dst, int64_t id) {
+    s->n_errors++;
+    diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.wait-unset",
+                "waits for flag (%s -> %s, EVENT_ID%lld), which no set_flag raised on this path: %s",
+                pipe_text(src), pipe_text(dst), (long long)id,
+                dst == P_S ? "the scalar pipe stalls and the kernel hangs" : "the waiting pipe stalls forever");
+}
+
 /* set / wait / barrier ops: their effect on the clocks and the flag protocol. */
-static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
+static void sync_op(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *d) {
     const Op *op = in->op;
-    const OpInfo *info = op_info(op->code);
-    const Decoded *d = decoded(ip, s, in);
-    if (!d || !d->valid) return;
-    if (info->flags & (OPF_SYNC_BUF | OPF_SYNC_CROSS)) {
+    if (!d->valid) return;
+    const uint64_t flags = d->flags;
+    if (flags & (OPF_SYNC_BUF | OPF_SYNC_CROSS)) {
         int64_t id = d->event >= 0 ? d->event : op->ins.count == 1 ? read_int(ip->frame, &in->sc[0]) : -1;
-        int ids = (info->flags & OPF_SYNC_BUF) ? N_BUF_IDS : sync_cross_ids(s->target);
+        int ids = (flags & OPF_SYNC_BUF) ? N_BUF_IDS : sync_cross_ids(s->target);
         if (id < 0 || id >= ids) return; /* refused when it runs */
-        if (info->flags & OPF_SYNC_BUF) buf_op(ip, s, op, d->pipe, (int)id);
+        if (flags & OPF_SYNC_BUF) buf_op(ip, s, op, d->pipe, (int)id);
         else cross_op(ip, s, op, d->pipe, id);
         return;
     }
-    if (info->flags & OPF_SYNC_BARRIER) {
+    if (flags & OPF_SYNC_BARRIER) {
         int p = d->pipe;
         for (int k = 0; k < N_LAYERS; k++)
             if (p == N_PIPES) /* PIPE_ALL: every pipe after every pipe */
@@ -712,25 +895,16 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
     int64_t id = d->event >= 0 ? d->event : op->ins.count >= 1 ? read_int(ip->frame, &in->sc[0]) : -1; /* _dyn: at run time */
     int src = d->src, dst = d->dst;
     if (id < 0 || id >= SYNC_EVENT_IDS) return; /* verified elsewhere */
-    FlagState *fl = &s->flag[src][dst][id];
-    if (info->flags & OPF_SYNC_SET) {
-        if (fl->set && ++s->n_errors)
-            diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.double-set",
-                        "sets flag (%s -> %s, EVENT_ID%lld) again while the set at line %d is still pending: a flag is "
-                        "one bit, the hardware forbids a second set before a wait",
-                        pipe_text(src), pipe_text(dst), (long long)id, fl->site ? fl->site->loc.line : 0);
-        for (int other = 0; other < N_PIPES && !d->warned; other++)
-            if (other != dst && s->flag[src][other][id].set) { /* PTOAS #823: keyed by (src, id) on the board */
-                const Op *pending = s->flag[src][other][id].site;
-                ((Decoded *)d)->warned = true;
-                diag_report(ip->diags, ip->file, SEV_WARNING, op->loc, "SYNC.key-overlap",
-                            "sets flag (%s -> %s, EVENT_ID%lld) while flag (%s -> %s, EVENT_ID%lld) set at line %d is "
-                            "still pending: the hardware has been seen to confuse flags of one source pipe and id "
-                            "(PTOAS #823, a deadlock); use another event id for one of them",
-                            pipe_text(src), pipe_text(dst), (long long)id, pipe_text(src), pipe_text(other), (long long)id,
-                            pending ? pending->loc.line : 0);
-            }
+    FlagState *fl = d->flag ? d->flag : &s->flag[src][dst][id];
+    if (flags & OPF_SYNC_SET) {
+        if (fl->set) double_set(ip, s, op, src, dst, id, fl);
+        unsigned others = s->flag_dsts[src][id] & ~(1u << dst); /* the set flags of this source pipe and id */
+        if (others && !d->warned) { /* PTOAS #823: keyed by (src, id) on the board */
+            ((Decoded *)d)->warned = true;
+            key_overlap(ip, s, op, src, dst, id, __builtin_ctz(others)); /* the lowest such pipe */
+        }
         fl->set = true;
+        s->flag_dsts[src][id] |= (uint8_t)(1u << dst);
         fl->site = op;
         fl->taken_by = NULL;
         take_clock(s, src, fl->clock); /* fires after all earlier src-pipe work */
@@ -748,14 +922,11 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     if (!fl->set) {
-        s->n_errors++;
-        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.wait-unset",
-                    "waits for flag (%s -> %s, EVENT_ID%lld), which no set_flag raised on this path: %s",
-                    pipe_text(src), pipe_text(dst), (long long)id,
-                    dst == P_S ? "the scalar pipe stalls and the kernel hangs" : "the waiting pipe stalls forever");
+        wait_unset(ip, s, op, src, dst, id);
         return;
     }
     fl->set = false;
+    s->flag_dsts[src][id] &= (uint8_t)~(1u << dst);
     if (dst == P_S) /* the scalar unit issues everything: every later instruction is after the flag */
         for (int q = 0; q < N_PIPES; q++) join_into(s, q, fl->clock);
     else
@@ -774,33 +945,52 @@ typedef struct TileAccess {
 
 static bool access_run(void *ctx, const uint8_t *p, int64_t n) {
     const TileAccess *x = ctx;
-    access(x->ip, x->s, x->op, x->s->cur_pipe, p, n, x->write, x->value, x->mem, x->origin);
+    access(x->ip, x->s, x->op, x->s->cur_pipe, p, n, x->write, x->value, x->mem, x->origin, NULL);
     return true;
 }
 
 /* An access of a tile operand: its valid region, its whole footprint (`whole`), the one storage
  * element at `element` (>= 0; none when outside the tile: the instruction reports that), or, with
- * `win`, that window of it (an exact footprint, Instr.footprint). */
+ * `win`, that window of it (an exact footprint, Instr.footprint). `dec`: the decoded operand (its
+ * layout, memory name and hint), or NULL to look them up here. */
 static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v, bool write, bool whole, int64_t element,
-                        const TileWindowAccess *win) {
+                        const TileWindowAccess *win, const OperandAccess *dec) {
     const Frame *f = ip->frame;
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
     if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
-    TileRefCache *c = &s->refs[((uintptr_t)v >> 4) % TILE_REF_CACHE];
-    if (c->value != v) { /* a tile's layout is static: made once per value while it stays cached */
-        tile_ref_fill(&v->type->tile, s->target, &c->ref);
-        c->value = v;
+    const TileRef *t = dec ? dec->ref : NULL;
+    const char *mem = dec ? dec->mem : NULL;
+    if (!t) {
+        TileRefCache *c = &s->refs[((uintptr_t)v >> 4) % TILE_REF_CACHE];
+        if (c->value != v) { /* a tile's layout is static: made once per value while it stays cached */
+            tile_ref_fill(&v->type->tile, s->target, &c->ref);
+            c->value = v;
+        }
+        t = &c->ref;
     }
-    const TileRef *t = &c->ref;
-    TileAccess x = {ip, s, op, v, buffer_name(v->type->tile.loc), tv->base, write};
+    if (!mem) mem = buffer_name(v->type->tile.loc);
     if (element >= 0) {
         int64_t es = (int64_t)dtype_size(t->dtype);
-        if (element < (int64_t)t->rows * t->cols) access_run(&x, tv->base + element * es, es);
+        if (element < (int64_t)t->rows * t->cols) access(ip, s, op, s->cur_pipe, tv->base + element * es, es, write, v, mem, tv->base, NULL);
         return;
     }
-    if (win) tile_window_runs(t, tv->base, win->r0, win->c0, win->rows, win->cols, access_run, &x);
-    else tile_byte_runs(t, tv->base, whole ? t->rows : tv->vr, whole ? t->cols : tv->vc, access_run, &x);
+    if (win) {
+        TileAccess x = {ip, s, op, v, mem, tv->base, write};
+        tile_window_runs(t, tv->base, win->r0, win->c0, win->rows, win->cols, access_run, &x);
+        return;
+    }
+    int rows = whole ? t->rows : tv->vr, cols = whole ? t->cols : tv->vc;
+    if (rows > 0 && cols > 0 && t->box_r == 1 && t->box_c == 1) { /* one run, as tile_byte_runs makes it */
+        int64_t es = dec && dec->ref ? dec->es : (int64_t)dtype_size(t->dtype);
+        if (t->cs == 1 ? cols == t->cols || rows == 1 : t->rs == 1 && (rows == t->rows || cols == 1)) {
+            int64_t n = t->cs == 1 ? (int64_t)(rows - 1) * t->rs + cols : (int64_t)(cols - 1) * t->cs + rows;
+            access(ip, s, op, s->cur_pipe, tv->base, n * es, write, v, mem, tv->base, dec ? (AccessHint *)&dec->hint : NULL);
+            return;
+        }
+    }
+    TileAccess x = {ip, s, op, v, mem, tv->base, write};
+    tile_byte_runs(t, tv->base, rows, cols, access_run, &x);
 }
 
 /* A data-dependent access of an exact footprint (TileWindowAccess.walk): the runs its walk gives. */
@@ -819,9 +1009,9 @@ static void access_footprint(Interp *ip, SyncChecker *s, const Instr *in, bool w
     int n = in->footprint(ip, in, acc);
     for (int i = 0; i < n; i++)
         if (acc[i].write != write) continue;
-        else if (acc[i].raw) access(ip, s, in->op, s->cur_pipe, acc[i].raw, acc[i].raw_bytes, write, acc[i].value, "UB", acc[i].raw);
+        else if (acc[i].raw) access(ip, s, in->op, s->cur_pipe, acc[i].raw, acc[i].raw_bytes, write, acc[i].value, "UB", acc[i].raw, NULL);
         else if (acc[i].walk) access_walk(ip, s, in, &acc[i]);
-        else access_tile(ip, s, in->op, acc[i].value, write, false, -1, &acc[i]);
+        else access_tile(ip, s, in->op, acc[i].value, write, false, -1, &acc[i], NULL);
 }
 
 
@@ -927,18 +1117,19 @@ static int64_t element_of(const Interp *ip, const Instr *in) {
     return e >= 0 ? e : -1;
 }
 
-void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
+bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     s->cur_op = NULL;
     const Decoded *d = decoded(ip, s, in);
-    if (!d || d->role == D_OTHER) return;
+    if (!d || d->role == D_OTHER) return false;
     if (d->role == D_SYNC) {
         s->n_sync_ops++;
-        sync_op(ip, s, in);
-        return;
+        sync_op(ip, s, in, d);
+        return false;
     }
     const Op *op = in->op;
     s->step++;
     s->cur_op = op;
+    s->cur_decoded = d;
     s->cur_pipe = d->pipe;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
@@ -946,13 +1137,14 @@ void sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
     if (in->footprint) {
         access_footprint(ip, s, in, false);
-        return;
+        return true;
     }
     for (int i = 0; i < d->n_reads; i++) {
         const OperandAccess *a = &d->reads[i];
-        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false);
-        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1, NULL);
+        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false, (AccessHint *)&a->hint);
+        else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1, NULL, a);
     }
+    return true;
 }
 
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
@@ -963,13 +1155,13 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         access_footprint(ip, s, in, true);
         return;
     }
-    const Decoded *d = &s->decoded[in - ip->code]; /* decoded by sync_checker_step */
+    const Decoded *d = s->cur_decoded; /* decoded by sync_checker_step */
     bool barrier = transpose_barrier_runs(s, d->internal); /* before the first destination */
     for (int i = 0; i < d->n_writes; i++) {
         const OperandAccess *a = &d->writes[i];
         if (barrier && !a->whole) barrier = false, transpose_barrier(s, op);
-        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true);
-        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL);
+        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true, (AccessHint *)&a->hint);
+        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL, a);
     }
 }
 

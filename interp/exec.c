@@ -744,15 +744,16 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
             return false;
         }
         const Frame *before = ip->frame; /* call and return switch frames: trace the op's own */
+        bool sync_after = false;
         if (checked) {
-            if (ip->sync) sync_checker_step(ip, ip->sync, in);
+            if (ip->sync) sync_after = sync_checker_step(ip, ip->sync, in);
             if (ip->init) init_checker_before(ip, ip->init, in);
         }
         pc = in->exec(ip, in, pc);
-        if (checked && pc != PC_ERROR) {
+        if (checked && pc != PC_ERROR && (sync_after || ip->init)) {
             Frame *now = ip->frame;
             ip->frame = (Frame *)before; /* a tile op's operands live in the frame it ran in */
-            if (ip->sync) sync_checker_after(ip, ip->sync, in);
+            if (sync_after) sync_checker_after(ip, ip->sync, in);
             if (ip->init) init_checker_after(ip, ip->init, in);
             ip->frame = now;
         }

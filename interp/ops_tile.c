@@ -1022,6 +1022,18 @@ static inline void store_elem(uint8_t *ge, const uint8_t *te, size_t es, DType a
     else memcpy(ge, te, es);
 }
 
+/* Whether the view's rows (ND: the row dimensions of `m`) follow each other in GM with no gap, rows
+ * of `cols` elements: row r then starts at element r * cols. */
+static bool rows_packed(const GmView *v, const ViewMap *m, int64_t cols) {
+    int64_t step = cols;
+    for (int i = 0; i < m->n_row; i++) {
+        int d = m->row_dims[i];
+        if (v->shape[d] != 1 && v->strides[d] != step) return false;
+        step *= v->shape[d];
+    }
+    return true;
+}
+
 /* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region.
  * `atomic` (tstore only): DT_NONE to overwrite, else the element type in which GM += tile. */
 static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
@@ -1075,6 +1087,12 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
     }
     if (nd) {
         int64_t cstride = v->strides[v->rank - 1];
+        if (cstride == 1 && t->cs == 1 && t->rs == C && atomic == DT_NONE && rows_packed(v, m, C)) {
+            size_t bytes = (size_t)(R * C) * es; /* both sides one run: a small tile costs one copy */
+            if (to_tile) memcpy(tv->base, gm, bytes);
+            else memcpy(gm, tv->base, bytes);
+            return;
+        }
         for (int64_t r = 0; r < R; r++) {
             uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
             uint8_t *tp = tv->base + (size_t)(r * t->rs) * es;
