@@ -32,8 +32,9 @@ typedef struct CvtPlan {
     double lo, hi;           /* saturation bounds, in the source domain */
     int64_t ilo, ihi;        /* the same for integer -> integer */
     bool staged;             /* a boxed tile or relu: rows go through a staging buffer (below) */
-    bool copy;               /* TMOV between tiles of one element type, no relu: the simulator's
-                              * `dst.SetElement(r, c, src.GetElement(r, c))` copies the bits */
+    bool copy;               /* one element type, no relu, no saturation (TMOV; TCVT f32 -> f32): the
+                              * simulator's `dst.SetElement(r, c, src.GetElement(r, c))` and
+                              * `static_cast<T>(T)` copy the bits */
     bool relu;               /* TMOV reluPreMode = normal_relu */
     DType dst_dtype;
     TileOffsets doff, soff;  /* staged or copy: the tiles' offset tables */
@@ -270,6 +271,13 @@ static int32_t exec_convert(Interp *ip, const Instr *in, int32_t pc) {
         copy_tile_region(kd.p, &p->doff, ks.p, &p->soff, s->vr, s->vc, des, ip->isa);
         return pc + 1;
     }
+    if (p->copy) { /* overlapping: element by element in the simulator's order, bits kept */
+        for (int64_t r = 0; r < s->vr; r++)
+            for (int64_t c = 0; c < s->vc; c++)
+                memmove(kd.p + (size_t)(p->doff.rows[r] + p->doff.cols[c]) * des,
+                        ks.p + (size_t)(p->soff.rows[r] + p->soff.cols[c]) * ses, des);
+        return pc + 1;
+    }
     int64_t chunk = (disjoint || same) ? CVT_CHUNK : 1;
     if (p->staged) {
         convert_staged(p, kd.p, ks.p, s->vr, s->vc, des, ses);
@@ -312,7 +320,9 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     p->relu = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1;
     p->staged = p->relu || boxed(&in.t[0]) || boxed(&in.t[1]);
     p->dst_dtype = dd;
-    p->copy = !is_tcvt && !p->relu && sd == dd;
+    /* one element type, no relu, no saturation: the simulator's static_cast<T>(T) is the identity
+     * (TCVT f32 -> f32 keeps a signalling NaN's bits; through double it would be quietened) */
+    p->copy = !p->relu && !p->saturate && sd == dd;
     if (p->staged || p->copy) {
         tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
         tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);

@@ -1072,6 +1072,32 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
         }
         return;
     }
+    if (off && !to_tile && nd && v->strides[v->rank - 1] == 1 && atomic == DT_NONE) {
+        /* a boxed tile -> ND: a box row (a contiguous run of the tile) at a time */
+        for (int64_t r = 0; r < R; r++) {
+            uint8_t *grow = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
+            const uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
+            for (int64_t c = 0; c < C;) {
+                int64_t n = min_i64(off->col_run[c], C - c);
+                copy_run(grow + (size_t)c * es, trow + (size_t)off->cols[c] * es, (size_t)n * es);
+                c += n;
+            }
+        }
+        return;
+    }
+    if (off && !to_tile && !nd && v->strides[m->row_dims[0]] == 1 && atomic == DT_NONE) {
+        /* a boxed tile -> DN: a box column at a time */
+        for (int64_t c = 0; c < C; c++) {
+            uint8_t *gcol = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
+            const uint8_t *tcol = tv->base + (size_t)off->cols[c] * es;
+            for (int64_t r = 0; r < R;) {
+                int64_t n = min_i64(off->row_run[r], R - r);
+                copy_run(gcol + (size_t)r * es, tcol + (size_t)off->rows[r] * es, (size_t)n * es);
+                r += n;
+            }
+        }
+        return;
+    }
     if (off) { /* a boxed (fractal) tile: element by element, through its offset tables */
         for (int64_t r = 0; r < R; r++) {
             int64_t g_r = nd ? axis_offset(v, m->row_dims, m->n_row, r) : r * v->strides[m->row_dims[0]];
@@ -1233,7 +1259,12 @@ static void acc_store_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const
     int64_t cs = v->strides[v->rank - 1];
     uint8_t *gm = b->data + (size_t)v->offset * es;
     for (int64_t r = 0; r < tv->vr; r++) {
-        copy_elems(p->row, NULL, tv->base + (size_t)p->off.rows[r] * 4, p->off.cols, tv->vc, 4);
+        const uint8_t *trow = tv->base + (size_t)p->off.rows[r] * 4;
+        for (int64_t c = 0; c < tv->vc;) { /* the row's values, a contiguous run (a box row) at a time */
+            int64_t n = min_i64(p->off.col_run[c], tv->vc - c);
+            memcpy(p->row + (size_t)c * 4, trow + (size_t)p->off.cols[c] * 4, (size_t)n * 4);
+            c += n;
+        }
         if (p->fp) acc_convert_run(&p->cv, p->by_row ? &q[r] : q, p->by_row ? 0 : 1, p->out, p->row, tv->vc);
         else acc_convert_run(&p->cv, q, 0, p->out, p->row, tv->vc);
         uint8_t *g = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;

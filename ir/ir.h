@@ -484,8 +484,15 @@ enum {
     OPF_SYNC_BUF   = 1u << 25, /* a buffer-id token (get_buf: with OPF_SYNC_WAIT, rls_buf: with OPF_SYNC_SET) */
     OPF_SYNC_CROSS = 1u << 26, /* a cross-core semaphore (sync.set: with OPF_SYNC_SET, sync.wait: OPF_SYNC_WAIT) */
     OPF_TYPED_INS  = 1u << 27, /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
-    OPF_SCALAR_RESULT = 1u << 28 /* DPS without outs: its one result is a scalar, `%r = op ins(...) outs : T`
+    OPF_SCALAR_RESULT = 1u << 28, /* DPS without outs: its one result is a scalar, `%r = op ins(...) outs : T`
                                   * in PTOAS's form, `%r = op a, b : (A, B) -> T` in SSA form (tgetval) */
+    OPF_OVERLOAD   = 1u << 29  /* one more row of the op named by the row before it (same name, adjacent
+                                * rows: an overload set): name lookup finds the set's row without this
+                                * flag, and the parser binds an op to the set's first row whose ins
+                                * positions take the operands' kinds (tmov's second input: an fp tile
+                                * or a pre-quantisation word). MLIR's generic form names the optional
+                                * inputs after dst of every row of the set, in row order, in
+                                * operandSegmentSizes */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
@@ -557,6 +564,9 @@ static inline SigStyle op_sig_style(const OpInfo *info) { return (SigStyle)((inf
 
 /* The row for an opcode. */
 const OpInfo *op_info(OpCode code);
+/* The overload set of an op row (docs OPF_OVERLOAD): its first row in *first; the number of rows
+ * (1 for a row in no set). */
+int op_overload_set(OpCode code, OpCode *first);
 /* Looks up an op by full name ("pto.tmuls") or assembly mnemonic ("tmuls"); false if unknown. */
 bool op_lookup(const char *name, size_t len, OpCode *out);
 /* Number of entries before the NULL terminator of a spec list. */

@@ -39,8 +39,18 @@ static bool name_equals(const char *want, const char *s, size_t len) {
     return want && strlen(want) == len && memcmp(want, s, len) == 0;
 }
 
+int op_overload_set(OpCode code, OpCode *first) {
+    int c = (int)code;
+    while (c > 0 && strcmp(op_table[c - 1].name, op_table[c].name) == 0) c--;
+    *first = (OpCode)c;
+    int n = 1;
+    while (c + n < OP_COUNT && strcmp(op_table[c + n].name, op_table[c].name) == 0) n++;
+    return n;
+}
+
 bool op_lookup(const char *name, size_t len, OpCode *out) {
     for (int i = 0; i < OP_COUNT; i++) {
+        if (op_table[i].flags & OPF_OVERLOAD) continue; /* the set's base row answers for it */
         if (name_equals(op_table[i].name, name, len) || name_equals(op_table[i].asm_name, name, len)) {
             *out = (OpCode)i;
             return true;

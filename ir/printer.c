@@ -782,6 +782,27 @@ static unsigned outs_kinds(const Op *op, int i) {
     return i < n ? info->outs[i].kinds : K_ANY;
 }
 
+/* operandSegmentSizes of an op of an overload set (OPF_OVERLOAD): 1 for each input before dst and
+ * for dst, then each row's inputs after dst in row order, 1 when this op binds it (tmov: src, dst,
+ * fp, preQuantScalar); NULL for an op in no set. */
+static const char *overload_segments(Printer *p, const Op *op) {
+    OpCode first;
+    int rows = op_overload_set(op->code, &first);
+    if (rows < 2) return NULL;
+    const OpInfo *own = op_info(op->code);
+    size_t dst = ptoas_dst_index(op->code, (size_t)op->ins.count + 1);
+    const char *text = "";
+    for (size_t i = 0; i < dst; i++) text = arena_printf(p->arena, "%s1, ", text);
+    text = arena_printf(p->arena, "%s1", text);
+    for (int r = 0; r < rows; r++) {
+        const OpInfo *info = op_info((OpCode)(first + r));
+        int n = opspec_count(info->ins, OPSPEC_MAX);
+        for (int i = (int)dst; i < n; i++)
+            text = arena_printf(p->arena, "%s, %d", text, info == own && i < op->ins.count ? 1 : 0);
+    }
+    return text;
+}
+
 /* MLIR's generic form of a DPS op: `"pto.OP"(operands in PTOAS's order) <{attributes}> : (types)
  * -> ()`; tload and tmov name their (absent) optional operands in operandSegmentSizes. */
 static void print_generic_dps(Printer *p, const Op *op, const char **in_names, const Type **in_types, const char **out_names,
@@ -813,7 +834,7 @@ static void print_generic_dps(Printer *p, const Op *op, const char **in_names, c
     outf(p, "\"%s\"(", info->name);
     for (size_t i = 0; i < n; i++) outf(p, "%s%%%s", i ? ", " : "", names[i]);
     out(p, ")");
-    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : op->code == OP_TMOV ? (op->ins.count > 1 ? "1, 1, 0, 1" : "1, 1, 0, 0") : NULL;
+    const char *segments = op->code == OP_TLOAD ? "1, 1, 0, 0, 0, 0" : overload_segments(p, op);
     if (segments || op->attrs.count) {
         out(p, " <{");
         if (segments) outf(p, "operandSegmentSizes = array<i32: %s>%s", segments, op->attrs.count ? ", " : "");

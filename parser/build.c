@@ -137,6 +137,7 @@ void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diag
     ctx->op_names = arena_alloc_array(arena, cap, sizeof *ctx->op_names);
     for (int i = 0; i < OP_COUNT; i++) {
         const OpInfo *info = op_info((OpCode)i);
+        if (info->flags & OPF_OVERLOAD) continue; /* found through its set's base row */
         op_names_insert(ctx, info->name, (OpCode)i);
         if (info->asm_name) op_names_insert(ctx, info->asm_name, (OpCode)i);
     }
@@ -977,6 +978,34 @@ static const OperandSpec *spec_at(const OperandSpec *specs, int n, int i) {
     return NULL;
 }
 
+/* Whether a row's ins positions take these operands: kinds of the resolved or typed ones (a
+ * name not visible yet fits anywhere), and no more operands than positions. */
+static bool ins_fit_row(const OpInfo *info, Operand *const *ins, int n) {
+    int n_spec = opspec_count(info->ins, OPSPEC_MAX);
+    for (int i = 0; i < n; i++) {
+        const OperandSpec *s = spec_at(info->ins, n_spec, i);
+        if (!s) return false;
+        if (ins[i]->kind != OPD_VALUE) {
+            if (!literal_fits(ins[i], s->kinds)) return false;
+            continue;
+        }
+        const Type *t = operand_type(ins[i]);
+        if (t && t->kind != TY_INVALID && !type_fits(t, s->kinds)) return false;
+    }
+    return true;
+}
+
+/* The row of an overload set (OPF_OVERLOAD) that takes these ins operands: `code` itself when it
+ * does or no row of its set does (its own checks report the mismatch), else the first that does. */
+static OpCode overload_for(OpCode code, Operand *const *ins, int n) {
+    OpCode first;
+    int rows = op_overload_set(code, &first);
+    if (rows < 2 || ins_fit_row(op_info(code), ins, n)) return code;
+    for (int r = 0; r < rows; r++)
+        if (ins_fit_row(op_info((OpCode)(first + r)), ins, n)) return (OpCode)(first + r);
+    return code;
+}
+
 static const char *spec_names(ParseCtx *ctx, const OperandSpec *specs, int n) {
     const char *out = "";
     for (int i = 0; i < n; i++)
@@ -1516,6 +1545,21 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
         if (!dps_form) pos_kinds[n_ins + i] = s ? s->kinds : 0;
         lookup_use(ctx, fc, outs_ops[i]);
+    }
+
+    /* 3b. an overload set: the row whose ins positions take these operands (tmov's fp tile) */
+    OpCode chosen = overload_for(code, ins_ops, n_ins);
+    if (chosen != code) {
+        code = op->code = chosen;
+        info = op_info(code);
+        n_ins_spec = opspec_count(info->ins, OPSPEC_MAX);
+        n_required = 0;
+        for (int i = 0; i < n_ins_spec; i++)
+            if (!(info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC))) n_required++;
+        for (int i = 0; !dps_form && i < n_ins; i++) {
+            const OperandSpec *s = spec_at(info->ins, n_ins_spec, i);
+            pos_kinds[i] = s ? s->kinds : 0;
+        }
     }
 
     /* 4. keyword arguments */

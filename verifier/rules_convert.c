@@ -46,6 +46,25 @@ static unsigned tmov_destinations(Target target, TileLoc from) {
     }
 }
 
+/* tmov's fp form (PTOAS TMovOp::verify with `$fp`): fp a scaling tile, src an acc tile of f32 or
+ * i32 with col_major/row_major boxes (the move pair and accToVecMode are checked with the others). */
+static void verify_tmov_fp_operand(VerifyCtx *ctx, const Op *op, const TileArg *src, const TileArg *fp) {
+    check_loc_in(ctx, op, fp, LOCBIT(LOC_SCALING), "scaling", op_rule(ctx, op, "fp-loc"));
+    if (src->tile->loc != LOC_ACC) {
+        vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "fp-src"), "expects fp form to use loc=acc src, got loc=%s",
+                tile_loc_name(src->tile->loc));
+        return;
+    }
+    DType se = src->tile->dtype;
+    if (se != DT_F32 && se != DT_I32 && se != DT_U32)
+        vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "fp-src"), "expects fp form src to have element type f32, i32, "
+                "got %s", dtype_name(se));
+    if (src->tile->blayout != BL_COL_MAJOR || src->tile->slayout != SL_ROW_MAJOR)
+        vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "fp-src"), "expects acc-source fp tmov src to use "
+                "blayout=col_major and slayout=row_major, got blayout=%s, slayout=%s", blayout_name(src->tile->blayout),
+                slayout_name(src->tile->slayout));
+}
+
 void verify_convert(VerifyCtx *ctx, const Op *op) {
     TileArg src = tile_in(op, 0), dst = tile_out(op, 0), tmp = tile_in(op, 1);
     if (!src.tile || !dst.tile) return;
@@ -75,13 +94,16 @@ void verify_convert(VerifyCtx *ctx, const Op *op) {
                 "expects src and dst to have compatible shapes, got %lldx%lld and %lldx%lld", (long long)src.tile->rows,
                 (long long)src.tile->cols, (long long)dst.tile->rows, (long long)dst.tile->cols);
     for (int dim = 0; dim < 2; dim++) check_same_valid_dim(ctx, op, &src, &dst, dim, op_rule(ctx, op, "valid-shape"));
-    if (tmp.tile) check_loc_in(ctx, op, &tmp, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "tmp-loc"));
-    const Operand *q = !is_tcvt && op->ins.count > 1 ? &op->ins.items[1] : NULL; /* tmov's preQuantScalar */
+    /* tmov's second input: an fp tile (the row's position takes tiles: PTOAS's `$fp`) or preQuantScalar */
+    bool fp_form = !is_tcvt && (info->ins[1].kinds & K_TILE);
+    if (tmp.tile && !fp_form) check_loc_in(ctx, op, &tmp, LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "tmp-loc"));
+    if (fp_form && tmp.tile) verify_tmov_fp_operand(ctx, op, &src, &tmp);
+    const Operand *q = !is_tcvt && op->ins.count > 1 ? &op->ins.items[1] : NULL; /* preQuantScalar or fp */
     const Type *qt = q ? operand_type(q) : NULL;
-    if (qt && qt->kind == TY_SCALAR && qt->dtype != DT_I64)
+    if (!fp_form && qt && qt->kind == TY_SCALAR && qt->dtype != DT_I64)
         vreport(ctx, op, q->loc, SEV_ERROR, op_rule(ctx, op, "prequant-type"),
                 "expects preQuantScalar to be an i64 quantisation word, got %s", dtype_name(qt->dtype));
-    if (q && src.tile->loc != LOC_ACC)
+    if (q && !fp_form && src.tile->loc != LOC_ACC)
         vreport(ctx, op, q->loc, SEV_ERROR, op_rule(ctx, op, "prequant-loc"),
                 "expects preQuantScalar only with an acc src, got loc=%s", tile_loc_name(src.tile->loc));
     const Attr *relu = attr_find(&op->attrs, "reluPreMode");

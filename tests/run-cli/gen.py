@@ -29,3 +29,4 @@ np.save("data/in64_5d.npy", np.arange(64, dtype=np.float32).reshape(1, 1, 2, 4, 
 many = x * np.float32(2.0)
 many[1:] += np.float32(1.0)
 many.tofile("data/out16_x2_many_wrong.bin")
+np.arange(48 * 32, dtype=np.float16).tofile("data/f16_48x32.bin")  # boxed_roundtrip.pto: a Zn tile to DN and back

@@ -239,6 +239,8 @@ invoke quant_fp_words.pto --set sel=0
 expect tstore_fp_word_per_row 1 "err~'pto.tstore_fp' op expects fp %q to hold a word for each row of src (16), got 8 valid columns" "err~[TSTORE_FP.fp-words]"
 invoke quant_fp_words.pto --set sel=1
 expect textract_fp_word_per_col 1 "err~'pto.textract_fp' op expects fp %q to hold a word for each src column read (32), got 8 valid columns [TEXTRACT_FP.fp-cols]"
+invoke boxed_roundtrip.pto --in a=data/f16_48x32.bin --out "b=$T/b.bin"
+expect boxed_roundtrip_zn_dn 0 "same=b.bin:data/f16_48x32.bin"
 invoke bare.pto --check-sync=sometimes
 expect check_sync_bad_mode 2 "err~--check-sync takes auto or strict, got 'sometimes'"
 invoke --help

@@ -322,11 +322,14 @@ def cases():
 
 # ---- generation ----------------------------------------------------------------------------------
 def place(c):
-    """Byte addresses, each location (memory) filled from 0 on its own."""
+    """Byte addresses, each memory filled from 0 on its own. The simulator keeps scaling and bias
+    tiles in its UB buffer (NPUMemoryModel: every location but mat, left, right and acc), so those
+    share one count with vec: a vec tile never aliases them there."""
     addr, out = {}, {}
     for name, t in c["tiles"].items():
-        out[name] = addr.get(t.loc, 0)
-        addr[t.loc] = out[name] + (t.nbytes() + 255) // 256 * 256
+        mem = "vec" if t.loc in ("scaling", "bias") else t.loc
+        out[name] = addr.get(mem, 0)
+        addr[mem] = out[name] + (t.nbytes() + 255) // 256 * 256
     return out, addr
 
 

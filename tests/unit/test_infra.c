@@ -513,3 +513,21 @@ Test(infra, set_flag_dyn_event_out_of_range_at_run_time) {
     cr_assert_not_null(strstr(diag_text(&p), "event id 11 is out of range 0..7 [SET_FLAG_DYN.event]"), "%s", diag_buf);
     unload(&p);
 }
+
+/* The op table's overload sets (OPF_OVERLOAD): adjacent rows sharing a name, exactly one of them
+ * without the flag, which name lookup finds; tmov's set is its fp row then its plain row. */
+Test(infra, overload_sets_have_one_base_row) {
+    for (int c = 0; c < OP_COUNT; c++) {
+        OpCode first;
+        int rows = op_overload_set((OpCode)c, &first);
+        cr_assert(first <= (OpCode)c && c < (int)first + rows, "%s", op_info((OpCode)c)->name);
+        int bases = 0;
+        for (int r = 0; r < rows; r++) bases += !(op_info((OpCode)(first + r))->flags & OPF_OVERLOAD);
+        cr_assert_eq(bases, 1, "%s: %d rows without OPF_OVERLOAD", op_info((OpCode)c)->name, bases);
+    }
+    OpCode code, first;
+    cr_assert(op_lookup("pto.tmov", 8, &code));
+    cr_assert_eq(code, OP_TMOV);
+    cr_assert_eq(op_overload_set(OP_TMOV, &first), 2);
+    cr_assert_eq(first, OP_TMOV_WITH_FP);
+}

@@ -208,3 +208,42 @@ Test(move, cube_forms_run_and_convert_from_acc) {
     data_array_free(&h);
     prog_unload(&p);
 }
+
+#define FPA "!pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+#define FPQ "!pto.tile_buf<scaling, 1x16xf32>"
+#define FPV "!pto.tile_buf<vec, 16x32xi8, valid=16x16>"
+
+/* tmov with an fp tile of f32 values: each word is the value converted to uint64_t (the simulator's
+ * `scalars[i] = fp.data()[i]`), the column's word quantises (VQF322B8_PRE); a value that cast leaves
+ * undefined is a run-time error. */
+Test(move, tmov_fp_tile_words_are_values_of_a_float_tile) {
+    const char *text = "%a = pto.alloc_tile : " FPA "\n"
+                       "%q = pto.alloc_tile : " FPQ "\n"
+                       "%v = pto.alloc_tile : " FPV "\n"
+                       "pto.tmov ins(%a : " FPA ", %q : " FPQ ") outs(%v : " FPV ")\n";
+    float acc[256], words[16];
+    for (int k = 0; k < 256; k++) acc[k] = (float)k - 100.0f;
+    for (int c = 0; c < 16; c++) /* scale 0.5 (1.0 in column 3), signed result: bit 46 */
+        words[c] = (float)(double)((c == 3 ? 0x3F800000ull : 0x3F000000ull) | (1ull << 46));
+    Prog p;
+    prog_load(&p, text, TARGET_A5);
+    prog_bind_tile(&p, "a", DT_F32, 16, 16, acc);
+    prog_bind_tile(&p, "q", DT_F32, 1, 16, words);
+    cr_assert(prog_run(&p), "%s", prog_diags(&p));
+    DataArray v = prog_fetch(&p, "v");
+    const int8_t *vb = v.data;
+    cr_assert_eq(vb[0], -50);             /* -100 * 0.5 */
+    cr_assert_eq(vb[1], -50);             /* -99 * 0.5 = -49.5: ties to even */
+    cr_assert_eq(vb[3], -97);             /* column 3: scale 1.0 */
+    cr_assert_eq(vb[15 * 16 + 15], 78);   /* 155 * 0.5 = 77.5 -> 78 */
+    data_array_free(&v);
+    prog_unload(&p);
+    words[2] = -2.0f;
+    prog_load(&p, text, TARGET_A5);
+    prog_bind_tile(&p, "a", DT_F32, 16, 16, acc);
+    prog_bind_tile(&p, "q", DT_F32, 1, 16, words);
+    cr_assert_not(prog_run(&p));
+    cr_assert(strstr(prog_diags(&p), "value in column 2 to convert to a uint64 quantisation word") &&
+                  strstr(prog_diags(&p), "[TMOV.fp-word]"), "%s", prog_diags(&p));
+    prog_unload(&p);
+}

@@ -187,6 +187,28 @@ def cases(T, case, G=None):
             name = "%s_%s_%s%s%s" % (opn.replace(".", "_"), sd, dd, "_at_%d_%d" % idx if idx else "", sfx)
             out.append(case(name, opn, dict(c=c, q=fp(nfp, len(name) * 31 + nfp, **kw), m=m), ins, ["m"], call, target,
                             desc="%s acc %s -> mat %s with a word per src column from the scaling tile" % (C, sd, dd)))
+        # TMOV with an fp tile (PTOAS's `ins(%src : T, %fp : F)`, the same op as the pre-quantisation form):
+        # TEXTRACT_FP at (0, 0), acc -> vec (with accToVecMode and relu) and acc -> mat, a word per column
+        out.append(case("tmov_fp_acc_vec_f32_i8_relu_16x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 16, 32, data=("range", -400.0, 400.0)), q=fp(32, 91), v=T("i8", 16, 32)), ["c", "q"],
+                        ["v"], "TMOV<decltype(v), decltype(c), decltype(q), AccToVecMode::SingleModeVec0, "
+                        "ReluPreMode::NormalRelu>(v, c, q);", target,
+                        attrs="{accToVecMode = #pto.acc_to_vec_mode<single_mode_vec0>, reluPreMode = #pto<relu_pre_mode normal_relu>}",
+                        desc="TMOV acc f32 -> vec i8 with an fp tile and relu: VQF322B8_PRE, word per column"))
+        out.append(case("tmov_fp_acc_mat_i32_f16_20x27%s" % sfx, "tmov",
+                        dict(c=acc("i32", 32, 32, (20, 27)), q=fp(32, 92, lo=2.0 ** -20, hi=2.0 ** -10),
+                             m=T("f16", 32, 32, (20, 27), col_major=True, loc="mat", slayout="row_major", data="zero")),
+                        ["c", "q"], ["m"], "TMOV_FP<decltype(m), decltype(c), decltype(q), ReluPreMode::NoRelu>(m, c, q);",
+                        target, desc="TMOV acc i32 -> mat f16 with an fp tile (VDEQF16) over a 20x27 valid region"))
+        # an f32 fp tile: the simulator converts each value to its uint64_t word (not its bits)
+        fw = [float(qword(sc_, off, signed=sg)) for sc_, off, sg in
+              ((0.5, 0, True), (0.25, 3, True), (1.5, 0, False), (0.75, 17, True), (2.0, 0, True), (0.125, 40, False))]
+        out.append(case("tmov_fp_acc_vec_f32_i8_f32_words_16x32%s" % sfx, "tmov",
+                        dict(c=acc("f32", 16, 32, data=("range", -300.0, 300.0)),
+                             q=T("f32", 1, 32, loc="scaling", data=("values", fw)), v=T("i8", 16, 32)), ["c", "q"], ["v"],
+                        "TMOV<decltype(v), decltype(c), decltype(q), AccToVecMode::SingleModeVec0, ReluPreMode::NoRelu>(v, c, q);",
+                        target, attrs="{accToVecMode = #pto.acc_to_vec_mode<single_mode_vec0>}",
+                        desc="TMOV acc f32 -> vec i8 with an f32 fp tile: each word is the value converted to uint64_t"))
         # TINSERT acc -> mat converting f32 -> f16 / bf16 (A2/A3's only tinsert form): a C++ cast, to nearest even
         for dd in ("f16", "bf16"):
             out.append(case("tinsert_acc_mat_f32_%s_v10x13_at_16_16%s" % (dd, sfx), "tinsert",
