@@ -1034,6 +1034,26 @@ static bool rows_packed(const GmView *v, const ViewMap *m, int64_t cols) {
     return true;
 }
 
+/* Copies a boxed tile's R x C region from (to_tile) or to GM a contiguous run of the tile at a
+ * time, line by line: GM rows against box rows (by_rows, ND views) or GM columns against box columns
+ * (DN views, whose rows are contiguous in GM). */
+static void boxed_line_copy(uint8_t *gm, const GmView *v, const ViewMap *m, const TileOffsets *off, uint8_t *tile,
+                            int64_t R, int64_t C, size_t es, bool by_rows, bool to_tile) {
+    const int64_t lines = by_rows ? R : C, len = by_rows ? C : R;
+    const int64_t *line_off = by_rows ? off->rows : off->cols, *elem_off = by_rows ? off->cols : off->rows;
+    const int32_t *run = by_rows ? off->col_run : off->row_run;
+    for (int64_t l = 0; l < lines; l++) {
+        uint8_t *g = gm + (size_t)axis_offset(v, by_rows ? m->row_dims : m->col_dims, by_rows ? m->n_row : m->n_col, l) * es;
+        uint8_t *t = tile + (size_t)line_off[l] * es;
+        for (int64_t i = 0; i < len;) {
+            int64_t n = min_i64(run[i], len - i);
+            if (to_tile) copy_run(t + (size_t)elem_off[i] * es, g + (size_t)i * es, (size_t)n * es);
+            else copy_run(g + (size_t)i * es, t + (size_t)elem_off[i] * es, (size_t)n * es);
+            i += n;
+        }
+    }
+}
+
 /* Copies a tile's valid region from (to_tile) or to the GM view; rows x cols = the valid region.
  * `atomic` (tstore only): DT_NONE to overwrite, else the element type in which GM += tile. */
 static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const TileRef *t, const TileView *tv,
@@ -1060,42 +1080,8 @@ static void gm_tile_copy(GmBuffer *b, const GmView *v, const ViewMap *m, const T
         }
         return;
     }
-    if (off && to_tile && !nd && v->strides[m->row_dims[0]] == 1) { /* DN -> a boxed tile: a box column at a time */
-        for (int64_t c = 0; c < C; c++) {
-            const uint8_t *gcol = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
-            uint8_t *tcol = tv->base + (size_t)off->cols[c] * es;
-            for (int64_t r = 0; r < R;) {
-                int64_t n = min_i64(off->row_run[r], R - r);
-                copy_run(tcol + (size_t)off->rows[r] * es, gcol + (size_t)r * es, (size_t)n * es);
-                r += n;
-            }
-        }
-        return;
-    }
-    if (off && !to_tile && nd && v->strides[v->rank - 1] == 1 && atomic == DT_NONE) {
-        /* a boxed tile -> ND: a box row (a contiguous run of the tile) at a time */
-        for (int64_t r = 0; r < R; r++) {
-            uint8_t *grow = gm + (size_t)axis_offset(v, m->row_dims, m->n_row, r) * es;
-            const uint8_t *trow = tv->base + (size_t)off->rows[r] * es;
-            for (int64_t c = 0; c < C;) {
-                int64_t n = min_i64(off->col_run[c], C - c);
-                copy_run(grow + (size_t)c * es, trow + (size_t)off->cols[c] * es, (size_t)n * es);
-                c += n;
-            }
-        }
-        return;
-    }
-    if (off && !to_tile && !nd && v->strides[m->row_dims[0]] == 1 && atomic == DT_NONE) {
-        /* a boxed tile -> DN: a box column at a time */
-        for (int64_t c = 0; c < C; c++) {
-            uint8_t *gcol = gm + (size_t)axis_offset(v, m->col_dims, m->n_col, c) * es;
-            const uint8_t *tcol = tv->base + (size_t)off->cols[c] * es;
-            for (int64_t r = 0; r < R;) {
-                int64_t n = min_i64(off->row_run[r], R - r);
-                copy_run(gcol + (size_t)r * es, tcol + (size_t)off->rows[r] * es, (size_t)n * es);
-                r += n;
-            }
-        }
+    if (off && atomic == DT_NONE && (nd ? !to_tile && v->strides[v->rank - 1] == 1 : v->strides[m->row_dims[0]] == 1)) {
+        boxed_line_copy(gm, v, m, off, tv->base, R, C, es, nd, to_tile); /* ND <- tile, DN <-> tile */
         return;
     }
     if (off) { /* a boxed (fractal) tile: element by element, through its offset tables */
