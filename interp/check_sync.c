@@ -84,6 +84,12 @@ typedef struct MemRegion {
 typedef struct AccessHint {
     int32_t region;         /* -1: none yet */
     int64_t seg;
+    /* The last access, when it covered exactly the run `seg`: while SyncChecker.gen stays `gen` (no
+     * run list rebuilt since), the same bytes are that run again, with no search. */
+    uint64_t gen;           /* 0: no such access */
+    const uint8_t *p;       /* its bytes [p, p + n) */
+    int64_t n;
+    int32_t vr, vc;         /* a tile's valid shape that gave them (-1: not a tile's valid region) */
 } AccessHint;
 
 typedef struct Report {
@@ -167,6 +173,9 @@ typedef struct Decoded {
     bool done;
     bool warned;            /* SYNC.key-overlap reported at this set */
     bool valid;             /* the arguments decoded (else the op is ignored: verified elsewhere) */
+    bool early_writes;      /* D_TILE: its writes are known before it runs (no exact footprint, no
+                             * destination it defines, no barrier between its own accesses), so
+                             * sync_checker_step records them too and no _after call is needed */
     uint8_t role;           /* D_OTHER (no memory, no ordering), D_SYNC, D_TILE */
     int8_t pipe, src, dst, event;
     InternalSync internal;  /* the row's internal synchronisation (D_TILE) */
@@ -206,6 +215,8 @@ struct SyncChecker {
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
     int64_t n_sync_ops;     /* set/wait/barrier instructions executed */
     Clocks clk[N_LAYERS];           /* every ordering; the program's own only (see Clocks) */
+    int layers;                     /* layers kept: 1 until an op's internal sync first orders pipes
+                                     * (until then layer 1 equals layer 0 everywhere), then 2 */
     const Op *internal_site;        /* the last op whose internal sync ordered pipes (NULL: none yet) */
     int64_t n_errors;               /* protocol errors reported (double set, wait without set) */
     FlagState flag[N_PIPES][N_PIPES][8];
@@ -222,6 +233,7 @@ struct SyncChecker {
     AccessChunk *access_chunks; /* the decoded operand accesses, newest chunk first */
     struct Decoded *decoded; /* per instruction (index in ip->code), decoded on first execution */
     int32_t n_decoded;
+    uint64_t gen;           /* bumped whenever a run list is rebuilt (AccessHint.gen) */
     Seg *mid;               /* scratch: the new runs of one access */
     int64_t cap_mid;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
@@ -233,7 +245,7 @@ struct SyncChecker {
 
 SyncChecker *sync_checker_new(Target target, bool strict) {
     SyncChecker *s = calloc(1, sizeof *s);
-    if (s) s->target = target, s->strict = strict;
+    if (s) s->target = target, s->strict = strict, s->layers = 1, s->gen = 1;
     return s;
 }
 
@@ -283,6 +295,7 @@ static void keep_leftovers(SyncChecker *s) {
 void sync_checker_new_block(SyncChecker *s) {
     keep_leftovers(s);
     s->block++;
+    s->gen++;
     memset(s->clk, 0, sizeof s->clk);
     s->internal_site = NULL;
     memset(s->flag, 0, sizeof s->flag);
@@ -415,6 +428,20 @@ static inline __attribute__((always_inline)) void check_run(SyncChecker *s, cons
         }
 }
 
+/* Checks an access against one run's history (check_run) and records it there. */
+static inline __attribute__((always_inline)) void touch_run(SyncChecker *s, Shadow *sh, const Op *op, int pipe, bool write,
+                                                            const Value *value, const char *mem, int64_t rep_lo,
+                                                            int64_t rep_hi) {
+    uint32_t now = s->clk[0].vc[pipe][pipe];
+    check_run(s, sh, op, pipe, now, write, value, mem, rep_lo, rep_hi);
+    if (write) { /* the reads go (a read counts only with its bit in rmask) */
+        sh->rmask = 0;
+        sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
+    } else {
+        shadow_read(sh, pipe, now, op, s->block);
+    }
+}
+
 /* An access of bytes [p, p + n) by `op` on pipe `pipe`, within `value` (a tile, or a GM buffer's
  * argument) in memory `mem`, whose bytes count from `origin` in reports. The region's history is a
  * sorted list of runs of whole 32-byte blocks: the overlapped runs are checked, then replaced by
@@ -442,16 +469,10 @@ static __attribute__((noinline)) void access_slow(Interp *ip, SyncChecker *s, co
     int64_t first = lo, end = lo;
     int64_t rep_lo = p - origin, rep_hi = p - origin + n;
     if (first < r->n_segs && r->segs[first].lo == a && r->segs[first].hi == b) { /* the same range again */
-        Shadow *sh = &r->segs[first].sh;
-        check_run(s, sh, op, pipe, now, write, value, mem, rep_lo, rep_hi);
-        if (write) { /* the reads go (a read counts only with its bit in rmask) */
-            sh->rmask = 0;
-            sh->wsite = op, sh->wtime = now, sh->wpipe = (int8_t)pipe, sh->wblock = s->block;
-        } else {
-            shadow_read(sh, pipe, now, op, s->block);
-        }
+        touch_run(s, &r->segs[first].sh, op, pipe, write, value, mem, rep_lo, rep_hi);
         return;
     }
+    s->gen++; /* the run list changes shape */
     for (; end < r->n_segs && r->segs[end].lo < b; end++)
         check_run(s, &r->segs[end].sh, op, pipe, now, write, value, mem, rep_lo, rep_hi);
     /* the new runs from min(a, first run's lo) to max(b, last run's hi) */
@@ -490,7 +511,16 @@ static __attribute__((noinline)) void access_slow(Interp *ip, SyncChecker *s, co
 static inline void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, const uint8_t *p, int64_t n, bool write,
                           const Value *value, const char *mem, const uint8_t *origin, AccessHint *hint) {
     if (n <= 0) return;
-    if (hint && hint->region >= 0 && hint->seg >= 0) {
+    if (!hint) {
+        access_slow(ip, s, op, pipe, p, n, write, value, mem, origin, NULL);
+        return;
+    }
+    if (hint->gen == s->gen && hint->p == p && hint->n == n) { /* the same bytes, the same run list */
+        touch_run(s, &s->regions[hint->region].segs[hint->seg].sh, op, pipe, write, value, mem, p - origin, p - origin + n);
+        return;
+    }
+    hint->gen = 0, hint->vr = hint->vc = -1;
+    if (hint->region >= 0 && hint->seg >= 0) {
         MemRegion *r = &s->regions[hint->region];
         uintptr_t off = (uintptr_t)p - (uintptr_t)r->base; /* inside the region: below its size */
         if (off < (uintptr_t)r->bytes && hint->seg < r->n_segs) {
@@ -498,19 +528,20 @@ static inline void access(Interp *ip, SyncChecker *s, const Op *op, int pipe, co
             int64_t a = (int64_t)off & ~(int64_t)(SHADOW_BLOCK - 1);
             int64_t b = ((int64_t)off + n + SHADOW_BLOCK - 1) & ~(int64_t)(SHADOW_BLOCK - 1);
             if (g->lo == a && g->hi == b) { /* the runs are sorted and disjoint: this is the only one overlapped */
-                uint32_t now = s->clk[0].vc[pipe][pipe];
-                check_run(s, &g->sh, op, pipe, now, write, value, mem, p - origin, p - origin + n);
-                if (write) {
-                    g->sh.rmask = 0;
-                    g->sh.wsite = op, g->sh.wtime = now, g->sh.wpipe = (int8_t)pipe, g->sh.wblock = s->block;
-                } else {
-                    shadow_read(&g->sh, pipe, now, op, s->block);
-                }
+                touch_run(s, &g->sh, op, pipe, write, value, mem, p - origin, p - origin + n);
+                hint->gen = s->gen, hint->p = p, hint->n = n;
                 return;
             }
         }
     }
     access_slow(ip, s, op, pipe, p, n, write, value, mem, origin, hint);
+    if (hint->region >= 0 && hint->seg >= 0 && hint->seg < s->regions[hint->region].n_segs) { /* exactly one run now? */
+        const MemRegion *r = &s->regions[hint->region];
+        int64_t off = p - r->base;
+        const Seg *g = &r->segs[hint->seg];
+        if (g->lo == (off & ~(int64_t)(SHADOW_BLOCK - 1)) && g->hi == ((off + n + SHADOW_BLOCK - 1) & ~(int64_t)(SHADOW_BLOCK - 1)))
+            hint->gen = s->gen, hint->p = p, hint->n = n;
+    }
 }
 
 /* The bytes of a GM view, one contiguous run per row of its last dimension. */
@@ -606,7 +637,7 @@ static void join(uint32_t *into, const uint32_t *from) {
 /* Pipe q learns `from` (a flag's clock, both layers): what it orders after, and which of its own
  * instructions are known complete (the flag's setter saw them done). */
 static void join_into(SyncChecker *s, int q, const Snapshot from) {
-    for (int k = 0; k < N_LAYERS; k++) {
+    for (int k = 0; k < s->layers; k++) {
         Clocks *c = &s->clk[k];
         join(c->vc[q], from[k]);
         if (from[k][q] > c->done[q]) c->done[q] = from[k][q];
@@ -615,7 +646,25 @@ static void join_into(SyncChecker *s, int q, const Snapshot from) {
 
 /* `into` = pipe p's clock now, in both layers (a set fires after all earlier p work). */
 static void take_clock(const SyncChecker *s, int p, Snapshot into) {
-    for (int k = 0; k < N_LAYERS; k++) memcpy(into[k], s->clk[k].vc[p], sizeof into[k]);
+    for (int k = 0; k < s->layers; k++) memcpy(into[k], s->clk[k].vc[p], sizeof into[k]);
+}
+
+/* Starts keeping layer 1 apart, before an op's internal sync first orders pipes in layer 0 only:
+ * until then every layer-1 clock (the pipes', the flags', the buffer tokens' and the semaphores')
+ * equals its layer-0 twin, so it is copied from it now. */
+static void split_layers(SyncChecker *s) {
+    if (s->layers == N_LAYERS) return;
+    s->layers = N_LAYERS;
+    s->clk[1] = s->clk[0];
+    for (int p = 0; p < N_PIPES; p++)
+        for (int q = 0; q < N_PIPES; q++)
+            for (int e = 0; e < SYNC_EVENT_IDS; e++) {
+                FlagState *f = &s->flag[p][q][e];
+                memcpy(f->clock[1], f->clock[0], sizeof f->clock[1]);
+            }
+    for (int b = 0; b < N_BUF_IDS; b++) memcpy(s->buf[b].clock[1], s->buf[b].clock[0], sizeof s->buf[b].clock[1]);
+    for (int c = 0; c < N_CROSS_IDS; c++)
+        for (int i = 0; i < s->sem[c].n; i++) memcpy(s->sem[c].clock[i][1], s->sem[c].clock[i][0], sizeof s->sem[c].clock[i][1]);
 }
 
 /* Every pipe after every pipe (PIPE_ALL), in one layer. */
@@ -637,11 +686,10 @@ static bool is_view(const Value *v) { return v->type->kind == TY_PARTITION_VIEW 
 
 /* The decoded form of the instruction `in` (made on its first execution); NULL when the host is out
  * of memory. */
-static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in);
-static inline const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in) {
-    int64_t pc = in - ip->code;
-    if (s->decoded && pc >= 0 && pc < s->n_decoded && s->decoded[pc].done) return &s->decoded[pc];
-    return decode(ip, s, in);
+static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc);
+static inline const Decoded *decoded(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
+    if (pc >= 0 && pc < s->n_decoded && s->decoded[pc].done) return &s->decoded[pc];
+    return decode(ip, s, in, pc);
 }
 
 /* Room for n operand accesses of one instruction, in one piece (NULL: none, or out of memory). */
@@ -671,6 +719,7 @@ static void add_access(OperandAccess *list, uint8_t *n, OperandAccess a) {
  * stays NULL when the host is out of memory: access_tile then looks it up each time). */
 static void resolve_layout(SyncChecker *s, OperandAccess *a) {
     a->hint.region = -1;
+    a->hint.vr = a->hint.vc = -1;
     if (a->view) return;
     const TileType *tt = &a->value->type->tile;
     a->mem = buffer_name(tt->loc);
@@ -686,14 +735,13 @@ static void resolve_layout(SyncChecker *s, OperandAccess *a) {
     a->ref = t;
 }
 
-static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
+static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
     if (!s->decoded) {
         s->decoded = calloc((size_t)(ip->n_code > 0 ? ip->n_code : 1), sizeof *s->decoded);
         if (!s->decoded) return NULL;
         s->n_decoded = ip->n_code;
     }
-    int64_t pc = in - ip->code;
-    if (pc < 0 || pc >= s->n_decoded) return NULL; /* an instruction outside the program (none today) */
+    if (pc < 0 || pc >= s->n_decoded || in != &ip->code[pc]) return NULL; /* an instruction outside the program (none today) */
     Decoded *d = &s->decoded[pc];
     if (d->done) return d;
     d->done = true;
@@ -710,6 +758,7 @@ static Decoded *decode(Interp *ip, SyncChecker *s, const Instr *in) {
         d->role = D_TILE;
         d->pipe = (int8_t)pipe_of(s, op), d->valid = true;
         d->internal = OPF_INTERNAL_SYNC(info->flags);
+        d->early_writes = !in->footprint && !in->defines_dst && d->internal != IS_SCALAR_PATH_KEYS_A2A3;
         OperandAccess reads[MAX_ACCESSES], writes[MAX_ACCESSES];
         uint8_t nr = 0, nw = 0;
         for (int i = 0; i < op->ins.count && nr < MAX_ACCESSES; i++) { /* the sources' valid regions */
@@ -796,7 +845,7 @@ static void buf_op(Interp *ip, SyncChecker *s, const Op *op, int p, int b) {
                     b, pipe_text(p), type, b);
     }
     t->held[p] = NULL;
-    for (int k = 0; k < N_LAYERS; k++) join(t->clock[k], s->clk[k].vc[p]); /* fires after all earlier p work */
+    for (int k = 0; k < s->layers; k++) join(t->clock[k], s->clk[k].vc[p]); /* fires after all earlier p work */
     t->released = true;
 }
 
@@ -885,7 +934,7 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *
     }
     if (flags & OPF_SYNC_BARRIER) {
         int p = d->pipe;
-        for (int k = 0; k < N_LAYERS; k++)
+        for (int k = 0; k < s->layers; k++)
             if (p == N_PIPES) /* PIPE_ALL: every pipe after every pipe */
                 barrier_all(&s->clk[k]);
             else
@@ -959,6 +1008,12 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
     if ((int64_t)v->id >= f->fn->n_slots) return;
     const TileView *tv = &f->vals[v->id].tile;
     if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    AccessHint *hint = dec ? (AccessHint *)&dec->hint : NULL;
+    if (hint && hint->gen == s->gen && hint->p == tv->base && hint->vr == tv->vr && hint->vc == tv->vc && element < 0 &&
+        !win) { /* the valid shape that gave those bytes: the same run again */
+        touch_run(s, &s->regions[hint->region].segs[hint->seg].sh, op, s->cur_pipe, write, v, dec->mem, 0, hint->n);
+        return;
+    }
     const TileRef *t = dec ? dec->ref : NULL;
     const char *mem = dec ? dec->mem : NULL;
     if (!t) {
@@ -985,7 +1040,8 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
         int64_t es = dec && dec->ref ? dec->es : (int64_t)dtype_size(t->dtype);
         if (t->cs == 1 ? cols == t->cols || rows == 1 : t->rs == 1 && (rows == t->rows || cols == 1)) {
             int64_t n = t->cs == 1 ? (int64_t)(rows - 1) * t->rs + cols : (int64_t)(cols - 1) * t->cs + rows;
-            access(ip, s, op, s->cur_pipe, tv->base, n * es, write, v, mem, tv->base, dec ? (AccessHint *)&dec->hint : NULL);
+            access(ip, s, op, s->cur_pipe, tv->base, n * es, write, v, mem, tv->base, hint);
+            if (hint && hint->gen == s->gen && hint->p == tv->base) hint->vr = tv->vr, hint->vc = tv->vc;
             return;
         }
     }
@@ -1061,9 +1117,10 @@ static bool transpose_barrier_runs(const SyncChecker *s, InternalSync is) {
  * own included) before what V does next, in layer 0 only (an implementation detail: what only it
  * orders is SYNC.internal-order); the copy into dst is the next V instruction. */
 static void transpose_barrier(SyncChecker *s, const Op *op) {
+    split_layers(s);
     s->internal_site = op;
     s->clk[0].barrier[P_V] = s->clk[0].vc[P_V][P_V];
-    for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[P_V][P_V]++;
+    for (int k = 0; k < s->layers; k++) s->clk[k].vc[P_V][P_V]++;
 }
 
 /* The pto-isa implementation that does an InternalSync's handshakes, for messages. */
@@ -1079,6 +1136,7 @@ static const char *internal_sync_source(InternalSync is) {
  * scalar_path_contract): tprint's PIPE_ALL barrier, or the V -> S and S -> V handshakes on
  * EVENT_ID0, which consume a user flag with the same key pending across the op (SYNC.internal-key). */
 static void internal_sync(Interp *ip, SyncChecker *s, const Op *op, InternalSync is) {
+    split_layers(s);
     s->internal_site = op;
     if (is == IS_BARRIER_ALL_A2A3) {
         barrier_all(&s->clk[0]);
@@ -1117,9 +1175,21 @@ static int64_t element_of(const Interp *ip, const Instr *in) {
     return e >= 0 ? e : -1;
 }
 
-bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
+/* The writes of a decoded tile instruction (tmp operands, then destinations). */
+static inline void write_accesses(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *d) {
+    const Op *op = in->op;
+    bool barrier = transpose_barrier_runs(s, d->internal); /* before the first destination */
+    for (int i = 0; i < d->n_writes; i++) {
+        const OperandAccess *a = &d->writes[i];
+        if (barrier && !a->whole) barrier = false, transpose_barrier(s, op);
+        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true, (AccessHint *)&a->hint);
+        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL, a);
+    }
+}
+
+bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
     s->cur_op = NULL;
-    const Decoded *d = decoded(ip, s, in);
+    const Decoded *d = decoded(ip, s, in, pc);
     if (!d || d->role == D_OTHER) return false;
     if (d->role == D_SYNC) {
         s->n_sync_ops++;
@@ -1133,7 +1203,7 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
     s->cur_pipe = d->pipe;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
-    for (int k = 0; k < N_LAYERS; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
+    for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
     if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
     if (in->footprint) {
         access_footprint(ip, s, in, false);
@@ -1143,6 +1213,11 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in) {
         const OperandAccess *a = &d->reads[i];
         if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, false, (AccessHint *)&a->hint);
         else access_tile(ip, s, op, a->value, false, false, a->element ? element_of(ip, in) : -1, NULL, a);
+    }
+    if (d->early_writes) {
+        write_accesses(ip, s, in, d);
+        s->cur_op = NULL;
+        return false;
     }
     return true;
 }
@@ -1155,14 +1230,7 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         access_footprint(ip, s, in, true);
         return;
     }
-    const Decoded *d = s->cur_decoded; /* decoded by sync_checker_step */
-    bool barrier = transpose_barrier_runs(s, d->internal); /* before the first destination */
-    for (int i = 0; i < d->n_writes; i++) {
-        const OperandAccess *a = &d->writes[i];
-        if (barrier && !a->whole) barrier = false, transpose_barrier(s, op);
-        if (a->view) access_view(ip, s, op, s->cur_pipe, &ip->frame->vals[a->value->id].view, true, (AccessHint *)&a->hint);
-        else access_tile(ip, s, op, a->value, true, a->whole, a->element ? element_of(ip, in) : -1, NULL, a);
-    }
+    write_accesses(ip, s, in, s->cur_decoded); /* decoded by sync_checker_step */
 }
 
 static const char *const kind_text[3] = {"read-after-write", "write-after-read", "write-after-write"};

@@ -746,7 +746,7 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
         const Frame *before = ip->frame; /* call and return switch frames: trace the op's own */
         bool sync_after = false;
         if (checked) {
-            if (ip->sync) sync_after = sync_checker_step(ip, ip->sync, in);
+            if (ip->sync) sync_after = sync_checker_step(ip, ip->sync, in, pc);
             if (ip->init) init_checker_before(ip, ip->init, in);
         }
         pc = in->exec(ip, in, pc);

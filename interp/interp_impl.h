@@ -263,9 +263,10 @@ SyncChecker *sync_checker_new(Target target, bool strict);
 void sync_checker_free(SyncChecker *s);
 /* Resets the pipes, flags and local-memory shadows for the next block (GM shadows stay). */
 void sync_checker_new_block(SyncChecker *s);
-/* Accounts for one instruction about to execute: its pipe, the valid regions it reads, its sync
- * effect. True when sync_checker_after must see the instruction once it ran (a tile instruction). */
-bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in);
+/* Accounts for instruction `in` (ip->code[pc]) about to execute: its pipe, the valid regions it
+ * reads, its sync effect, and the writes known before it runs. True when sync_checker_after must
+ * see the instruction once it ran (a tile instruction whose writes depend on its running). */
+bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc);
 /* Accounts for what the instruction that just executed wrote (its destinations' valid regions,
  * whole footprints for tmp operands and pad fills). */
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in);
