@@ -68,6 +68,29 @@ void acc_quant_word(const AccConvert *cv, uint64_t w, AccQuantWord *q) {
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : hi < v ? hi : v; }
 static inline float relu_f(float v) { return v > 0.0f ? v : 0.0f; }
 
+/* The word of fp element `at` (a storage offset) as the simulator reads it, `uint64_t w = fp.data()[i]`:
+ * the bits of a 64-bit integer type; a float converted by value, truncated toward zero, which C++
+ * defines only for values in (-1, 2^64): others are a run-time error. False then. */
+bool acc_fp_word(const uint8_t *base, int64_t at, DType dt, uint64_t *w) {
+    if (dt == DT_U64 || dt == DT_I64) {
+        memcpy(w, base + (size_t)at * 8, 8);
+        return true;
+    }
+    double v;
+    if (dt == DT_F32) {
+        float f;
+        memcpy(&f, base + (size_t)at * 4, 4);
+        v = f;
+    } else {
+        uint16_t h;
+        memcpy(&h, base + (size_t)at * 2, 2);
+        v = dt == DT_BF16 ? (double)fp_bf16_to_f32(h) : (double)fp_f16_to_f32(h);
+    }
+    if (!(v > -1.0 && v < 18446744073709551616.0)) return false;
+    *w = (uint64_t)v;
+    return true;
+}
+
 /* static_cast of a float to an 8-bit integer as g++ on x86 does it: through a 32-bit truncation
  * (cvttss2si; NaN and out-of-range values give INT32_MIN), keeping the low byte. */
 static inline uint8_t f32_to_byte(float v) {

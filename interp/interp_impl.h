@@ -583,6 +583,10 @@ typedef struct AccQuantWord {
 bool acc_convert_plan(AccConvert *cv, DType from, DType to, AccQuantForm form, bool relu);
 /* Decodes quantisation word w for cv's form. */
 void acc_quant_word(const AccConvert *cv, uint64_t w, AccQuantWord *q);
+/* The quantisation word of fp tile element `at` (a storage offset) of type dt, as the simulator
+ * reads it (`uint64_t w = fp.data()[i]`): u64/i64 bits, a float's value truncated; false when
+ * that value is outside (-1, 2^64), where the C++ cast is undefined. */
+bool acc_fp_word(const uint8_t *base, int64_t at, DType dt, uint64_t *w);
 /* Converts n contiguous acc values at src into n contiguous `to` values at dst; element i uses
  * q[i * qs] (qs = 0: one word for all; q is unused in AQ_CAST). */
 void acc_convert_run(const AccConvert *cv, const AccQuantWord *q, size_t qs, uint8_t *dst, const uint8_t *src, int64_t n);

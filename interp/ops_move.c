@@ -264,34 +264,11 @@ typedef struct FpMovePlan {
     bool insert;             /* TINSERT_FP: dst(r + r0, c + c0) = src(r, c); else dst(r, c) = src(r + r0, c + c0) */
     bool indexed;            /* indexRow / indexCol in sc[0], sc[1]; else (0, 0) */
     bool has_fp;             /* words from the fp tile t[2]; else a plain conversion (TINSERT acc -> mat) */
-    DType fp_dtype;          /* u64/i64: the words' bits; a float type: each value converted (fp_word) */
+    DType fp_dtype;          /* u64/i64: the words' bits; a float type: each value converted (acc_fp_word) */
     TileOffsets doff, soff, foff;
     AccQuantWord *words;     /* fp's valid columns, decoded */
     uint8_t *row, *out;      /* one row of src values, and the same converted */
 } FpMovePlan;
-
-/* The word of fp element `at` (a storage offset) as the simulator reads it, `uint64_t w = fp.data()[i]`:
- * the bits of a 64-bit integer type; a float converted by value, truncated toward zero, which C++
- * defines only for values in (-1, 2^64): others are a run-time error. False then. */
-static bool fp_word(const uint8_t *base, int64_t at, DType dt, uint64_t *w) {
-    if (dt == DT_U64 || dt == DT_I64) {
-        memcpy(w, base + (size_t)at * 8, 8);
-        return true;
-    }
-    double v;
-    if (dt == DT_F32) {
-        float f;
-        memcpy(&f, base + (size_t)at * 4, 4);
-        v = f;
-    } else {
-        uint16_t h;
-        memcpy(&h, base + (size_t)at * 2, 2);
-        v = dt == DT_BF16 ? (double)fp_bf16_to_f32(h) : (double)fp_f16_to_f32(h);
-    }
-    if (!(v > -1.0 && v < 18446744073709551616.0)) return false;
-    *w = (uint64_t)v;
-    return true;
-}
 
 /* Each value is converted with the word of its source column, `scalars[c + indexCol]` (the
  * simulator's TExtract_Impl / TInsert_Impl); the column order of the simulator's loops does not
@@ -317,7 +294,7 @@ static int32_t exec_move_fp(Interp *ip, const Instr *in, int32_t pc) {
                              "columns", tf->name, (long long)(sc0 + cols), fv->vc);
     for (int64_t i = 0; p->has_fp && i < cols; i++) {
         uint64_t w;
-        if (!fp_word(fv->base, p->foff.rows[0] + p->foff.cols[sc0 + i], p->fp_dtype, &w))
+        if (!acc_fp_word(fv->base, p->foff.rows[0] + p->foff.cols[sc0 + i], p->fp_dtype, &w))
             return rt_rule_error(ip, in, "fp-word", "expects fp %%%s's %s value in column %lld to convert to a uint64 "
                                  "quantisation word (the simulator's cast is undefined outside (-1, 2^64))", tf->name,
                                  dtype_name(p->fp_dtype), (long long)(sc0 + i));

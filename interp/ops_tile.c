@@ -1285,7 +1285,10 @@ static int32_t exec_tstore(Interp *ip, const Instr *in, int32_t pc) {
                                  p->by_row ? "col-major" : "row-major");
         for (int64_t i = 0; i < need; i++) {
             uint64_t w;
-            memcpy(&w, fv->base + (size_t)(p->fpoff.rows[0] + p->fpoff.cols[i]) * 8, 8);
+            if (!acc_fp_word(fv->base, p->fpoff.rows[0] + p->fpoff.cols[i], in->t[1].dtype, &w))
+                return rt_rule_error(ip, in, "fp-word", "expects fp %%%s's %s value in column %lld to convert to a uint64 "
+                                     "quantisation word (the simulator's cast is undefined outside (-1, 2^64))",
+                                     in->t[1].name, dtype_name(in->t[1].dtype), (long long)i);
             acc_quant_word(&p->cv, w, &p->words[i]);
         }
         acc_store_copy(&ip->gm[v->buffer], v, &m, tv, p, p->words, (DType)in->b);
@@ -1320,9 +1323,10 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     if (fp) {
         if (!tile_ref(ctx, op, &op->ins.items[1], &in.t[1])) return false;
         if (src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects an acc src");
-        if (in.t[1].dtype != DT_U64 && in.t[1].dtype != DT_I64)
+        DType fdt = in.t[1].dtype;
+        if (fdt != DT_U64 && fdt != DT_I64 && fdt != DT_F32 && fdt != DT_F16 && fdt != DT_BF16)
             return emit_unsupported(ctx, op, "reads its quantisation words from fp %%%s of %s: pto-run takes them from "
-                                    "u64/i64 tiles", in.t[1].name, dtype_name(in.t[1].dtype));
+                                    "u64/i64 tiles (bits) and f32/f16/bf16 tiles (values)", in.t[1].name, dtype_name(fdt));
     }
     if (quant && src.loc != LOC_ACC) return lower_error(ctx, op, (SrcLoc){0}, "expects preQuantScalar only with an acc src");
     if (quant) {

@@ -36,3 +36,4 @@ put("version9.npy", b"\x93NUMPY\x09\x00" + good[8:])      # unknown format versi
 put("not_npy.npy", b"just text, no magic\n")              # .npy name without the magic
 # raw f32 data whose first bytes happen to be the .npy magic (regression: fuzz_datafile)
 put("magic_data.bin", b"\x93NUMPY\x01\x00" + bytes(56))
+put("fp_words_neg_f32.bin", struct.pack("<32f", *[-5.0 if i == 3 else 1024.0 for i in range(32)]))  # a word value < 0 (tstore_fp_word_range.pto)

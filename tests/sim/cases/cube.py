@@ -226,6 +226,21 @@ def cases(T, case, G=None):
                         "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
                         target, gm=dict(g=G("f16", 16, 16)),
                         desc="TSTORE_FP acc i32 -> GM f16 (VDEQF16), a word per row"))
+        # TSTORE_FP with a float fp tile: each word is the value converted to uint64_t, as for TMOV above
+        out.append(case("tstore_fp_f32_i8_f32_words_16x32%s" % sfx, "tstore_fp",
+                        dict(c=acc("f32", 16, 32, data=("range", -300.0, 300.0)),
+                             q=T("f32", 1, 32, loc="scaling", data=("values", (fw * 6)[:16] + [0.0] * 16))), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("i8", 16, 32)),
+                        desc="TSTORE_FP acc f32 -> GM i8 with an f32 fp tile: word r is value r converted to uint64_t"))
+        # a bf16 fp tile: unsigned words whose set bits span at most 8, so bf16 holds them exactly
+        bw = [float(qword(sc_, signed=False)) for sc_ in (0.5, 0.25, 2.0, 1.5, 0.75, 0.125, 4.0, 0.375)] * 2
+        out.append(case("tstore_fp_f32_i8_bf16_words_16x16%s" % sfx, "tstore_fp",
+                        dict(c=acc("f32", 16, 16, data=("range", -200.0, 200.0)),
+                             q=T("bf16", 1, 16, loc="scaling", data=("values", bw))), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target, gm=dict(g=G("i8", 16, 16)),
+                        desc="TSTORE_FP acc f32 -> GM i8 with a bf16 fp tile: unsigned words (0..255 results), one per row"))
         # the atomic form: GM += the quantised value, in the GM type (i8 wraps)
         w = qword(0.5)
         out.append(case("tstore_prequant_atomic_f32_i8_16x48%s" % sfx, "tstore",
