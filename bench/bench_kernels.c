@@ -65,7 +65,7 @@ typedef struct KRow {
     char entry[128];
     KArg args[MAX_KARGS];
     int n_args;
-    double ptoas_ms, pto_run_ms, gxx_s, sim_proc_ms, sim_call_ms;
+    double ptoas_ms, pto_run_ms, sync_ms, gxx_s, sim_proc_ms, sim_call_ms; /* sync_ms: pto-run --check-sync */
     double ours_delta, sim_delta;   /* change of the sum of every buffer element made by one run */
     bool has_bf16;
     char why[200];          /* non-empty: not measured, and why */
@@ -297,8 +297,9 @@ static bool find_samples(const BenchOptions *o, char *buf, size_t len, char *not
     return true;
 }
 
-/* The pto-run argv of a kernel: FILE --target=T, the pointers as --in in_ARG.bin (mode 1), as --out
- * size_ARG.bin (mode 0: the sizing run, on zero-filled buffers: --zero-inputs) or both, --out to out_ARG.bin (mode 2), and the scalars as --set. */
+/* The pto-run argv of a kernel: FILE --target=T, the pointers as --in in_ARG.bin (mode 1; mode 3:
+ * the same with --check-sync), as --out size_ARG.bin (mode 0: the sizing run, on zero-filled
+ * buffers: --zero-inputs) or both, --out to out_ARG.bin (mode 2), and the scalars as --set. */
 static void pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow *r, const char *pto, const char *dir,
                          int mode, char store[][4200], char **argv) {
     int n = 0, s = 0;
@@ -308,6 +309,8 @@ static void pto_run_argv(const BenchOptions *o, const KernelSpec *k, const KRow 
     bench_fmt(store[s], sizeof store[0], "--target=%s", k->target);
     argv[n++] = store[s++];
     if (mode == 0) argv[n++] = "--zero-inputs"; /* the sizing run has no input files yet */
+    if (mode == 3) argv[n++] = "--check-sync";
+    if (mode == 3) mode = 1;
     for (int i = 0; i < r->n_args; i++) {
         const KArg *a = &r->args[i];
         if (!a->is_ptr) {
@@ -446,6 +449,10 @@ static void run_kernel(const BenchOptions *o, const KernelSpec *k, const char *s
     pto_run_argv(o, k, r, pto, dir, 1, store, argv);
     r->pto_run_ms = time_process(argv, o->samples, &st);
     if (st != 0) return bench_fmt(r->why, sizeof r->why, "pto-run exit %d", st);
+    /* the same with the happens-before checker (issue #14): a report would be a failing exit */
+    pto_run_argv(o, k, r, pto, dir, 3, store, argv);
+    r->sync_ms = time_process(argv, o->samples, &st);
+    if (st != 0) return bench_fmt(r->why, sizeof r->why, "pto-run --check-sync exit %d", st);
     /* one more run writing every buffer: the change it made, to compare with the simulator's */
     pto_run_argv(o, k, r, pto, dir, 2, store, argv);
     ProcResult chk = bench_spawn(argv);
@@ -527,8 +534,8 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
     o = &ko;
     static KRow rows[N_KERNELS];
     memset(rows, 0, sizeof rows);
-    printf("%-44s %8s | %9s | %7s %8s %9s | %9s %7s | %8s\n", "kernel (target)", "ptoas ms", "pto-run ms", "g++ s",
-           "run ms", "call ms", "sim ms", "x", "sum diff");
+    printf("%-44s %8s | %9s %15s | %7s %8s %9s | %9s %7s | %8s\n", "kernel (target)", "ptoas ms", "pto-run ms",
+           "--check-sync ms", "g++ s", "run ms", "call ms", "sim ms", "x", "sum diff");
     int measured = 0, met = 0, rejected = 0, n_disagree = 0;
     double worst = 0.0;
     char worst_label[64] = "";
@@ -550,15 +557,17 @@ bool bench_kernels(const BenchOptions *o, GoalResult *goals) {
         /* relative difference of the change one run made to the sum of every buffer element */
         double diff = fabs(r->sim_delta - r->ours_delta) / fmax(fabs(r->ours_delta), 1.0);
         bool agree = r->has_bf16 || diff <= 1e-4; /* bf16: the simulator computes in f16 here, not judged */
-        printf("%-44s %8.1f | %9.2f | %7.2f %8.2f %9.3f | %9.0f %6.0fx | %7.0e%s\n", r->label, r->ptoas_ms, r->pto_run_ms,
-               r->gxx_s, r->sim_proc_ms, r->sim_call_ms, sim_total, x, diff, r->has_bf16 ? "~" : agree ? " " : "!");
+        printf("%-44s %8.1f | %9.2f %8.2f %5.2fx | %7.2f %8.2f %9.3f | %9.0f %6.0fx | %7.0e%s\n", r->label, r->ptoas_ms,
+               r->pto_run_ms, r->sync_ms, r->sync_ms / r->pto_run_ms, r->gxx_s, r->sim_proc_ms, r->sim_call_ms, sim_total, x,
+               diff, r->has_bf16 ? "~" : agree ? " " : "!");
         if (!agree) n_disagree++;
         measured++;
         met += x >= KERNELS_GOAL_X;
         if (worst == 0.0 || x < worst) worst = x, snprintf(worst_label, sizeof worst_label, "%s", r->label);
     }
     printf("  pto-run ms: %s/pto-run FILE --in ... --set ..., spawn to exit (parse + verify + run + read inputs), median "
-           "of %d after a warm-up\n",
+           "of %d after a warm-up; --check-sync ms: the same with --check-sync (no report allowed), and its ratio to "
+           "pto-run ms\n",
            o->build, o->samples);
     printf("  g++ s: g++ -std=c++20 -O2 -D__CPU_SIM -DPTO_CPU_MAX_THREADS=1 of the ptoas C++ and a generated main; "
            "run ms: that binary spawn to exit (fill + one kernel call); call ms: the kernel call alone, in process\n");
