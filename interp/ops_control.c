@@ -538,6 +538,18 @@ bool lower_return(LowerCtx *ctx, const Op *op) {
 /* ---- pto.section.cube / pto.section.vector ------------------------------------------------------ */
 
 /* The body runs in place, on every core kind (pto-run models one core running both sections). */
+/* pto.trap: the kernel stops here, as the hardware's trap does; the run fails at its line. */
+static int32_t exec_trap(Interp *ip, const Instr *in, int32_t pc) {
+    (void)pc;
+    return rt_error(ip, in, "trapped: the kernel stops here (PTOAS's trap aborts it on the NPU)");
+}
+
+bool lower_trap(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_trap);
+    emit(ctx, &in);
+    return true;
+}
+
 bool lower_section(LowerCtx *ctx, const Op *op) {
     Block *body = region_block(op, 0);
     return !body || lower_block(ctx, body);

@@ -776,6 +776,11 @@ void verify_sync(VerifyCtx *ctx, const Op *op) {
 }
 
 /* pto.section.cube / section.vector: one block without a terminator (the body runs in place). */
+/* pto.trap: no operands, no attributes (the table checks both); nothing else to verify. */
+void verify_trap(VerifyCtx *ctx, const Op *op) {
+    (void)ctx, (void)op;
+}
+
 void verify_section(VerifyCtx *ctx, const Op *op) {
     const Block *b = op->n_regions ? op->regions[0].block : NULL;
     for (const Op *o = b ? b->first : NULL; o; o = o->next)
