@@ -459,6 +459,21 @@ bool lower_treshape(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* pto.bitcast: the same view as TRESHAPE's (src's base and valid region), typed as the result;
+ * the verifier keeps its bytes within src's. */
+bool lower_bitcast(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_treshape);
+    if (op->ins.count < 1 || op->n_results < 1 || !op->results[0])
+        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = pto.bitcast %%src : Ts -> Td`");
+    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &res, &in.t[0])) return false;
+    if (in.t[0].loc != in.t[1].loc || in.t[0].footprint > in.t[1].footprint)
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src and result in one memory, the result within src's bytes");
+    in.defines_dst = true;
+    emit(ctx, &in);
+    return true;
+}
+
 /* ---- TTRANS ------------------------------------------------------------------------------------ */
 
 /* The transposition's plan (Instr.extra): both tiles' offset tables (any layout, boxed included)

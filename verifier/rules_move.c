@@ -333,6 +333,38 @@ void verify_treshape(VerifyCtx *ctx, const Op *op) {
                 "static_assert), got %s -> %s", dtype_name(se), dtype_name(de));
 }
 
+/* pto.bitcast: PTOAS BitcastOp::verify. An SSA view (`%v = pto.bitcast %s : Ts -> Td`) of src's
+ * storage with another element type and everything else equal, needing no more bytes than src's. */
+void verify_bitcast(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0);
+    if (op->n_results < 1 || !op->results[0]) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"), "is an SSA view: write `%%v = pto.bitcast %%src : Ts -> Td`");
+        return;
+    }
+    TileArg dst = tile_of_value("result", op->results[0]);
+    if (!src.tile || !dst.tile) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"), "expects tile_buf src and tile_buf result");
+        return;
+    }
+    const TileType *s = src.tile, *d = dst.tile;
+    const char *rule = NULL, *what = NULL;
+    if (s->loc != d->loc) rule = "loc", what = "expects src/result to have the same memorySpace";
+    else if (s->dtype == d->dtype)
+        rule = "dtype", what = "expects src/result to have different element types; use pto.treshape for shape/config changes";
+    else if (s->rows != d->rows || s->cols != d->cols)
+        rule = "shape", what = "expects src/result to have the same shape; use pto.treshape for shape changes";
+    else if (s->valid_rows != d->valid_rows || s->valid_cols != d->valid_cols)
+        rule = "valid-shape", what = "expects src/result to have the same validShape";
+    else if (s->blayout != d->blayout || s->slayout != d->slayout || s->fractal != d->fractal || s->pad != d->pad ||
+             s->compact != d->compact)
+        rule = "config", what = "expects src/result to have the same tile config";
+    else if (dtype_size(d->dtype) > dtype_size(s->dtype))
+        rule = "size", what = "bitcast result requires more bytes than source storage";
+    if (rule)
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, rule), "%s (%s -> %s)", what, type_text(ctx, op->ins.items[0].value->type),
+                type_text(ctx, op->results[0]->type));
+}
+
 /* ---- TEXTRACT_FP / TINSERT_FP / TMOV_FP -------------------------------------------------------- */
 
 /* The (acc, dst) element types of the vector-quantisation moves (PTOAS isA2A3VectorPreQuantTypePair,

@@ -30,3 +30,9 @@ many = x * np.float32(2.0)
 many[1:] += np.float32(1.0)
 many.tofile("data/out16_x2_many_wrong.bin")
 np.arange(48 * 32, dtype=np.float16).tofile("data/f16_48x32.bin")  # boxed_roundtrip.pto: a Zn tile to DN and back
+# bitcast.pto: f32 bits (signed zeros, infinities, subnormals, NaNs with payloads) and |x| as bits
+bc = np.array([1.5, -2.25, 0.0, -0.0, np.inf, -np.inf, 3e-45, -3e-45, 1e38, -1e38, 7, -7, 0.1, -0.1, 0, 0],
+              dtype=np.float32).view(np.uint32).copy()
+bc[14], bc[15] = 0xFFC01234, 0x7F800001
+bc.tofile("data/bitcast_f32_2x8.bin")
+(bc & np.uint32(0x7FFFFFFF)).tofile("data/bitcast_abs_2x8.bin")

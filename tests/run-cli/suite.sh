@@ -423,6 +423,8 @@ invoke eventid_array_arg.pto
 expect eventid_array_entry_argument 1 "err~argument %ids of @k is an event-id array, which pto-run cannot pass to a kernel"
 invoke eventid_array.pto --set n=1 --set id=1 --print ids
 expect eventid_array_print_at_end_refused 2 "err~names %ids, an event-id array: it holds no data after the run; see its ids at a source line with --print ids@LINE"
+invoke bitcast.pto --target=a5 --in a=data/bitcast_f32_2x8.bin --out o=$T/bitcast.bin
+expect bitcast_abs_bits 0 same=bitcast.bin:data/bitcast_abs_2x8.bin
 invoke trap.pto --set n=2 --zero-inputs --out out=$T/trap_ok.bin
 expect trap_not_taken 0 size=trap_ok.bin:0
 invoke trap.pto --set n=5 --zero-inputs --out out=$T/trap.bin
