@@ -1506,3 +1506,73 @@ bool lower_tgetval(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- pto.load_scalar, pto.store_scalar -------------------------------------------------------- */
+
+/* The GM element `ptr + offset` (a pointer is a buffer and an element offset, pto.addptr) in *at,
+ * the buffer grown to hold it (as a view reaching it would); false after a run-time error. */
+static bool scalar_ptr_element(Interp *ip, const Instr *in, int64_t *at) {
+    const GmView *p = &ip->frame->vals[in->a].view;
+    int64_t off = read_int(ip->frame, &in->sc[1]);
+    if (p->buffer < 0 || p->buffer >= ip->n_gm) return rt_error(ip, in, "pointer does not name a GM buffer"), false;
+    if (off < 0) return rt_rule_error(ip, in, "offset", "expects a non-negative offset, got %lld", (long long)off), false;
+    if (!checked_add_i64(p->offset, off, at) || *at == INT64_MAX) return rt_error(ip, in, "pointer offset overflows 64 bits"), false;
+    return gm_ensure(ip, in, p->buffer, *at + 1);
+}
+
+/* %v = GM element ptr[offset] (the ptr's element type; f16/bf16 exactly as doubles). A buffer with
+ * no input data must have had that element written first (unless --zero-inputs), as for tload. */
+static int32_t exec_load_scalar(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t at;
+    if (!scalar_ptr_element(ip, in, &at)) return PC_ERROR;
+    GmBuffer *b = &ip->gm[ip->frame->vals[in->a].view.buffer];
+    if (ip->opts.require_inputs && !b->bound && (!b->written || !b->written[at]))
+        return rt_error(ip, in, "reads element %lld of %%%s, which has no input data and was not written before: pass --in "
+                        "%s=FILE, or --zero-inputs to run on zeros", (long long)at, b->arg->name, b->arg->name);
+    const uint8_t *p = b->data + (size_t)at * b->elem_size;
+    RtValue *r = &ip->frame->vals[in->dst_slot];
+    if (dtype_is_float(b->dtype)) {
+        r->f = element_as_double(p, 0, b->dtype);
+    } else {
+        uint64_t bits = 0;
+        memcpy(&bits, p, b->elem_size < sizeof bits ? b->elem_size : sizeof bits); /* little-endian host */
+        r->i = scalar_wrap_int(scalar_wrap_int((int64_t)bits, b->dtype), in->dst_type);
+    }
+    return pc + 1;
+}
+
+/* GM element ptr[offset] = the value (the ptr's element type: the verifier checked it). */
+static int32_t exec_store_scalar(Interp *ip, const Instr *in, int32_t pc) {
+    int64_t at;
+    if (!scalar_ptr_element(ip, in, &at)) return PC_ERROR;
+    GmBuffer *b = &ip->gm[ip->frame->vals[in->a].view.buffer];
+    KTile k = {b->data + (size_t)at * b->elem_size, 1, 1};
+    in->k.fill(k, kernel_scalar(ip, in, b->dtype), 1, 1);
+    if (b->written) b->written[at] = 1;
+    return pc + 1;
+}
+
+bool lower_scalar_ptr(LowerCtx *ctx, const Op *op) {
+    bool load = op->n_results > 0;
+    if (op->ins.count < (load ? 2 : 3) || (load && !op->results[0]))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects a pointer, an offset%s", load ? " and a result" : " and a value");
+    Instr in = instr_for(op, load ? exec_load_scalar : exec_store_scalar);
+    int32_t ptr = value_slot(ctx, op, &op->ins.items[0]);
+    if (ptr < 0) return false;
+    const Type *pt = op->ins.items[0].value->type;
+    if (!pt || pt->kind != TY_PTR) return lower_error(ctx, op, op->ins.items[0].loc, "expects a !pto.ptr operand");
+    in.a = ptr;
+    if (!scalar_ref(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[1])) return false; /* sc[0]: the stored value */
+    if (load) {
+        in.dst_slot = (int32_t)op->results[0]->id;
+        in.dst_type = op->results[0]->type->dtype;
+    } else {
+        const KernelSet *ks = kernel_set(pt->dtype, ctx->ip->isa);
+        if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(pt->dtype));
+        in.k.fill = ks->fill;
+        if (!kernel_scalar_ref(ctx, op, &op->ins.items[2], pt->dtype, &in.sc[0])) return false;
+        if (in.sc[0].slot < 0) in.ks = scalar_to_kernel(in.sc[0].imm, in.sc[0].type, pt->dtype);
+    }
+    emit(ctx, &in);
+    return true;
+}

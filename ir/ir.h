@@ -486,13 +486,16 @@ enum {
     OPF_TYPED_INS  = 1u << 27, /* DPS: PTOAS's assembly types each input in place, `ins(%a : Ta, %b : Tb)` */
     OPF_SCALAR_RESULT = 1u << 28, /* DPS without outs: its one result is a scalar, `%r = op ins(...) outs : T`
                                   * in PTOAS's form, `%r = op a, b : (A, B) -> T` in SSA form (tgetval) */
-    OPF_OVERLOAD   = 1u << 29  /* one more row of the op named by the row before it (same name, adjacent
+    OPF_OVERLOAD   = 1u << 29, /* one more row of the op named by the row before it (same name, adjacent
                                 * rows: an overload set): name lookup finds the set's row without this
                                 * flag, and the parser binds an op to the set's first row whose ins
                                 * positions take the operands' kinds (tmov's second input: an fp tile
                                 * or a pre-quantisation word). MLIR's generic form names the optional
                                 * inputs after dst of every row of the set, in row order, in
                                 * operandSegmentSizes */
+    OPF_VALUE_FIRST = 1u << 30 /* the custom form writes the last input first, `%v, %ptr[%i]`, and its
+                                * `: T, ...` signature skips the bracketed (SPEC_INDEX) inputs
+                                * (PTOAS's store_scalar); the generic form keeps the row's order */
 };
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */

@@ -1109,7 +1109,13 @@ static void print_custom_op(Printer *p, const Op *op) {
         outf(p, " %s", op->predicate);
         first = false;
     }
-    for (int i = 0; i < op->ins.count && !ins_in_brackets; i++) {
+    bool value_first = (info->flags & OPF_VALUE_FIRST) && op->ins.count > 1; /* `%v, %ptr[%i]` */
+    if (value_first && !ins_in_brackets) {
+        outf(p, "%s", first ? " " : ", ");
+        first = false;
+        print_operand_or_name(p, &op->ins.items[op->ins.count - 1], names ? names[op->ins.count - 1] : NULL);
+    }
+    for (int i = 0; i < op->ins.count - (value_first ? 1 : 0) && !ins_in_brackets; i++) {
         /* SPEC_INDEX positions go in brackets right after the operand before them: `%arr[%i], %v` */
         bool idx = i > 0 && i < OPSPEC_MAX && (info->ins[i].flags & SPEC_INDEX);
         bool idx_before = idx && i > 1 && (info->ins[i - 1].flags & SPEC_INDEX);
@@ -1151,7 +1157,13 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_TO: outf(p, " : %s to %s", type_text(p, t0), type_text(p, r)); break;
     case SIG_OPERANDS:
         out(p, " : ");
-        print_types(p, types, op->ins.count);
+        if (info->flags & OPF_VALUE_FIRST) /* the types of the unbracketed inputs, in the row's order */
+            for (int i = 0, n = 0; i < op->ins.count; i++) {
+                if (i < OPSPEC_MAX && (info->ins[i].flags & SPEC_INDEX)) continue;
+                outf(p, "%s%s", n++ ? ", " : "", type_text(p, types[i]));
+            }
+        else
+            print_types(p, types, op->ins.count);
         break;
     case SIG_FUNCTION:
         out(p, " : (");

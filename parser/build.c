@@ -1086,6 +1086,14 @@ static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand 
         return;
     }
     if (k == 0) return;
+    const OpInfo *info = op_info(op->code);
+    int n_idx = 0; /* a value-first row's signature names its unbracketed inputs only */
+    for (int i = 0; (info->flags & OPF_VALUE_FIRST) && i < P && i < OPSPEC_MAX; i++) n_idx += (info->ins[i].flags & SPEC_INDEX) != 0;
+    if (n_idx > 0 && k == P - n_idx) {
+        for (int i = 0, j = 0; i < P; i++)
+            if (i >= OPSPEC_MAX || !(info->ins[i].flags & SPEC_INDEX)) set_operand_type(pos[i], L[j++]);
+        return;
+    }
     if (k > 1 && k == P) {
         for (int i = 0; i < k; i++) set_operand_type(pos[i], L[i]);
         return;
@@ -1256,11 +1264,13 @@ static const char *indexed_form(ParseCtx *ctx, const OpInfo *info) {
     for (int i = 0; i < n; i++) any |= (info->ins[i].flags & SPEC_INDEX) != 0;
     if (!any) return NULL; /* (every statement asks: no allocation unless the row has one) */
     const char *form = "";
-    for (int i = 0; i < n; i++) {
+    bool value_first = (info->flags & OPF_VALUE_FIRST) && n > 1;
+    if (value_first) form = arena_printf(ctx->scratch, "%%%s", info->ins[n - 1].name);
+    for (int i = 0; i < n - (value_first ? 1 : 0); i++) {
         bool idx = info->ins[i].flags & SPEC_INDEX, first_idx = idx && (i == 0 || !(info->ins[i - 1].flags & SPEC_INDEX));
         bool last_idx = idx && (i + 1 == n || !(info->ins[i + 1].flags & SPEC_INDEX));
-        form = arena_printf(ctx->scratch, "%s%s%%%s%s", form, first_idx ? "[" : i == 0 ? "" : ", ", info->ins[i].name,
-                            last_idx ? "]" : "");
+        form = arena_printf(ctx->scratch, "%s%s%%%s%s", form, first_idx ? "[" : i == 0 && !value_first ? "" : ", ",
+                            info->ins[i].name, last_idx ? "]" : "");
     }
     return form;
 }
@@ -1313,6 +1323,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     PtrVec positional = {0}, keywords = {0}, attr_args = {0}, operand_attrs = {0};
     const Item *ins_group = NULL, *outs_group = NULL;
     bool have_dict = false, indexed_seen = false;
+    const int value_first = (info->flags & OPF_VALUE_FIRST) && !d->generic ? 1 : 0; /* `%v, %ptr[%i]` */
     bool malformed = false; /* the statement's shape is wrong: report that only, not its consequences */
     size_t n_items = d->items ? d->items->count : 0;
     for (size_t i = 0; i < n_items; i++) {
@@ -1368,14 +1379,15 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             malformed = true;
             break;
         case IT_INDEXED: {
-            /* `%arr[%i]`: the value, then its bracketed operands, at positions the row marks SPEC_INDEX */
-            int at = (int)positional.count, n_idx = (int)it->operands->count;
+            /* `%arr[%i]`: the value, then its bracketed operands, at positions the row marks SPEC_INDEX
+             * (a value-first row's leading operand is its last input: one position less) */
+            int at = (int)positional.count - value_first, n_idx = (int)it->operands->count;
             if (!indexed_spec_at(info, at, n_idx)) {
                 if (indexed_form(ctx, info))
                     pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
                 else
                     pc_error(ctx, it->loc, "'%s' op does not take an indexed operand '%.*s[...]' (`%%v[%%i]` indexes an "
-                             "event-id array, in %s; PTOAS's pto.subset is not implemented)", opn, (int)it->tok.len,
+                             "event-id array or a pointer, in %s; PTOAS's pto.subset is not implemented)", opn, (int)it->tok.len,
                              it->tok.text, indexed_op_names(ctx));
                 malformed = true;
                 break;
@@ -1426,7 +1438,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                     const char *t = a->text ? a->text + (a->text[0] == '-') : "";
                     values = a->text && (a->text[0] == '%' || (*t >= '0' && *t <= '9' && t[strspn(t, "0123456789xabcdefABCDEF")] == '\0'));
                 }
-                if (!values || !indexed_spec_at(info, (int)positional.count - 1, (int)it->attrs->count)) {
+                if (!values || !indexed_spec_at(info, (int)positional.count - 1 - value_first, (int)it->attrs->count)) {
                     pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
                     malformed = true;
                     break;
@@ -1481,6 +1493,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         pc_error(ctx, positional.count ? ((Operand *)positional.items[0])->loc : op->loc, "'%s' op expects its operands as `%s`",
                  opn, indexed_form(ctx, info));
         malformed = true;
+    }
+    if (!malformed && value_first && indexed_seen && positional.count > 1) { /* `%v, %ptr[%i]`: v is the last input */
+        void *v = positional.items[0];
+        memmove(positional.items, positional.items + 1, (positional.count - 1) * sizeof *positional.items);
+        positional.items[positional.count - 1] = v;
     }
     op->attr_args = pc_attr_list(ctx, &attr_args);
     if (operand_attrs.count) merge_operand_attrs(ctx, op, &operand_attrs);

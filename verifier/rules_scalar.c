@@ -283,6 +283,31 @@ void verify_addptr(VerifyCtx *ctx, const Op *op) {
                 (long long)v);
 }
 
+/* pto.load_scalar / pto.store_scalar: PTOAS LoadScalarOp / StoreScalarOp::verify (a memref pointer
+ * is not a pto-as type); the offset index, non-negative when constant. */
+void verify_scalar_ptr(VerifyCtx *ctx, const Op *op) {
+    bool load = op->n_results > 0;
+    const Type *p = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;
+    const Type *off = op->ins.count > 1 ? operand_type(&op->ins.items[1]) : NULL;
+    const Type *val = load ? result_type_at(op, 0) : op->ins.count > 2 ? operand_type(&op->ins.items[2]) : NULL;
+    if (p && p->kind != TY_PTR) {
+        vreport(ctx, op, op->ins.items[0].loc, SEV_ERROR, op_rule(ctx, op, "ptr"), "expects ptr to be !pto.ptr or memref type, got %s",
+                type_text(ctx, p));
+        return;
+    }
+    if (off && !is_scalar_of(off, DT_INDEX))
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, op_rule(ctx, op, "offset"), "expects the offset to be index, got %s",
+                type_text(ctx, off));
+    int64_t v;
+    if (op->ins.count > 1 && const_int_of(&op->ins.items[1], &v) && v < 0)
+        vreport(ctx, op, op->ins.items[1].loc, SEV_ERROR, op_rule(ctx, op, "offset"), "expects a non-negative offset, got %lld",
+                (long long)v);
+    if (p && val && (val->kind != TY_SCALAR || val->dtype != p->dtype))
+        vreport(ctx, op, load ? result_type_loc_at(op, 0) : op->ins.items[2].loc, SEV_ERROR, op_rule(ctx, op, "type"),
+                "expects %s type to match ptr element type (%s), got %s", load ? "result" : "value", dtype_name(p->dtype),
+                type_text(ctx, val));
+}
+
 /* pto.get_tensor_view_dim: a tensor view and an index dimension in range; index result. */
 void verify_get_tensor_view_dim(VerifyCtx *ctx, const Op *op) {
     const Type *tv = op->ins.count > 0 ? operand_type(&op->ins.items[0]) : NULL;

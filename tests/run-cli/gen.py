@@ -36,3 +36,5 @@ bc = np.array([1.5, -2.25, 0.0, -0.0, np.inf, -np.inf, 3e-45, -3e-45, 1e38, -1e3
 bc[14], bc[15] = 0xFFC01234, 0x7F800001
 bc.tofile("data/bitcast_f32_2x8.bin")
 (bc & np.uint32(0x7FFFFFFF)).tofile("data/bitcast_abs_2x8.bin")
+# scalar_ptr.pto: dst[4] = src[8 + 4] (--set off=4); dst grows to the 5 elements written
+np.array([0, 0, 0, 0, 12], dtype=np.float32).tofile("data/scalar_ptr_dst.bin")

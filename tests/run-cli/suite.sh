@@ -425,6 +425,14 @@ invoke eventid_array.pto --set n=1 --set id=1 --print ids
 expect eventid_array_print_at_end_refused 2 "err~names %ids, an event-id array: it holds no data after the run; see its ids at a source line with --print ids@LINE"
 invoke bitcast.pto --target=a5 --in a=data/bitcast_f32_2x8.bin --out o=$T/bitcast.bin
 expect bitcast_abs_bits 0 same=bitcast.bin:data/bitcast_abs_2x8.bin
+invoke scalar_ptr.pto --in src=data/in16.bin --set off=4 --out dst=$T/sp.bin
+expect scalar_ptr_load_store 0 same=sp.bin:data/scalar_ptr_dst.bin
+invoke scalar_ptr.pto --in src=data/in16.bin --set off=8 --out dst=$T/sp2.bin
+expect scalar_ptr_past_input 1 "err~scalar_ptr.pto:9:10: error: 'pto.load_scalar' op view reaches 17 elements of %src, but its --in data holds only 16" absent=sp2.bin
+invoke scalar_ptr.pto --set off=0
+expect scalar_ptr_no_input 1 "err~'pto.load_scalar' op reads element 8 of %src, which has no input data and was not written before"
+invoke scalar_ptr.pto --in src=data/in16.bin --set off=-1
+expect scalar_ptr_negative_offset 1 "err~'pto.load_scalar' op expects a non-negative offset, got -1 [LOAD_SCALAR.offset]"
 invoke trap.pto --set n=2 --zero-inputs --out out=$T/trap_ok.bin
 expect trap_not_taken 0 size=trap_ok.bin:0
 invoke trap.pto --set n=5 --zero-inputs --out out=$T/trap.bin

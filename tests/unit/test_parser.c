@@ -576,8 +576,39 @@ Test(parser, eventid_array_misuse_says_how_to_write_it) {
                  {4, "%arr", "'pto.eventid_array_get' op expects its operands as `%array[%index]`"},
                  {5, "]|[", "'pto.eventid_array_set' op expects its operands as `%array[%index], %value`"},
                  {6, "%c0[", "'pto.eventid_array_get' op operand 'array' expects a !pto.eventid_array, got %c0 of type index"},
-                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array, in "
-                           "pto.eventid_array_get and pto.eventid_array_set; PTOAS's pto.subset is not implemented)"});
+                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array or a "
+                           "pointer, in pto.load_scalar, pto.store_scalar, pto.eventid_array_get and pto.eventid_array_set; "
+                           "PTOAS's pto.subset is not implemented)"});
+}
+
+Test(parser, store_scalar_writes_its_value_first) {
+    /* PTOAS's `%v, %ptr[%off] : !pto.ptr<T>, T` and the generic form name the same operands: ptr, offset, value */
+    Module *m = parse_ok("module {\n  func.func @k(%p: !pto.ptr<f32>) {\n"
+                         "    %c4 = arith.constant 4 : index\n"
+                         "    %v = pto.load_scalar %p[%c4] : !pto.ptr<f32> -> f32\n"
+                         "    pto.store_scalar %v, %p[%c4] : !pto.ptr<f32>, f32\n"
+                         "    \"pto.store_scalar\"(%p, %c4, %v) : (!pto.ptr<f32>, index, f32) -> ()\n"
+                         "    return\n  }\n}\n");
+    const Func *f = m->funcs[0];
+    const Op *load = nth_op(f, 1);
+    cr_assert_eq(load->code, OP_LOAD_SCALAR);
+    cr_assert_eq(load->results[0]->type->dtype, DT_F32);
+    for (int k = 2; k <= 3; k++) {
+        const Op *st = nth_op(f, k);
+        cr_assert_eq(st->code, OP_STORE_SCALAR);
+        cr_assert_eq(st->ins.count, 3);
+        cr_assert_str_eq(st->ins.items[0].value->name, "p");
+        cr_assert_str_eq(st->ins.items[1].value->name, "c4");
+        cr_assert_str_eq(st->ins.items[2].value->name, "v");
+    }
+}
+
+Test(parser, store_scalar_misuse_says_how_to_write_it) {
+    EXPECT_DIAGS("module {\n  func.func @k(%p: !pto.ptr<f32>, %v: f32) {\n"
+                 "    %c4 = arith.constant 4 : index\n"
+                 "    pto.store_scalar %p[%c4], %v : !pto.ptr<f32>, f32\n"
+                 "    return\n  }\n}\n",
+                 {4, "%p", "'pto.store_scalar' op expects its operands as `%value, %ptr[%offset]`"});
 }
 
 Test(parser, cross_core_sync_wants_its_pipe_first) {
