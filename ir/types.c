@@ -148,6 +148,7 @@ bool type_equal(const Type *a, const Type *b) {
         return true;
     case TY_OTHER:
     case TY_MEMREF:
+    case TY_VECTOR:
         return a->text && b->text && strcmp(a->text, b->text) == 0;
     case TY_EVENTID_ARRAY:
         return a->size == b->size;
@@ -225,6 +226,7 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
     }
     case TY_OTHER:
     case TY_MEMREF:
+    case TY_VECTOR:
         text_add(&b, "%s", t->text ? t->text : "<type>");
         break;
     case TY_EVENTID_ARRAY:
