@@ -284,6 +284,11 @@ typedef struct Type {
  * it afterwards. Where a type is written is recorded at each use (Operand.type_loc,
  * Value.type_loc, Op.result_type_locs, Func.result_type_locs). */
 
+/* The integer elements of a dense literal's text (`dense<[1, -2, 3]>`, or a splat `dense<7>` giving
+ * one element): up to `max` into vals, their number in *count; false when the text is not such a
+ * literal or holds more than max. */
+bool dense_int_elements(const char *text, int64_t *vals, int max, int *count);
+
 /* Structural equality (ignores the tile/tile_buf spelling). */
 bool type_equal(const Type *a, const Type *b);
 /* Canonical text of a type: compact `!pto.tile_buf<vec, 16x16xf32, valid=16x1>` for tiles
@@ -315,7 +320,8 @@ typedef enum OperandKind {
     OPD_INT,        /* integer literal (decimal or 0x hex): `ival`; `text` as written */
     OPD_FLOAT,      /* float literal: `fval`; `text` as written (convert from text for exactness) */
     OPD_BOOL,       /* true / false: `ival` 1 or 0 */
-    OPD_TILE_ADDR   /* @tile(0x1000) (seed tassign form): `ival` = byte address */
+    OPD_TILE_ADDR,  /* @tile(0x1000) (seed tassign form): `ival` = byte address */
+    OPD_DENSE       /* dense<[1, 2]> / dense<0> (arith.constant of a vector): `text` as written */
 } OperandKind;
 
 typedef struct Operand {

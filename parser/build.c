@@ -1411,12 +1411,17 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                 ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, it->loc));
                 break;
             }
-            if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0)
-                pc_error(ctx, it->loc, "'arith.constant' op: dense<...> constants (tensor and vector values) are not "
-                         "supported; pto-as's constants are integer, float and boolean scalars");
-            else
-                pc_error(ctx, it->loc, "'%s' op unexpected attribute '%.*s' among its operands", opn, (int)it->tok.len,
-                         it->tok.text);
+            if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0 && positional.count == 0) {
+                /* a vector constant (its elements are checked against the result type by the verifier) */
+                Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+                o->kind = OPD_DENSE;
+                o->text = arena_strndup(ctx->arena, it->tok.text, it->tok.len);
+                o->loc = it->loc;
+                ptrvec_push(ctx->scratch, &positional, o);
+                break;
+            }
+            pc_error(ctx, it->loc, "'%s' op unexpected attribute '%.*s' among its operands", opn, (int)it->tok.len,
+                     it->tok.text);
             malformed = true;
             break;
         case IT_INS:
