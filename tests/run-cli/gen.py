@@ -30,3 +30,7 @@ many = x * np.float32(2.0)
 many[1:] += np.float32(1.0)
 many.tofile("data/out16_x2_many_wrong.bin")
 np.arange(48 * 32, dtype=np.float16).tofile("data/f16_48x32.bin")  # boxed_roundtrip.pto: a Zn tile to DN and back
+# mrgsort_executed.pto: three lists of four (value, index) f32 records, each sorted by value, descending
+np.array([9, 0, 7, 1, 5, 2, 1, 3], dtype=np.float32).tofile("data/mrg_a.bin")
+np.array([8, 10, 6, 11, 4, 12, 3, 13], dtype=np.float32).tofile("data/mrg_b.bin")
+np.array([8.5, 20, 2, 21, 0, 22, -1, 23], dtype=np.float32).tofile("data/mrg_c.bin")

@@ -424,6 +424,11 @@ expect eventid_array_entry_argument 1 "err~argument %ids of @k is an event-id ar
 invoke eventid_array.pto --set n=1 --set id=1 --print ids
 expect eventid_array_print_at_end_refused 2 "err~names %ids, an event-id array: it holds no data after the run; see its ids at a source line with --print ids@LINE"
 
+invoke mrgsort_executed.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=data/mrg_c.bin --print ex@11 --print ex@12 \
+    --print ex@13 --print o --print-format=%g
+expect tmrgsort_executed_counts 0 "out~           1           -2       -15536           -1" \
+    "out~           3            4            0            0" "out~           4            4            4            0" \
+    "out~           9            0          8.5           20            8           10            7            1            6"
 invoke --help
 expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
     "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"
