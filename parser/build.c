@@ -1723,6 +1723,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         if (dps_form)
             pc_error(ctx, outs_group ? outs_group->loc : op->loc, "'%s' op missing outs(...) operand '%s'", opn,
                      info->outs[op->outs.count].name);
+        else if (op->outs.count > 0 && op->n_results > 0) /* the result took dst: a second out has no spelling there */
+            pc_error(ctx, op->loc, "'%s' op missing destination operand '%s': the result form names %s only; write the "
+                     "operands positionally without a result ('%s ..., %%%s, %%%s') or use ins(...)/outs(...)", opn,
+                     info->outs[op->outs.count].name, info->outs[0].name, opn, info->outs[0].name,
+                     info->outs[op->outs.count].name);
         else
             pc_error(ctx, op->loc, "'%s' op missing destination operand '%s' (write '%%%s = %s ...' or outs(...))", opn,
                      info->outs[op->outs.count].name, info->outs[op->outs.count].name, opn);
