@@ -441,7 +441,7 @@ static int64_t mrg_block_len(Interp *ip, const Instr *in, int32_t src_vc) {
         rt_rule_error(ip, in, "block-len", "expects blockLen to be a positive multiple of 64, got %lld", (long long)bl);
         return 0;
     }
-    if (src_vc % (4 * bl) != 0 || src_vc / (4 * bl) > 255) {
+    if (bl > src_vc || src_vc % (4 * bl) != 0 || src_vc / (4 * bl) > 255) { /* bl <= src_vc: 4 * bl cannot overflow */
         rt_rule_error(ip, in, "block-groups", "expects src's valid columns (%d) to be 1 to 255 groups of 4 * blockLen (%lld)",
                       src_vc, (long long)(4 * bl));
         return 0;
@@ -516,7 +516,7 @@ static int tmrgsort_footprint(const Interp *ip, const Instr *in, TileWindowAcces
     int64_t cols;
     if (mi->lists == 1) {
         int64_t bl = read_int(ip->frame, &in->sc[0]);
-        if (bl <= 0 || bl % 64 != 0 || s[0]->vc != d->vc) return -1;
+        if (bl <= 0 || bl % 64 != 0 || bl > d->vc || s[0]->vc != d->vc) return -1;
         cols = d->vc / (4 * bl) * (4 * bl);
     } else {
         const uint8_t *lists[4];

@@ -253,7 +253,9 @@ bool dense_int_elements(const char *text, int64_t *vals, int max, int *count) {
         if (list && *p == ']' && *count == 0) { p++; break; }
         char *end;
         errno = 0;
-        long long v = strtoll(p, &end, 0);
+        const char *digits = p + (*p == '-' || *p == '+');
+        int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10; /* MLIR: 010 is ten */
+        long long v = strtoll(p, &end, base);
         if (end == p || errno == ERANGE || *count >= max) return false;
         vals[(*count)++] = v;
         p = end;

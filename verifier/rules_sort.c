@@ -239,10 +239,10 @@ void verify_tmrgsort(VerifyCtx *ctx, const Op *op) {
             return;
         }
         int64_t vc = src->tile->valid_cols;
-        if (dim_known(vc) && (vc % (4 * v) != 0 || vc / (4 * v) > 255))
+        if (dim_known(vc) && (vc % 4 != 0 || vc / 4 < v || (vc / 4) % v != 0 || vc / 4 / v > 255)) /* no 4 * v: it may overflow */
             vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "block-groups"),
                     "expects src's valid columns (%lld) to be 1 to 255 whole groups of 4 * blockLen (%lld) elements "
-                    "(the NPU's repeat count)", (long long)vc, (long long)(4 * v));
+                    "(the NPU's repeat count)", (long long)vc, (long long)(v <= INT64_MAX / 4 ? 4 * v : INT64_MAX));
         return;
     }
     const Operand *ex = op->outs.count > 1 ? &op->outs.items[1] : NULL;

@@ -282,6 +282,8 @@ Test(types, dense_int_elements) {
     cr_assert(v[0] == 128 && v[1] == 64 && v[2] == 0 && v[3] == 0);
     cr_assert(dense_int_elements("dense<[-2, 0x10]>", v, 4, &n));
     cr_assert(n == 2 && v[0] == -2 && v[1] == 16);
+    cr_assert(dense_int_elements("dense<010>", v, 4, &n));
+    cr_assert(n == 1 && v[0] == 10);
     cr_assert(dense_int_elements("dense<7>", v, 4, &n));
     cr_assert(n == 1 && v[0] == 7);
     cr_assert(!dense_int_elements("dense<[1, 2, 3, 4, 5]>", v, 4, &n));
