@@ -683,6 +683,13 @@ static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataAr
         return true;
     }
     if (t->kind == TY_TENSOR_VIEW || t->kind == TY_PARTITION_VIEW) return view_to_array(ip, &rv->view, out, err, errlen);
+    if (t->kind == TY_VECTOR && t->rank == 1 && dtype_is_int(t->dtype) && t->dims[0] > 0 &&
+        t->dims[0] * (int64_t)dtype_size(t->dtype) <= 8) { /* its lanes, packed in one slot, lane 0 lowest */
+        if (!data_array_alloc(out, t->dtype, t->dims[0], -1, err, errlen)) return false;
+        uint64_t bits = (uint64_t)rv->i;
+        memcpy(out->data, &bits, (size_t)t->dims[0] * dtype_size(t->dtype)); /* little-endian host */
+        return true;
+    }
     if (t->kind == TY_EVENTID_ARRAY) { /* its ids, as the int32_t elements PTOAS's helper holds */
         if (!rv->evarr.ids) {
             set_err(err, errlen, "not declared yet");
@@ -692,7 +699,7 @@ static bool watch_fetch(const Interp *ip, const Frame *f, const Value *v, DataAr
         memcpy(out->data, rv->evarr.ids, (size_t)rv->evarr.size * sizeof *rv->evarr.ids);
         return true;
     }
-    set_err(err, errlen, "only tiles, GM pointers, views, scalars and event-id arrays can be printed");
+    set_err(err, errlen, "only tiles, GM pointers, views, scalars, event-id arrays and vectors of up to 64 bits can be printed");
     return false;
 }
 

@@ -29,6 +29,24 @@ bool lower_constant(LowerCtx *ctx, const Op *op) {
     Type *rt;
     int32_t slot = result_slot(ctx, op, 0, &rt);
     if (slot < 0) return false;
+    if (rt && rt->kind == TY_VECTOR && op->ins.count == 1 && op->ins.items[0].kind == OPD_DENSE) {
+        /* a vector of at most 64 bits (the verifier's CONSTANT.dense): its lanes packed, lane 0 lowest */
+        int64_t vals[64];
+        int n, bits = (int)dtype_size(rt->dtype) * 8, lanes = 64 / (bits ? bits : 64);
+        if (rt->rank == 1 && rt->dims[0] > 0 && rt->dims[0] <= lanes) lanes = (int)rt->dims[0];
+        else return lower_error(ctx, op, (SrcLoc){0}, "vector constants of type %s cannot be executed", rt->text);
+        if (!dense_int_elements(op->ins.items[0].text, vals, 64, &n) || (n != 1 && n != lanes))
+            return lower_error(ctx, op, (SrcLoc){0}, "expects %d integer elements", lanes);
+        uint64_t packed = 0, mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+        for (int i = 0; i < lanes; i++) packed |= ((uint64_t)vals[n == 1 ? 0 : i] & mask) << (bits * i);
+        Instr in = instr_for(op, exec_constant);
+        in.sc[0].slot = -1;
+        in.sc[0].imm.i = (int64_t)packed;
+        in.dst_slot = slot;
+        in.dst_type = DT_I64;
+        emit(ctx, &in);
+        return true;
+    }
     if (!rt || rt->kind != TY_SCALAR)
         return lower_error(ctx, op, (SrcLoc){0}, "constants of type %s cannot be executed",
                            type_to_string(ctx->ip->arena, rt, false));

@@ -370,3 +370,198 @@ bool lower_trandom(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- TMRGSORT ------------------------------------------------------------------------------ */
+
+/* After the simulator's TMrgSort.hpp. Records are 8 bytes: 2 f32 or 4 f16 elements, the first the
+ * key. Multi-list form: while fewer than dst's valid records are out, take the head with the
+ * greatest key among the lists not yet used up, the lowest-numbered list on ties and whenever the
+ * comparison is false (a NaN head stays where it is: `v > NaN` and `NaN > v` are false); stop
+ * when every list is used up, or, exhausted, right after the first list runs out. executed
+ * receives the records taken from each list (u16 each, 0 for absent lists). Single-list form: for
+ * each whole group of 4 * blockLen elements within dst's valid columns, the same merge of its four
+ * blocks of blockLen elements; a partial group is left as it was. */
+
+/* The lowering's facts of a multi-list TMRGSORT (Instr.extra); Instr.t[0] is dst. */
+typedef struct MrgSortInfo {
+    int lists;              /* 1: the single-list form (blockLen in Instr.sc[0]), else 2..4 */
+    TileRef src[4];
+    TileRef tmp;
+    int32_t executed_slot;  /* frame slot of the vector<4xi16>, or -1 */
+    bool exhausted;
+} MrgSortInfo;
+
+/* The key of record `i` of a list at p: its first element, widened exactly. */
+static inline float mrg_key(const uint8_t *p, int64_t i, bool half) {
+    if (half) {
+        uint16_t h;
+        memcpy(&h, p + i * 8, 2);
+        return fp_f16_to_f32(h);
+    }
+    float f;
+    memcpy(&f, p + i * 8, 4);
+    return f;
+}
+
+/* The k-way merge of the simulator: lists[k] holds n[k] records; writes at most `cap` records to out
+ * (NULL: counts only); taken[k] = records taken from list k; returns the records written. */
+static int64_t mrg_merge(const uint8_t *const *lists, const int64_t *n, int k, bool half, bool exhausted, int64_t cap,
+                         uint8_t *out, int64_t *taken) {
+    for (int l = 0; l < 4; l++) taken[l] = 0;
+    int64_t written = 0;
+    while (written < cap) {
+        int pick = -1;
+        float best = 0;
+        for (int l = 0; l < k; l++) {
+            if (taken[l] >= n[l]) continue;
+            float v = mrg_key(lists[l], taken[l], half);
+            if (pick < 0 || v > best) pick = l, best = v;
+        }
+        if (pick < 0) break;
+        if (out) memcpy(out + written * 8, lists[pick] + taken[pick] * 8, 8);
+        written++;
+        taken[pick]++;
+        if (exhausted) {
+            bool any_done = false;
+            for (int l = 0; l < k; l++) any_done = any_done || taken[l] == n[l];
+            if (any_done) break;
+        }
+    }
+    return written;
+}
+
+/* The records of a tile's valid columns (whole records only, as the simulator divides). */
+static inline int64_t mrg_records(int32_t vc, bool half) { return vc / (half ? 4 : 2); }
+
+/* The single-list form's block length, checked as the NPU asserts it (the simulator writes nothing
+ * for a length that is not whole records); 0 after reporting. */
+static int64_t mrg_block_len(Interp *ip, const Instr *in, int32_t src_vc) {
+    int64_t bl = read_int(ip->frame, &in->sc[0]);
+    if (bl <= 0 || bl % 64 != 0) {
+        rt_rule_error(ip, in, "block-len", "expects blockLen to be a positive multiple of 64, got %lld", (long long)bl);
+        return 0;
+    }
+    if (bl > src_vc || src_vc % (4 * bl) != 0 || src_vc / (4 * bl) > 255) { /* bl <= src_vc: 4 * bl cannot overflow */
+        rt_rule_error(ip, in, "block-groups", "expects src's valid columns (%d) to be 1 to 255 groups of 4 * blockLen (%lld)",
+                      src_vc, (long long)(4 * bl));
+        return 0;
+    }
+    return bl;
+}
+
+static int32_t exec_tmrgsort(Interp *ip, const Instr *in, int32_t pc) {
+    const MrgSortInfo *mi = in->extra;
+    const TileRef *td = &in->t[0];
+    const bool half = td->dtype == DT_F16;
+    TileView *s[4] = {NULL, NULL, NULL, NULL};
+    const int nsrc = mi->lists == 1 ? 1 : mi->lists;
+    for (int l = 0; l < nsrc; l++)
+        if (!(s[l] = use_tile(ip, in, &mi->src[l]))) return PC_ERROR;
+    if (mi->lists > 1 && !use_tile(ip, in, &mi->tmp)) return PC_ERROR;
+    if (in->defines_dst) {
+        int64_t vc = 0;
+        for (int l = 0; l < nsrc; l++) vc += s[l]->vc;
+        if (vc > td->cols) vc = td->cols;
+        if (!define_tile(ip, in, td, 1, vc)) return PC_ERROR;
+    }
+    TileView *d = use_tile(ip, in, td);
+    if (!d) return PC_ERROR;
+    if (mi->lists == 1) {
+        if (s[0]->vc != d->vc)
+            return rt_rule_error(ip, in, "valid-shape", "expects src's and dst's valid columns to be equal, got %d and %d",
+                                 s[0]->vc, d->vc);
+        int64_t bl = mrg_block_len(ip, in, s[0]->vc);
+        if (!bl) return PC_ERROR;
+        const int64_t es = half ? 2 : 4, per = bl / (half ? 4 : 2), group = 4 * bl;
+        for (int64_t c = 0; c + group <= d->vc; c += group) {
+            const uint8_t *blocks[4];
+            int64_t n[4] = {per, per, per, per}, taken[4];
+            for (int b = 0; b < 4; b++) blocks[b] = s[0]->base + (c + b * bl) * es;
+            /* in place, the simulator reads what it has just written: so does this */
+            mrg_merge(blocks, n, 4, half, false, 4 * per, d->base + c * es, taken);
+        }
+        return pc + 1;
+    }
+    const uint8_t *lists[4];
+    int64_t n[4] = {0, 0, 0, 0}, taken[4];
+    for (int l = 0; l < mi->lists; l++) lists[l] = s[l]->base, n[l] = mrg_records(s[l]->vc, half);
+    /* straight into dst, as the simulator writes (the NPU stages the records in tmp) */
+    mrg_merge(lists, n, mi->lists, half, mi->exhausted, mrg_records(d->vc, half), d->base, taken);
+    if (mi->executed_slot >= 0) {
+        uint64_t packed = 0;
+        for (int l = 0; l < 4; l++) packed |= (uint64_t)(uint16_t)taken[l] << (16 * l);
+        ip->frame->vals[mi->executed_slot].i = (int64_t)packed;
+    }
+    return pc + 1;
+}
+
+/* What TMRGSORT touches: each source's valid region read (the NPU streams the lists), the records
+ * it writes at the front of dst (and of tmp, the NPU's staging buffer), as the merge replayed now
+ * finds them: a partial dst when a list runs out with exhausted or the lists hold fewer records
+ * than dst's valid columns. */
+static int tmrgsort_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const MrgSortInfo *mi = in->extra;
+    const Op *op = in->op;
+    const bool half = in->t[0].dtype == DT_F16;
+    const int nsrc = mi->lists;
+    const TileView *s[4] = {NULL, NULL, NULL, NULL};
+    for (int l = 0; l < nsrc; l++)
+        if (!(s[l] = defined_view(ip, op->ins.items[l].value))) return -1;
+    const Value *dst = op->outs.count ? op->outs.items[0].value : NULL;
+    const TileView *d = defined_view(ip, dst);
+    int n = 0;
+    for (int l = 0; l < nsrc; l++)
+        acc[n++] = (TileWindowAccess){op->ins.items[l].value, 0, 0, s[l]->vr, s[l]->vc, false, NULL, NULL, 0, NULL};
+    if (!d) return n; /* the SSA form defines dst when it runs: before that, only the reads */
+    int64_t cols;
+    if (mi->lists == 1) {
+        int64_t bl = read_int(ip->frame, &in->sc[0]);
+        if (bl <= 0 || bl % 64 != 0 || bl > d->vc || s[0]->vc != d->vc) return -1;
+        cols = d->vc / (4 * bl) * (4 * bl);
+    } else {
+        const uint8_t *lists[4];
+        int64_t cnt[4] = {0, 0, 0, 0}, taken[4];
+        for (int l = 0; l < nsrc; l++) lists[l] = s[l]->base, cnt[l] = mrg_records(s[l]->vc, half);
+        cols = mrg_merge(lists, cnt, nsrc, half, mi->exhausted, mrg_records(d->vc, half), NULL, taken) * (half ? 4 : 2);
+        const Value *tmp = op->ins.items[nsrc].value;
+        if (cols > 0) acc[n++] = (TileWindowAccess){tmp, 0, 0, 1, (int32_t)cols, true, NULL, NULL, 0, NULL};
+    }
+    if (cols > 0) acc[n++] = (TileWindowAccess){dst, 0, 0, 1, (int32_t)cols, true, NULL, NULL, 0, NULL};
+    return n;
+}
+
+bool lower_tmrgsort(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_tmrgsort);
+    in.footprint = tmrgsort_footprint;
+    MrgSortInfo *mi = arena_alloc_array(ctx->ip->arena, 1, sizeof *mi);
+    mi->lists = op->code == OP_TMRGSORT ? 1 : op->code == OP_TMRGSORT2 ? 2 : op->code == OP_TMRGSORT3 ? 3 : 4;
+    mi->executed_slot = -1;
+    const int nsrc = mi->lists;
+    bool defines, emitted = false;
+    if (op->ins.count != nsrc + 1) return lower_error(ctx, op, (SrcLoc){0}, "expects %d operands in ins", nsrc + 1);
+    for (int l = 0; l < nsrc; l++)
+        if (!lower_tile_in(ctx, op, l, &mi->src[l], &emitted)) return emitted;
+    if (mi->lists == 1) {
+        if (!scalar_ref(ctx, op, &op->ins.items[1], DT_I32, &in.sc[0])) return false;
+    } else {
+        if (!lower_tile_in(ctx, op, nsrc, &mi->tmp, &emitted)) return emitted;
+        if (op->outs.count < 2) return lower_error(ctx, op, (SrcLoc){0}, "expects outs(dst, executed)");
+        mi->executed_slot = value_slot(ctx, op, &op->outs.items[1]);
+        if (mi->executed_slot < 0) return false;
+        mi->exhausted = op_attr_value(op, "exhausted", AK_BOOL, 0) != 0;
+    }
+    if (!lower_dst(ctx, op, &in.t[0], &defines)) return false;
+    if (boxed(&in.t[0])) return unsupported_boxed(ctx, op, &in.t[0]);
+    const TileRef *all[6] = {&in.t[0], &mi->tmp, &mi->src[0], &mi->src[1], &mi->src[2], &mi->src[3]};
+    for (int i = 0; i < 2 + nsrc; i++) {
+        if (i == 1 && mi->lists == 1) continue;
+        if (all[i]->blayout != BL_ROW_MAJOR || all[i]->rows != 1)
+            return emit_unsupported(ctx, op, "merges 1-row row-major tiles only (the simulator's static_assert)");
+        if (all[i]->dtype != in.t[0].dtype || (in.t[0].dtype != DT_F32 && in.t[0].dtype != DT_F16))
+            return lower_error(ctx, op, (SrcLoc){0}, "expects every tile of one element type, f16 or f32");
+    }
+    in.defines_dst = defines;
+    in.extra = mi;
+    emit(ctx, &in);
+    return true;
+}

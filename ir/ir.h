@@ -266,7 +266,8 @@ typedef enum TypeKind {
     TY_PARTITION_VIEW,  /* !pto.partition_tensor_view<d0x...xT> (rank, dims, dtype) */
     TY_OTHER,           /* any other type we only carry through (text) */
     TY_EVENTID_ARRAY,   /* !pto.eventid_array<N>: N event ids, a manual-sync local array (size) */
-    TY_MEMREF           /* memref<d0x...xT, ...>: only as pto.set_ffts's operand (rank, dims, dtype, text) */
+    TY_MEMREF,          /* memref<d0x...xT, ...>: only as pto.set_ffts's operand (rank, dims, dtype, text) */
+    TY_VECTOR           /* vector<d0x...xT> (rank, dims, dtype, text): tmrgsort's executed counts */
 } TypeKind;
 
 typedef struct Type {
@@ -276,12 +277,17 @@ typedef struct Type {
     bool tile_buf;        /* TY_TILE: spelled !pto.tile_buf (else !pto.tile) */
     int rank;             /* views */
     int64_t *dims;        /* views: rank entries, DIM_DYNAMIC for `?` */
-    const char *text;     /* TY_OTHER, TY_MEMREF: the spelling as written */
+    const char *text;     /* TY_OTHER, TY_MEMREF, TY_VECTOR: the spelling as written */
     int64_t size;         /* TY_EVENTID_ARRAY: how many ids it holds, as written (the verifier checks it) */
 } Type;
 /* Types are shared: the parser makes one Type per distinct spelling in a module and never changes
  * it afterwards. Where a type is written is recorded at each use (Operand.type_loc,
  * Value.type_loc, Op.result_type_locs, Func.result_type_locs). */
+
+/* The integer elements of a dense literal's text (`dense<[1, -2, 3]>`, or a splat `dense<7>` giving
+ * one element): up to `max` into vals, their number in *count; false when the text is not such a
+ * literal or holds more than max. */
+bool dense_int_elements(const char *text, int64_t *vals, int max, int *count);
 
 /* Structural equality (ignores the tile/tile_buf spelling). */
 bool type_equal(const Type *a, const Type *b);
@@ -314,7 +320,8 @@ typedef enum OperandKind {
     OPD_INT,        /* integer literal (decimal or 0x hex): `ival`; `text` as written */
     OPD_FLOAT,      /* float literal: `fval`; `text` as written (convert from text for exactness) */
     OPD_BOOL,       /* true / false: `ival` 1 or 0 */
-    OPD_TILE_ADDR   /* @tile(0x1000) (seed tassign form): `ival` = byte address */
+    OPD_TILE_ADDR,  /* @tile(0x1000) (seed tassign form): `ival` = byte address */
+    OPD_DENSE       /* dense<[1, 2]> / dense<0> (arith.constant of a vector): `text` as written */
 } OperandKind;
 
 typedef struct Operand {
@@ -387,7 +394,8 @@ enum {
     K_ADDR   = 1u << 7,  /* @tile(0x...) immediate */
     K_EVARR  = 1u << 8,  /* !pto.eventid_array value */
     K_MEMREF = 1u << 9,  /* memref value (pto.set_ffts) */
-    K_ANY    = 0x3ffu
+    K_VECTOR = 1u << 10, /* vector<...> value (tmrgsort's executed counts) */
+    K_ANY    = 0x7ffu
 };
 
 /* Flags of an operand position. */

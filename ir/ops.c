@@ -208,7 +208,6 @@ static const struct {
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
     {"quantising (fp-scaled) moves between cube tiles are not implemented yet (issue #12)",
      "tmov.fp textract_fp tinsert_fp tstore_fp"},
-    {"merge sorting is not implemented yet (issue #11)", "tmrgsort"},
     {"this tile instruction is not implemented yet (issue #11)",
      "tpack mgather mscatter tprefetch"},
     {"the inter-core pipe (FIFO) operations are not implemented",

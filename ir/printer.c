@@ -803,6 +803,17 @@ static const char *overload_segments(Printer *p, const Op *op) {
     return text;
 }
 
+/* Whether the rows of op's overload set differ in their outs (tmrgsort: dst, or dst and executed):
+ * PTOAS's generic form then segments its operands in a way overload_segments does not model, so
+ * such an op prints in its custom form, which PTOAS reads too. */
+static bool overload_outs_differ(OpCode code) {
+    OpCode first;
+    int rows = op_overload_set(code, &first);
+    for (int r = 1; r < rows; r++)
+        if (opspec_count(op_info((OpCode)(first + r))->outs, 2) != opspec_count(op_info(first)->outs, 2)) return true;
+    return false;
+}
+
 /* MLIR's generic form of a DPS op: `"pto.OP"(operands in PTOAS's order) <{attributes}> : (types)
  * -> ()`; tload and tmov name their (absent) optional operands in operandSegmentSizes. */
 static void print_generic_dps(Printer *p, const Op *op, const char **in_names, const Type **in_types, const char **out_names,
@@ -903,7 +914,8 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
         print_alloc_dps(p, op->results[0], NULL);
     bool generic_only = false;
     for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
-    if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1) {
+    if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1 &&
+        !overload_outs_differ(op->code)) {
         print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);
         return;
     }

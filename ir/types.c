@@ -1,6 +1,9 @@
 /* types.c - element types, tile types, targets: names, defaults, equality and canonical text. */
 #include "ir.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include <string.h>
 #include <strings.h>
 
@@ -148,6 +151,7 @@ bool type_equal(const Type *a, const Type *b) {
         return true;
     case TY_OTHER:
     case TY_MEMREF:
+    case TY_VECTOR:
         return a->text && b->text && strcmp(a->text, b->text) == 0;
     case TY_EVENTID_ARRAY:
         return a->size == b->size;
@@ -225,6 +229,7 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
     }
     case TY_OTHER:
     case TY_MEMREF:
+    case TY_VECTOR:
         text_add(&b, "%s", t->text ? t->text : "<type>");
         break;
     case TY_EVENTID_ARRAY:
@@ -234,4 +239,32 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
         text_add(&b, "<invalid type>");
     }
     return arena_strndup(arena, b.data, b.len);
+}
+
+bool dense_int_elements(const char *text, int64_t *vals, int max, int *count) {
+    *count = 0;
+    if (!text || strncmp(text, "dense<", 6) != 0) return false;
+    const char *p = text + 6;
+    while (*p == ' ') p++;
+    bool list = *p == '[';
+    if (list) p++;
+    for (;;) {
+        while (*p == ' ') p++;
+        if (list && *p == ']' && *count == 0) { p++; break; }
+        char *end;
+        errno = 0;
+        const char *digits = p + (*p == '-' || *p == '+');
+        int base = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X') ? 16 : 10; /* MLIR: 010 is ten */
+        long long v = strtoll(p, &end, base);
+        if (end == p || errno == ERANGE || *count >= max) return false;
+        vals[(*count)++] = v;
+        p = end;
+        while (*p == ' ') p++;
+        if (list && *p == ',') { p++; continue; }
+        if (list && *p == ']') { p++; break; }
+        if (!list) break;
+        return false;
+    }
+    while (*p == ' ') p++;
+    return p[0] == '>' && p[1] == '\0';
 }

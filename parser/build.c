@@ -804,6 +804,7 @@ static bool type_fits(const Type *t, unsigned kinds) {
     case TY_PARTITION_VIEW: return kinds & K_PVIEW;
     case TY_EVENTID_ARRAY: return kinds & K_EVARR;
     case TY_MEMREF: return kinds & K_MEMREF;
+    case TY_VECTOR: return kinds & K_VECTOR;
     case TY_SCALAR:
         if (t->dtype == DT_I1) return kinds & K_BOOL;
         if (t->dtype == DT_INDEX) return kinds & K_INDEX;
@@ -828,7 +829,8 @@ static const char *kinds_text(ParseCtx *ctx, unsigned kinds) {
     static const struct { unsigned bit; const char *text; } names[] = {
         {K_TILE, "a tile"}, {K_SCALAR, "an integer or float scalar"}, {K_INDEX, "an index or integer"},
         {K_BOOL, "an i1 value"}, {K_PTR, "a !pto.ptr"}, {K_TVIEW, "a !pto.tensor_view"},
-        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}, {K_MEMREF, "a memref"}};
+        {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}, {K_MEMREF, "a memref"},
+        {K_VECTOR, "a vector"}};
     const char *out = NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         if (!(kinds & names[i].bit)) continue;
@@ -1004,6 +1006,24 @@ static OpCode overload_for(OpCode code, Operand *const *ins, int n) {
     for (int r = 0; r < rows; r++)
         if (ins_fit_row(op_info((OpCode)(first + r)), ins, n)) return (OpCode)(first + r);
     return code;
+}
+
+/* Whether a DPS row takes P positional operands written without a result: the trailing ones its
+ * outs (as many as it has, after its required ins), the kinds of both parts fitting. */
+static bool positional_split_fits(const OpInfo *info, Operand *const *pos, int P, int *n_ins, int *n_outs) {
+    int n_ins_spec = opspec_count(info->ins, OPSPEC_MAX), n_outs_spec = opspec_count(info->outs, 2), required = 0;
+    for (int i = 0; i < n_ins_spec; i++)
+        if (!(info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC))) required++;
+    int extra = P - required;
+    *n_outs = extra <= 0 ? 0 : extra < n_outs_spec ? extra : n_outs_spec;
+    *n_ins = P - *n_outs;
+    if (*n_outs < n_outs_spec || !ins_fit_row(info, pos, *n_ins)) return false;
+    for (int i = 0; i < *n_outs; i++) {
+        const Operand *o = pos[*n_ins + i];
+        const Type *t = o->kind == OPD_VALUE ? operand_type(o) : NULL;
+        if (t && t->kind != TY_INVALID && !type_fits(t, info->outs[i].kinds)) return false;
+    }
+    return true;
 }
 
 static const char *spec_names(ParseCtx *ctx, const OperandSpec *specs, int n) {
@@ -1403,12 +1423,17 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                 ptrvec_push(ctx->scratch, &attr_args, pc_attr_raw(ctx, NULL, it->loc));
                 break;
             }
-            if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0)
-                pc_error(ctx, it->loc, "'arith.constant' op: dense<...> constants (tensor and vector values) are not "
-                         "supported; pto-as's constants are integer, float and boolean scalars");
-            else
-                pc_error(ctx, it->loc, "'%s' op unexpected attribute '%.*s' among its operands", opn, (int)it->tok.len,
-                         it->tok.text);
+            if (code == OP_CONSTANT && it->tok.len > 6 && memcmp(it->tok.text, "dense<", 6) == 0 && positional.count == 0) {
+                /* a vector constant (its elements are checked against the result type by the verifier) */
+                Operand *o = arena_alloc(ctx->scratch, sizeof *o);
+                o->kind = OPD_DENSE;
+                o->text = arena_strndup(ctx->arena, it->tok.text, it->tok.len);
+                o->loc = it->loc;
+                ptrvec_push(ctx->scratch, &positional, o);
+                break;
+            }
+            pc_error(ctx, it->loc, "'%s' op unexpected attribute '%.*s' among its operands", opn, (int)it->tok.len,
+                     it->tok.text);
             malformed = true;
             break;
         case IT_INS:
@@ -1564,12 +1589,38 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         lookup_use(ctx, fc, outs_ops[i]);
     }
 
+    /* 3a. positional operands of an overload set whose rows differ in arity (tmrgsort): the first
+     * row whose split into ins and outs takes them */
+    if (!dps_form && R == 0 && (info->flags & OPF_DPS)) {
+        OpCode first;
+        int rows = op_overload_set(code, &first);
+        for (int r = 0; rows > 1 && r < rows; r++) {
+            OpCode c = (OpCode)(first + r);
+            int split_ins, split_outs;
+            if (!positional_split_fits(op_info(c), pos, P, &split_ins, &split_outs)) continue;
+            if (c != code) {
+                code = op->code = c;
+                info = op_info(code);
+                n_ins_spec = opspec_count(info->ins, OPSPEC_MAX);
+                n_outs_spec = opspec_count(info->outs, 2);
+                n_required = 0;
+                for (int i = 0; i < n_ins_spec; i++)
+                    if (!(info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC))) n_required++;
+                n_ins = split_ins, n_outs = split_outs, outs_ops = pos + n_ins;
+                for (int i = 0; i < n_ins; i++) pos_kinds[i] = spec_at(info->ins, n_ins_spec, i)->kinds;
+                for (int i = 0; i < n_outs; i++) pos_kinds[n_ins + i] = spec_at(info->outs, n_outs_spec, i)->kinds;
+            }
+            break;
+        }
+    }
+
     /* 3b. an overload set: the row whose ins positions take these operands (tmov's fp tile) */
     OpCode chosen = overload_for(code, ins_ops, n_ins);
     if (chosen != code) {
         code = op->code = chosen;
         info = op_info(code);
         n_ins_spec = opspec_count(info->ins, OPSPEC_MAX);
+        n_outs_spec = opspec_count(info->outs, 2); /* rows of a set may differ in outs (tmrgsort's executed) */
         n_required = 0;
         for (int i = 0; i < n_ins_spec; i++)
             if (!(info->ins[i].flags & (SPEC_OPTIONAL | SPEC_VARIADIC))) n_required++;
@@ -1688,6 +1739,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     if (op->outs.count < n_outs_required && results_ok) {
         if (dps_form)
             pc_error(ctx, outs_group ? outs_group->loc : op->loc, "'%s' op missing outs(...) operand '%s'", opn,
+                     info->outs[op->outs.count].name);
+        else if (op->outs.count > 0 && op->n_results > 0) /* the result took dst: a second out has no spelling there */
+            pc_error(ctx, op->loc, "'%s' op missing destination operand '%s': the result form names %s only; write the "
+                     "operands positionally without a result ('%s ..., %%%s, %%%s') or use ins(...)/outs(...)", opn,
+                     info->outs[op->outs.count].name, info->outs[0].name, opn, info->outs[0].name,
                      info->outs[op->outs.count].name);
         else
             pc_error(ctx, op->loc, "'%s' op missing destination operand '%s' (write '%%%s = %s ...' or outs(...))", opn,

@@ -732,6 +732,28 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
             t->text = type_text(ctx, span);
             return t;
         }
+        if (tok_is(name, "vector")) { /* vector<DIMSxT>: tmrgsort's executed counts (vector<4xi16>) */
+            const TParam *p = params && params->count == 1 ? params->items[0] : NULL;
+            int64_t *dims;
+            int rank;
+            DType dt;
+            bool has_dtype;
+            SrcLoc dloc;
+            if (!p || p->keyed || p->kind != TP_SHAPE) {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "vector expects one DIMSxDTYPE parameter such as <4xi16>");
+                return t;
+            }
+            if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return t;
+            if (!has_dtype || rank < 1) {
+                pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "vector expects DIMSxDTYPE such as <4xi16>, got '%.*s'",
+                              (int)p->value.len, p->value.text);
+                return t;
+            }
+            t->kind = TY_VECTOR;
+            t->dtype = dt, t->rank = rank, t->dims = dims;
+            t->text = type_text(ctx, span);
+            return t;
+        }
         if (params || looks_like_builtin_type(name)) {
             t->kind = TY_OTHER;
             t->text = type_text(ctx, span);

@@ -81,10 +81,57 @@ static void check_int_constant(VerifyCtx *ctx, const Op *op, const Operand *lit,
 }
 
 /* arith.constant: the literal fits its declared type. */
+/* A vector constant: `dense<[e0, e1, ...]>` with one integer element per lane, or the splat
+ * `dense<e>`, of a static integer vector type of at most 64 bits (what pto-run holds: tmrgsort's
+ * vector<4xi16>); each element in the lane type's signed or unsigned range, as MLIR reads it. */
+static void check_dense_constant(VerifyCtx *ctx, const Op *op, const Operand *lit, const Type *t) {
+    const char *rule = "CONSTANT.dense";
+    if (lit->kind != OPD_DENSE) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, rule, "expects a dense<...> value for the vector type %s", type_text(ctx, t));
+        return;
+    }
+    if (t->kind != TY_VECTOR) {
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, rule, "expects a vector result type for %s, got %s",
+                lit->text, type_text(ctx, t));
+        return;
+    }
+    int64_t lanes = 1;
+    for (int i = 0; i < t->rank; i++) lanes = t->dims[i] == DIM_DYNAMIC || lanes > 64 ? -1 : lanes * t->dims[i];
+    int bits = dtype_is_int(t->dtype) ? (int)dtype_size(t->dtype) * 8 : 0;
+    if (!bits || lanes < 1 || lanes * bits > 64) {
+        vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, rule,
+                "expects a static integer vector of at most 64 bits (such as vector<4xi16>), got %s", type_text(ctx, t));
+        return;
+    }
+    int64_t vals[64];
+    int n;
+    if (!dense_int_elements(lit->text, vals, 64, &n)) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, rule, "expects integer elements, `dense<[1, 2, ...]>` or `dense<1>`, got %s",
+                lit->text);
+        return;
+    }
+    if (n != 1 && n != lanes) {
+        vreport(ctx, op, lit->loc, SEV_ERROR, rule, "expects %lld elements (or one, a splat) for %s, got %d",
+                (long long)lanes, type_text(ctx, t), n);
+        return;
+    }
+    int64_t lo = bits == 64 ? INT64_MIN : -((int64_t)1 << (bits - 1));
+    for (int i = 0; i < n; i++)
+        if (vals[i] < lo || (bits < 64 && vals[i] > (int64_t)((UINT64_C(1) << bits) - 1))) {
+            vreport(ctx, op, lit->loc, SEV_ERROR, rule, "element %lld does not fit in %s", (long long)vals[i],
+                    dtype_name(t->dtype));
+            return;
+        }
+}
+
 void verify_constant(VerifyCtx *ctx, const Op *op) {
     const Type *t = result_type_at(op, 0);
     if (op->ins.count < 1 || !t) return;
     const Operand *lit = &op->ins.items[0];
+    if (lit->kind == OPD_DENSE || t->kind == TY_VECTOR) {
+        check_dense_constant(ctx, op, lit, t);
+        return;
+    }
     if (t->kind != TY_SCALAR) {
         vreport(ctx, op, result_type_loc_at(op, 0), SEV_ERROR, "CONSTANT.type", "expects a scalar result type, got %s",
                 type_text(ctx, t));

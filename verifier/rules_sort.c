@@ -166,3 +166,107 @@ void verify_trandom(VerifyCtx *ctx, const Op *op) {
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "rounds"), "expects rounds to be 7 or 10, got %lld",
                 (long long)rounds);
 }
+
+/* TMRGSORT: PTOAS's TMrgSortOp::verify (f16/f32, one element type for every tile, 1-row src and
+ * dst, the single-list form's src and dst columns equal and a constant blockLen a positive multiple
+ * of 64; the multi-list forms' dst and tmp of one shape and executed a vector<4xi16>) and pto-isa's
+ * (vec, 1-row, row-major tiles; the NPU's asserts on blockLen groups; tmp holding every merged
+ * record; whole 8-byte records). Rule IDs are TMRGSORT.suffix; docs/rules.md lists them. */
+void verify_tmrgsort(VerifyCtx *ctx, const Op *op) {
+    const bool single = op->code == OP_TMRGSORT;
+    const int nsrc = single ? 1 : op->ins.count - 1;
+    if (nsrc < 1 || nsrc > 4) return; /* arity: reported by the parser */
+    TileArg t[6];
+    int n = 0;
+    for (int l = 0; l < nsrc; l++) t[n++] = tile_in(op, l);
+    TileArg dst = tile_out(op, 0), tmp = single ? (TileArg){0} : tile_in(op, nsrc);
+    t[n++] = dst;
+    if (!single) t[n++] = tmp;
+    for (int i = 0; i < n; i++)
+        if (!t[i].tile) return;
+    bool ok = true;
+    for (int i = 0; i < n; i++) ok = check_loc_in(ctx, op, &t[i], LOCBIT(LOC_VEC), "vec", op_rule(ctx, op, "loc")) && ok;
+    if (!ok) return;
+    for (int i = 0; i < n && ok; i++) {
+        ok = check_row_major(ctx, op, &t[i], op_rule(ctx, op, "layout"));
+        if (ok && t[i].tile->slayout != SL_NONE_BOX) {
+            vreport(ctx, op, t[i].loc, SEV_ERROR, op_rule(ctx, op, "layout"),
+                    "expects %s to use slayout=none_box, got slayout=%s (%s)", t[i].name,
+                    slayout_name(t[i].tile->slayout), type_text(ctx, t[i].type));
+            ok = false;
+        }
+    }
+    for (int i = 0; i < n && ok; i++)
+        if (t[i].tile->rows != 1) {
+            vreport(ctx, op, t[i].loc, SEV_ERROR, op_rule(ctx, op, "rows"),
+                    "expects %s to have 1 row (a list of records), got %lld", t[i].name, (long long)t[i].tile->rows);
+            ok = false;
+        }
+    if (!ok) return;
+    for (int i = 0; i < n; i++)
+        if (t[i].tile->dtype != dst.tile->dtype) {
+            vreport(ctx, op, t[i].loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
+                    "expects %s and dst to have the same element type, got %s and %s", t[i].name,
+                    dtype_name(t[i].tile->dtype), dtype_name(dst.tile->dtype));
+            return;
+        }
+    if (!check_op_dtype(ctx, op, &dst)) return;
+    const int64_t per = dst.tile->dtype == DT_F16 ? 4 : 2; /* elements per 8-byte record */
+    for (int i = 0; i < n; i++) {
+        int64_t vc = t[i].tile->valid_cols;
+        if (dim_known(vc) && vc % per != 0 && (single || &t[i] != &t[n - 1]))
+            vreport(ctx, op, t[i].loc, SEV_ERROR, op_rule(ctx, op, "records"),
+                    "expects %s's valid columns to be whole 8-byte records (a multiple of %lld %s elements), got %lld",
+                    t[i].name, (long long)per, dtype_name(dst.tile->dtype), (long long)vc);
+    }
+    if (single) {
+        const TileArg *src = &t[0];
+        if (src->tile->cols != dst.tile->cols)
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "cols"),
+                    "expects src and dst to have the same columns, got %lld and %lld", (long long)src->tile->cols,
+                    (long long)dst.tile->cols);
+        check_same_valid_dim(ctx, op, src, &dst, 1, op_rule(ctx, op, "valid-shape"));
+        const Operand *bl = &op->ins.items[1];
+        const Type *bt = operand_type(bl);
+        if (bt && bt->kind == TY_SCALAR && bt->dtype == DT_INDEX)
+            vreport(ctx, op, operand_type_loc(op, bl), SEV_ERROR, op_rule(ctx, op, "block-len"),
+                    "expects blockLen to be an integer (i32), got index");
+        int64_t v;
+        if (!const_int_of(bl, &v)) return;
+        if (v <= 0 || v % 64 != 0) {
+            vreport(ctx, op, bl->loc, SEV_ERROR, op_rule(ctx, op, "block-len"),
+                    "expects blockLen > 0 and multiple of 64, got %lld", (long long)v);
+            return;
+        }
+        int64_t vc = src->tile->valid_cols;
+        if (dim_known(vc) && (vc % 4 != 0 || vc / 4 < v || (vc / 4) % v != 0 || vc / 4 / v > 255)) /* no 4 * v: it may overflow */
+            vreport(ctx, op, src->loc, SEV_ERROR, op_rule(ctx, op, "block-groups"),
+                    "expects src's valid columns (%lld) to be 1 to 255 whole groups of 4 * blockLen (%lld) elements "
+                    "(the NPU's repeat count)", (long long)vc, (long long)(v <= INT64_MAX / 4 ? 4 * v : INT64_MAX));
+        return;
+    }
+    const Operand *ex = op->outs.count > 1 ? &op->outs.items[1] : NULL;
+    const Type *et = ex ? operand_type(ex) : NULL;
+    if (!ex) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "executed"),
+                "expects outs(dst, executed): the multi-list form writes the records taken from each list into a "
+                "vector<4xi16>");
+        return;
+    }
+    if (et && (et->kind != TY_VECTOR || et->rank != 1 || et->dims[0] != 4 || et->dtype != DT_I16))
+        vreport(ctx, op, operand_type_loc(op, ex), SEV_ERROR, op_rule(ctx, op, "executed"),
+                "expects executed to be a vector<4xi16>, got %s", type_text(ctx, et));
+    if (tmp.tile->rows != dst.tile->rows || tmp.tile->cols != dst.tile->cols)
+        vreport(ctx, op, tmp.loc, SEV_ERROR, op_rule(ctx, op, "tmp-shape"),
+                "expects dst and tmp to have the same shape, got %lldx%lld and %lldx%lld", (long long)dst.tile->rows,
+                (long long)dst.tile->cols, (long long)tmp.tile->rows, (long long)tmp.tile->cols);
+    int64_t total = 0;
+    for (int l = 0; l < nsrc; l++) {
+        if (!dim_known(t[l].tile->valid_cols)) return;
+        total += t[l].tile->valid_cols;
+    }
+    if (tmp.tile->cols < total)
+        vreport(ctx, op, tmp.loc, SEV_ERROR, op_rule(ctx, op, "tmp-size"),
+                "expects tmp to hold every merged record (%lld columns, the sources' valid columns together), got %lld: "
+                "the NPU merges all of them into tmp", (long long)total, (long long)tmp.tile->cols);
+}

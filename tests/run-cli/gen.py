@@ -38,3 +38,7 @@ bc.tofile("data/bitcast_f32_2x8.bin")
 (bc & np.uint32(0x7FFFFFFF)).tofile("data/bitcast_abs_2x8.bin")
 # scalar_ptr.pto: dst[4] = src[8 + 4] (--set off=4); dst grows to the 5 elements written
 np.array([0, 0, 0, 0, 12], dtype=np.float32).tofile("data/scalar_ptr_dst.bin")
+# mrgsort_executed.pto: three lists of four (value, index) f32 records, each sorted by value, descending
+np.array([9, 0, 7, 1, 5, 2, 1, 3], dtype=np.float32).tofile("data/mrg_a.bin")
+np.array([8, 10, 6, 11, 4, 12, 3, 13], dtype=np.float32).tofile("data/mrg_b.bin")
+np.array([8.5, 20, 2, 21, 0, 22, -1, 23], dtype=np.float32).tofile("data/mrg_c.bin")

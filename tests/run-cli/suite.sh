@@ -438,6 +438,11 @@ expect trap_not_taken 0 size=trap_ok.bin:0
 invoke trap.pto --set n=5 --zero-inputs --out out=$T/trap.bin
 expect trap_taken 1 "err~trap.pto:9:7: error: 'pto.trap' op trapped: the kernel stops here" absent=trap.bin
 
+invoke mrgsort_executed.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=data/mrg_c.bin --print ex@11 --print ex@12 \
+    --print ex@13 --print o --print-format=%g
+expect tmrgsort_executed_counts 0 "out~           1           -2       -15536           -1" \
+    "out~           3            4            0            0" "out~           4            4            4            0" \
+    "out~           9            0          8.5           20            8           10            7            1            6"
 invoke --help
 expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
     "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"

@@ -674,7 +674,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%s = pto.build_async_session(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.initialize_l2l_pipe {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_tile -> !pto.tile_buf<vec, 16x16xf32>\n"
-                 "pto.tmrgsort ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.tpush ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.reserve_buffer",
                   "unsupported operation 'pto.reserve_buffer': the inter-core pipe (FIFO) operations are not implemented"},
@@ -683,7 +683,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  {8, "pto.initialize_l2l_pipe",
                   "unsupported operation 'pto.initialize_l2l_pipe': the inter-core pipe (FIFO) operations are not implemented"},
                  {9, "pto.declare_tile", "unsupported operation 'pto.declare_tile': this PTOAS operation is not implemented"},
-                 {10, "pto.tmrgsort", "unsupported operation 'pto.tmrgsort': merge sorting is not implemented yet (issue #11)"},
+                 {10, "pto.tpush", "unsupported operation 'pto.tpush': the inter-core pipe (FIFO) operations are not implemented"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 

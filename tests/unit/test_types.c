@@ -185,7 +185,7 @@ Test(types, views_pointers_scalars) {
     t = parse_type("i1");
     cr_assert_eq(t->dtype, DT_I1);
     t = parse_type("vector<4xi16>");
-    cr_assert_eq(t->kind, TY_OTHER);
+    cr_assert_eq(t->kind, TY_VECTOR);
     cr_assert_str_eq(t->text, "vector<4xi16>");
     t = parse_type("f64");
     cr_assert_eq(t->kind, TY_OTHER);
@@ -255,4 +255,40 @@ Test(types, other_type_errors) {
     type_error("!pto.tensor_view<16x16>", "expects DIMSxDTYPE", "16x16");
     type_error("!pto.partition_tensor_view<16x16xfoo>", "unknown element type 'foo'", "foo");
     type_error("widget", "unknown type 'widget'", "widget");
+}
+
+/* vector<DIMSxT> (tmrgsort's executed counts): a TY_VECTOR with rank, dims and element type; a
+ * malformed parameter is an error naming the expected spelling. */
+Test(types, vector_type) {
+    const Type *t = parse_type("vector<4xi16>");
+    cr_assert_eq(result.diags.count, 0);
+    cr_assert_eq(t->kind, TY_VECTOR);
+    cr_assert_eq(t->rank, 1);
+    cr_assert_eq(t->dims[0], 4);
+    cr_assert_eq(t->dtype, DT_I16);
+    cr_assert_str_eq(type_to_string(result.arena, t, false), "vector<4xi16>");
+    type_error("vector<4>", "vector expects one DIMSxDTYPE parameter", "4>");
+    type_error("vector<4x?>", "vector expects", "4x?");
+    type_error("vector<4xi16, 2>", "vector expects one DIMSxDTYPE parameter", "vector");
+}
+
+/* The elements of a dense literal: a list, a splat, signs and hex; anything else (or too many) is
+ * refused. */
+Test(types, dense_int_elements) {
+    int64_t v[4];
+    int n;
+    cr_assert(dense_int_elements("dense<[128, 64, 0, 0]>", v, 4, &n));
+    cr_assert_eq(n, 4);
+    cr_assert(v[0] == 128 && v[1] == 64 && v[2] == 0 && v[3] == 0);
+    cr_assert(dense_int_elements("dense<[-2, 0x10]>", v, 4, &n));
+    cr_assert(n == 2 && v[0] == -2 && v[1] == 16);
+    cr_assert(dense_int_elements("dense<010>", v, 4, &n));
+    cr_assert(n == 1 && v[0] == 10);
+    cr_assert(dense_int_elements("dense<7>", v, 4, &n));
+    cr_assert(n == 1 && v[0] == 7);
+    cr_assert(!dense_int_elements("dense<[1, 2, 3, 4, 5]>", v, 4, &n));
+    cr_assert(!dense_int_elements("dense<[1.5]>", v, 4, &n));
+    cr_assert(!dense_int_elements("dense<[1 2]>", v, 4, &n));
+    cr_assert(!dense_int_elements("dense<[1]", v, 4, &n));
+    cr_assert(!dense_int_elements("array<i32: 1>", v, 4, &n));
 }

@@ -98,4 +98,90 @@ def cases(T, case):
         "TRANDOM one row of four 256-column groups")
     rnd("trandom_u32_3x136", T("ui32", 3, 136), (11, 22, 33, 44, 55, 66), 7,
         "TRANDOM with a row stride of 136: the counter advances 34 a group")
+    # TMRGSORT (the simulator's TMrgSort.hpp): lists of 8-byte records (f32: value, index; f16: value,
+    # 0, index, 0) merged by value, descending; ties and NaN heads keep the lowest-numbered list's
+    # record. The multi-list forms write at most dst's valid records, stopping with exhausted = true
+    # when the first list runs out; dst starts with random bits, so what the merge leaves is compared
+    # too, and tmp (the NPU's staging buffer, which the simulator leaves) is an output. The counts
+    # in `executed` are checked by tests/run-cli (the simulator's harness has no tile for them).
+    # Shapes: the ISA's CPU tests (4 lists of 128, 2 of 64 and 3 of 256 with exhausted, the single
+    # list 256..2048 with blockLen 64 and 256), plus lists of one record, unequal and partial valid
+    # lengths, dst shorter than the lists, ties across lists, NaN and -0 heads.
+    def recs(dt, n, lst, kind="sorted", cols=None):
+        """Element values of a list of n records (then zero records up to cols elements)."""
+        import random
+        r = random.Random(1000 * lst + n + (7 if dt == "f16" else 0))
+        if kind == "ties":
+            vals = [float(8 - i // 3) for i in range(n)]
+        elif kind == "nan":
+            vals = sorted((r.choice([2.5, 1.0, 0.0, -0.0, -1.5]) for _ in range(n)), reverse=True)
+            vals[min(lst, n - 1)] = float("nan")  # NaN at the head of list 0, later in the others
+        else:
+            vals = sorted((round(r.uniform(-50, 50), 2) for _ in range(n)), reverse=True)
+        per = 2 if dt == "f32" else 4
+        out_vals = []
+        for i, v in enumerate(vals):
+            idx = float(lst * (1000 if dt == "f32" else 100) + i)
+            out_vals += [v, idx] if dt == "f32" else [v, 0.0, idx, 0.0]
+        out_vals += [0.0] * max(0, (cols or n * per) - len(out_vals))
+        return ("values", out_vals)
+
+    def mrg(name, dt, lists, dst_cols, exhausted, kind="sorted", dst_valid=None, desc=""):
+        """lists: (cols, valid cols) per source."""
+        tiles, ins = {}, []
+        for k, (cols, vc) in enumerate(lists):
+            per = 2 if dt == "f32" else 4
+            tiles["s%d" % k] = T(dt, 1, cols, valid=(1, vc), data=recs(dt, vc // per, k, kind, cols))
+            ins.append("s%d" % k)
+        dst = T(dt, 1, dst_cols, valid=(1, dst_valid or dst_cols))
+        tiles["t"] = T(dt, 1, dst_cols, data="zero")
+        tiles["d"] = dst
+        ins.append("t")
+        ex = "true" if exhausted else "false"
+        cpp = "{ MrgSortExecutedNumList ex{}; TMRGSORT<%s, %s, %s%s>(d, ex, t, %s); }" % (
+            dst.cpp(), tiles["t"].cpp(), ", ".join(tiles["s%d" % k].cpp() for k in range(len(lists))),
+            ", " + ex, ", ".join("s%d" % k for k in range(len(lists))))
+        line = ("%%ex = arith.constant dense<0> : vector<4xi16>\n"
+                "pto.tmrgsort ins({ins} {{exhausted = %s}} : {in_types}) outs(%%d, %%ex : %s, vector<4xi16>)" % (ex, dst.pto()))
+        out.append(case(name, "tmrgsort", tiles, ins, ["d", "t"], cpp, line=line, desc=desc))
+
+    def single(name, dt, cols, bl, valid=None, desc=""):
+        vc = valid or cols
+        per = 2 if dt == "f32" else 4
+        data = []
+        for b in range(cols // bl):  # each block of bl elements a sorted list of its own
+            data += recs(dt, bl // per, b, "sorted", bl)[1]
+        s = T(dt, 1, cols, valid=(1, vc), data=("values", data))
+        d = T(dt, 1, cols, valid=(1, vc))
+        out.append(case(name, "tmrgsort", {"s": s, "d": d}, ["s", ("s", bl, "i32")], ["d"], "TMRGSORT(d, s, %du);" % bl,
+                        desc=desc))
+
+    mrg("tmrgsort_f32_4x128", "f32", [(128, 128)] * 4, 512, False, desc="TMRGSORT f32, 4 lists of 64 records (the ISA's CPU test)")
+    mrg("tmrgsort_f16_4x128", "f16", [(128, 128)] * 4, 512, False, desc="TMRGSORT f16, 4 lists of 32 records (the ISA's CPU test)")
+    mrg("tmrgsort_f32_exhausted_2x64", "f32", [(64, 64)] * 2, 128, True,
+        desc="TMRGSORT f32 exhausted, 2 lists of 32 (the ISA's CPU test): stops when one runs out")
+    mrg("tmrgsort_f16_exhausted_3x256", "f16", [(256, 256)] * 3, 768, True,
+        desc="TMRGSORT f16 exhausted, 3 lists of 64 (the ISA's CPU test)")
+    mrg("tmrgsort_f32_3_lists", "f32", [(64, 64), (32, 32), (96, 96)], 192, False, desc="TMRGSORT f32, 3 lists of unequal length")
+    mrg("tmrgsort_f32_one_record", "f32", [(8, 2), (8, 2)], 8, False,
+        desc="TMRGSORT f32, lists of one record each (valid 1x2 of 1x8): dst's last 2 records stay")
+    mrg("tmrgsort_f32_exhausted_unequal", "f32", [(32, 32), (128, 128), (64, 64), (16, 16)], 240, True,
+        desc="TMRGSORT f32 exhausted, 4 lists of 16, 64, 32, 8 records: a partial dst")
+    mrg("tmrgsort_f32_valid_cap", "f32", [(64, 40), (64, 24)], 128, False, dst_valid=40,
+        desc="TMRGSORT f32, sources' valid 1x40 and 1x24, dst's valid 1x40: the merge stops after 20 records")
+    mrg("tmrgsort_f32_ties_4x32", "f32", [(32, 32)] * 4, 128, False, kind="ties",
+        desc="TMRGSORT f32, equal values in every list: the lowest-numbered list first")
+    mrg("tmrgsort_f16_ties_exhausted_2x64", "f16", [(64, 64)] * 2, 128, True, kind="ties",
+        desc="TMRGSORT f16 exhausted with ties: list 0 runs out first")
+    mrg("tmrgsort_f32_nan_3x32", "f32", [(32, 32)] * 3, 96, False, kind="nan",
+        desc="TMRGSORT f32 with NaN and -0 values: a NaN head is taken only when it is the first head looked at")
+    mrg("tmrgsort_f16_nan_2x64", "f16", [(64, 64)] * 2, 128, False, kind="nan", desc="TMRGSORT f16 with NaN heads")
+    single("tmrgsort_single_f32_1x256_bl64", "f32", 256, 64, desc="TMRGSORT single list f32 1x256, blockLen 64 (the ISA's CPU test)")
+    single("tmrgsort_single_f32_1x512_bl64", "f32", 512, 64, desc="TMRGSORT single list f32 1x512: two groups")
+    single("tmrgsort_single_f16_1x256_bl64", "f16", 256, 64, desc="TMRGSORT single list f16 1x256 (the ISA's CPU test)")
+    single("tmrgsort_single_f16_1x512_bl64", "f16", 512, 64, desc="TMRGSORT single list f16 1x512")
+    single("tmrgsort_single_f16_1x1024_bl256", "f16", 1024, 256, desc="TMRGSORT single list f16 1x1024, blockLen 256")
+    single("tmrgsort_single_f32_1x2048_bl64", "f32", 2048, 64, desc="TMRGSORT single list f32 1x2048: 8 groups")
+    single("tmrgsort_single_f32_valid_256_of_512", "f32", 512, 64, valid=256,
+           desc="TMRGSORT single list over valid 1x256 of 1x512: the rest of dst stays")
     return out

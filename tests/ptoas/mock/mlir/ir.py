@@ -60,6 +60,12 @@ F64Type = _simple("f64")
 IndexType = _simple("index")
 
 
+class VectorType(Type):
+    @staticmethod
+    def get(shape, elem, ctx=None):
+        return Type("vector<%sx%s>" % ("x".join(str(d) for d in shape), elem))
+
+
 class IntegerType(Type):
     @staticmethod
     def get_signless(width, ctx=None):

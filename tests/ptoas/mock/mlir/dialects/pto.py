@@ -285,6 +285,26 @@ class AddPtrOp(OpView):
                                                         self.ptr.type)]
 
 
+class TMrgSortOp(OpView):
+    """PTOAS's custom form: ins(src, blockLen) outs(dst), or ins(srcs..., tmp {exhausted = B})
+    outs(dst, excuted)."""
+
+    def __init__(self, srcs, dsts, blockLen=None, tmp=None, excuted=None, exhausted=False, loc=None, ip=None):
+        self.srcs, self.dst, self.block_len = list(srcs), dsts[0], blockLen
+        self.tmp, self.excuted, self.exhausted = tmp, excuted, exhausted
+        self.results = []
+        insert(self)
+
+    def lines(self, depth):
+        if self.block_len is not None:
+            names, types = _typed(self.srcs + [self.block_len])
+            return ["%spto.tmrgsort ins(%s : %s) outs(%s : %s)" % (ind(depth), names, types, self.dst, self.dst.type)]
+        names, types = _typed(self.srcs + [self.tmp])
+        return ["%spto.tmrgsort ins(%s {exhausted = %s} : %s) outs(%s, %s : %s, %s)" % (
+            ind(depth), names, "true" if self.exhausted else "false", types, self.dst, self.excuted, self.dst.type,
+            self.excuted.type)]
+
+
 class _NoOperand(OpView):
     mnemonic = None
 
