@@ -30,3 +30,5 @@ many = x * np.float32(2.0)
 many[1:] += np.float32(1.0)
 many.tofile("data/out16_x2_many_wrong.bin")
 np.arange(48 * 32, dtype=np.float16).tofile("data/f16_48x32.bin")  # boxed_roundtrip.pto: a Zn tile to DN and back
+# gm_gather.pto: 16 i32 indices, some out of a 32-element view's bounds (negative ones too)
+np.array([0, 3, 63, 64, -1, 7, 100, -65, 1, 2, 4, 5, 6, 8, 9, 10], dtype=np.int32).tofile("data/idx_oob16.bin")
