@@ -683,12 +683,18 @@ static inline int64_t gm_target(const GmView *v, const GmBuffer *b, int bound, i
     return at;
 }
 
-static int32_t gm_outside(Interp *ip, const Instr *in, const GmBuffer *b, const GmView *v, int32_t raw, int64_t i, int64_t j) {
-    return rt_error(ip, in, "index %d at idx (%lld, %lld) addresses element %lld of %%%s (view from element %lld), outside "
-                    "its %lld elements: with %s = undefined the simulator would touch memory outside the GM buffer (a "
-                    "bounding mode keeps it inside)",
-                    raw, (long long)i, (long long)j, (long long)(v->offset + raw), b->arg->name, (long long)v->offset,
-                    (long long)b->count, in->op->code == OP_MSCATTER ? "scatterOob" : "gatherOob");
+static int32_t gm_outside(Interp *ip, const Instr *in, const GmBuffer *b, const GmView *v, int32_t raw, int64_t at, int64_t i,
+                          int64_t j) {
+    const char *attr = in->op->code == OP_MSCATTER ? "scatterOob" : "gatherOob";
+    if (gm_bound_of(in) == 0)
+        return rt_error(ip, in, "index %d at idx (%lld, %lld) addresses element %lld of %%%s (view from element %lld), "
+                        "outside its %lld elements: with %s = undefined the simulator would touch memory outside the GM "
+                        "buffer (a bounding mode keeps it inside the view)",
+                        raw, (long long)i, (long long)j, (long long)at, b->arg->name, (long long)v->offset,
+                        (long long)b->count, attr);
+    return rt_error(ip, in, "index %d at idx (%lld, %lld), bounded by %s to the view's element count, addresses element "
+                    "%lld of %%%s, outside its %lld elements (the view's elements counted from its first run past the "
+                    "buffer)", raw, (long long)i, (long long)j, attr, (long long)at, b->arg->name, (long long)b->count);
 }
 
 /* The GM written map to check reads against (require_inputs, a buffer without --in data), or NULL;
@@ -723,7 +729,7 @@ static inline __attribute__((always_inline)) int32_t mgather_loop(Interp *ip, co
                 memset(dp, 0, es);
                 continue;
             }
-            if (bad) return gm_outside(ip, in, b, v, raw, i, j);
+            if (bad) return gm_outside(ip, in, b, v, raw, at, i, j);
             if (none || (w && !w[at])) return gm_unwritten(ip, in, b, at);
             memcpy(dp, b->data + (size_t)at * es, es);
         }
@@ -796,7 +802,7 @@ static inline __attribute__((always_inline)) int32_t mscatter_loop(Interp *ip, c
             bool bad = false;
             int64_t at = gm_target(v, b, bound, raw, cap, &bad);
             if (at == INT64_MIN) continue;
-            if (bad) return gm_outside(ip, in, b, v, raw, i, j);
+            if (bad) return gm_outside(ip, in, b, v, raw, at, i, j);
             if (none || (w && !w[at])) return gm_unwritten(ip, in, b, at);
             scatter_store(b->data + (size_t)at * es, elem_at(ts, s, i, j, es), es, atomic, dt);
             if (b->written) b->written[at] = 1;
