@@ -1053,6 +1053,14 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
 static void access_walk(Interp *ip, SyncChecker *s, const Instr *in, const TileWindowAccess *a) {
     const Value *v = a->value;
     if (!v || (int64_t)v->id >= ip->frame->fn->n_slots) return;
+    if (v->type && is_view(v)) { /* GM elements the op picks (mgather, mscatter, tprefetch): runs in its buffer */
+        const GmView *g = &ip->frame->vals[v->id].view;
+        if (g->buffer < 0 || g->buffer >= ip->n_gm || !ip->gm[g->buffer].data) return;
+        const GmBuffer *b = &ip->gm[g->buffer];
+        TileAccess x = {ip, s, in->op, b->arg, "GM", b->data, a->write};
+        a->walk(ip, in, access_run, &x);
+        return;
+    }
     const TileView *tv = &ip->frame->vals[v->id].tile;
     if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
     TileAccess x = {ip, s, in->op, v, buffer_name(v->type->tile.loc), tv->base, a->write};

@@ -611,3 +611,363 @@ bool lower_tdequant(LowerCtx *ctx, const Op *op) {
     emit(ctx, &in);
     return true;
 }
+
+/* ---- MGATHER / MSCATTER: GM elements by index (A5) ------------------------------------------ */
+
+/* The simulator's Coalesce::Elem form (MGather.hpp, MScatter.hpp), the one PTOAS's C++ call selects:
+ * element (i, j) of the data tile's valid region (dst's for mgather, src's for mscatter) pairs with
+ * the index at idx's storage offset of (i, j) (GetTileElementOffset over idx's own shape: an Rx1 idx
+ * is read at i + j) and GM element base[index], base the view's first element, capacity the view's
+ * element count. The index, an i32, becomes a size_t (negative ones wrap to huge values); the
+ * out-of-bounds modes then bound it: clamp to capacity - 1, wrap modulo capacity, zero (mgather: the
+ * element reads 0) or skip (mscatter: nothing is written) when >= capacity, and undefined leaves it
+ * as it is: pto-run reads or writes that element when it lies in the GM buffer (a negative index
+ * reaching before the view's first element included, as the simulator's pointer arithmetic does)
+ * and reports a run-time error otherwise. Instr: t[0] the data tile, t[1] idx; a: the view's slot;
+ * b: the bounding mode (gm_index_position) | atomic (scatterAtomicOp) << 4. */
+
+enum { GM_OOB_UNDEFINED = 0, GM_OOB_CLAMP = 1, GM_OOB_WRAP = 2, GM_OOB_ZERO = 3 }; /* gatherOob values */
+enum { GM_ATOMIC_NONE = 0, GM_ATOMIC_ADD = 1, GM_ATOMIC_MAX = 2, GM_ATOMIC_MIN = 3 };
+
+/* The view's element count (the GlobalTensor's shape product); -1 past int64. */
+static int64_t view_capacity(const GmView *v) {
+    int64_t n = 1;
+    for (int i = 0; i < v->rank; i++)
+        if (!checked_mul_i64(n, v->shape[i], &n)) return -1;
+    return n;
+}
+
+/* The GM element (from the view's first one) that index `raw` addresses under bounding mode
+ * `bound` (0 none, 1 clamp, 2 wrap, 3 drop: mgather zero, mscatter skip); INT64_MIN when dropped. */
+static inline int64_t gm_index_position(int bound, int32_t raw, int64_t cap) {
+    uint64_t u = (uint64_t)(int64_t)raw; /* static_cast<size_t> of an int32 */
+    switch (bound) {
+    case 1: return u > (uint64_t)(cap - 1) ? cap - 1 : (int64_t)u;
+    case 2: return (int64_t)(u % (uint64_t)cap);
+    case 3: return u >= (uint64_t)cap ? INT64_MIN : (int64_t)u;
+    default: return raw;
+    }
+}
+
+/* The bounding mode of an instruction (gm_index_position's terms, set by its lowering). */
+static inline int gm_bound_of(const Instr *in) { return in->b & 0xf; }
+
+/* The index at idx's storage offset of (i, j) (the caller checked it lies in idx). */
+static inline int32_t gm_index_at(const TileRef *ti, const TileView *ix, int64_t i, int64_t j) {
+    int32_t raw;
+    memcpy(&raw, ix->base + (size_t)tile_elem_offset(ti, i, j) * 4, 4);
+    return raw;
+}
+
+/* What the run reads of idx and the view: checked before the loop (rows x cols of the data tile). */
+static int32_t gm_indexed_check(Interp *ip, const Instr *in, const TileRef *ti, int64_t rows, int64_t cols, int64_t cap,
+                                int bound) {
+    int64_t last = tile_elem_offset(ti, rows - 1, cols - 1);
+    if (last >= (int64_t)ti->rows * ti->cols)
+        return rt_error(ip, in, "reads idx %%%s at storage offset %lld for element (%lld, %lld), past its %dx%d storage: "
+                        "the ISA's CPU simulator reads index (i, j) at idx's own offset of (i, j)",
+                        ti->name, (long long)last, (long long)rows - 1, (long long)cols - 1, ti->rows, ti->cols);
+    if (cap < 0) return rt_error(ip, in, "views more elements than pto-run can count");
+    if (cap == 0 && (bound == 1 || bound == 2))
+        return rt_error(ip, in, "bounds its indices by a view of no elements (clamp and wrap need one)");
+    return 0;
+}
+
+/* The GM element of index (i, j) as a flat position in the buffer, or INT64_MIN when the bound
+ * drops it; *bad set when it lies outside the buffer (reported by the caller). */
+static inline int64_t gm_target(const GmView *v, const GmBuffer *b, int bound, int32_t raw, int64_t cap, bool *bad) {
+    int64_t pos = gm_index_position(bound, raw, cap);
+    if (pos == INT64_MIN) return pos;
+    int64_t at = v->offset + pos;
+    if (at < 0 || at >= b->count) *bad = true;
+    return at;
+}
+
+static int32_t gm_outside(Interp *ip, const Instr *in, const GmBuffer *b, const GmView *v, int32_t raw, int64_t at, int64_t i,
+                          int64_t j) {
+    const char *attr = in->op->code == OP_MSCATTER ? "scatterOob" : "gatherOob";
+    if (gm_bound_of(in) == 0)
+        return rt_error(ip, in, "index %d at idx (%lld, %lld) addresses element %lld of %%%s (view from element %lld), "
+                        "outside its %lld elements: with %s = undefined the simulator would touch memory outside the GM "
+                        "buffer (a bounding mode keeps it inside the view)",
+                        raw, (long long)i, (long long)j, (long long)at, b->arg->name, (long long)v->offset,
+                        (long long)b->count, attr);
+    return rt_error(ip, in, "index %d at idx (%lld, %lld), bounded by %s to the view's element count, addresses element "
+                    "%lld of %%%s, outside its %lld elements (the view's elements counted from its first run past the "
+                    "buffer)", raw, (long long)i, (long long)j, attr, (long long)at, b->arg->name, (long long)b->count);
+}
+
+/* The GM written map to check reads against (require_inputs, a buffer without --in data), or NULL;
+ * *none when there is nothing to read from at all. */
+static const uint8_t *gm_reads_checked(const Interp *ip, const GmBuffer *b, bool *none) {
+    *none = false;
+    if (!ip->opts.require_inputs || b->bound) return NULL;
+    if (!b->written) *none = true;
+    return b->written;
+}
+
+static int32_t gm_unwritten(Interp *ip, const Instr *in, const GmBuffer *b, int64_t at) {
+    return rt_error(ip, in, "reads element %lld of %%%s, which has no input data and was not written before: pass --in "
+                    "%s=FILE, or --zero-inputs to run on zeros", (long long)at, b->arg->name, b->arg->name);
+}
+
+/* mgather over dst's valid region, for one bounding mode and element size (both constants where
+ * it is called, so each combination is its own loop). */
+static inline __attribute__((always_inline)) int32_t mgather_loop(Interp *ip, const Instr *in, TileView *d, const TileView *ix,
+                                                                  const GmView *v, const GmBuffer *b, int64_t cap,
+                                                                  const int bound, const size_t es) {
+    const TileRef *td = &in->t[0], *ti = &in->t[1];
+    bool none;
+    const uint8_t *w = gm_reads_checked(ip, b, &none);
+    for (int64_t i = 0; i < d->vr; i++) {
+        for (int64_t j = 0; j < d->vc; j++) {
+            int32_t raw = gm_index_at(ti, ix, i, j);
+            bool bad = false;
+            int64_t at = gm_target(v, b, bound, raw, cap, &bad);
+            uint8_t *dp = elem_at(td, d, i, j, es);
+            if (at == INT64_MIN) {
+                memset(dp, 0, es);
+                continue;
+            }
+            if (bad) return gm_outside(ip, in, b, v, raw, at, i, j);
+            if (none || (w && !w[at])) return gm_unwritten(ip, in, b, at);
+            memcpy(dp, b->data + (size_t)at * es, es);
+        }
+    }
+    return 0;
+}
+
+static int32_t exec_mgather(Interp *ip, const Instr *in, int32_t pc) {
+    TileView *d = use_tile(ip, in, &in->t[0]), *ix = d ? use_tile(ip, in, &in->t[1]) : NULL;
+    if (!ix) return PC_ERROR;
+    if (d->vr == 0 || d->vc == 0) return pc + 1;
+    const GmView *v = &ip->frame->vals[in->a].view;
+    const GmBuffer *b = &ip->gm[v->buffer];
+    const int64_t cap = view_capacity(v);
+    const int bound = gm_bound_of(in);
+    if (gm_indexed_check(ip, in, &in->t[1], d->vr, d->vc, cap, bound) == PC_ERROR) return PC_ERROR;
+    const size_t es = dtype_size(in->t[0].dtype);
+    int32_t r = 0;
+#define MGATHER_CASE(B)                                                                                                \
+    case B:                                                                                                            \
+        r = es == 1 ? mgather_loop(ip, in, d, ix, v, b, cap, B, 1)                                                     \
+            : es == 2 ? mgather_loop(ip, in, d, ix, v, b, cap, B, 2)                                                   \
+                      : mgather_loop(ip, in, d, ix, v, b, cap, B, 4);                                                  \
+        break;
+    switch (bound) {
+        MGATHER_CASE(0)
+        MGATHER_CASE(1)
+        MGATHER_CASE(2)
+        MGATHER_CASE(3)
+    }
+#undef MGATHER_CASE
+    return r == PC_ERROR ? PC_ERROR : pc + 1;
+}
+
+/* One scatter store: GM element g (op)= s (f32: std::max / std::min's comparisons; f16: add only). */
+static inline void scatter_store(uint8_t *g, const uint8_t *s, size_t es, int atomic, DType dt) {
+    if (atomic == GM_ATOMIC_NONE) {
+        memcpy(g, s, es);
+    } else if (dt == DT_F32) {
+        float a, x;
+        memcpy(&a, g, 4), memcpy(&x, s, 4);
+        float r = atomic == GM_ATOMIC_ADD ? a + x : atomic == GM_ATOMIC_MAX ? (a < x ? x : a) : (x < a ? x : a);
+        memcpy(g, &r, 4);
+    } else if (dt == DT_F16) { /* add only: the f16 sum, rounded once (exact in f32) */
+        uint16_t a, x;
+        memcpy(&a, g, 2), memcpy(&x, s, 2);
+        a = f32_to_f16_bits(f16_bits_to_f32(a) + f16_bits_to_f32(x));
+        memcpy(g, &a, 2);
+    } else { /* i32: wrapping add, std::max / std::min */
+        int32_t a, x;
+        memcpy(&a, g, 4), memcpy(&x, s, 4);
+        int32_t r = atomic == GM_ATOMIC_ADD ? (int32_t)((uint32_t)a + (uint32_t)x) : atomic == GM_ATOMIC_MAX ? (a < x ? x : a)
+                                                                                                           : (x < a ? x : a);
+        memcpy(g, &r, 4);
+    }
+}
+
+/* mscatter over src's valid region in row-major order (a later element with the same index wins, or
+ * accumulates), for one bounding mode, atomic op and element type. */
+static inline __attribute__((always_inline)) int32_t mscatter_loop(Interp *ip, const Instr *in, const TileView *s,
+                                                                   const TileView *ix, const GmView *v, GmBuffer *b,
+                                                                   int64_t cap, const int bound, const int atomic,
+                                                                   const size_t es, const DType dt) {
+    const TileRef *ts = &in->t[0], *ti = &in->t[1];
+    bool none;
+    const uint8_t *w = atomic != GM_ATOMIC_NONE ? gm_reads_checked(ip, b, &none) : (none = false, NULL);
+    for (int64_t i = 0; i < s->vr; i++) {
+        for (int64_t j = 0; j < s->vc; j++) {
+            int32_t raw = gm_index_at(ti, ix, i, j);
+            bool bad = false;
+            int64_t at = gm_target(v, b, bound, raw, cap, &bad);
+            if (at == INT64_MIN) continue;
+            if (bad) return gm_outside(ip, in, b, v, raw, at, i, j);
+            if (none || (w && !w[at])) return gm_unwritten(ip, in, b, at);
+            scatter_store(b->data + (size_t)at * es, elem_at(ts, s, i, j, es), es, atomic, dt);
+            if (b->written) b->written[at] = 1;
+        }
+    }
+    return 0;
+}
+
+static int32_t exec_mscatter(Interp *ip, const Instr *in, int32_t pc) {
+    TileView *s = use_tile(ip, in, &in->t[0]), *ix = s ? use_tile(ip, in, &in->t[1]) : NULL;
+    if (!ix) return PC_ERROR;
+    if (s->vr == 0 || s->vc == 0) return pc + 1;
+    const GmView *v = &ip->frame->vals[in->a].view;
+    GmBuffer *b = &ip->gm[v->buffer];
+    const int64_t cap = view_capacity(v);
+    const int bound = gm_bound_of(in), atomic = (in->b >> 4) & 0xf;
+    if (gm_indexed_check(ip, in, &in->t[1], s->vr, s->vc, cap, bound) == PC_ERROR) return PC_ERROR;
+    const DType dt = in->t[0].dtype;
+    const size_t es = dtype_size(dt);
+    int32_t r = 0;
+    if (atomic == GM_ATOMIC_NONE) {
+#define MSCATTER_CASE(B)                                                                                               \
+    case B:                                                                                                            \
+        r = es == 1 ? mscatter_loop(ip, in, s, ix, v, b, cap, B, GM_ATOMIC_NONE, 1, DT_U8)                             \
+            : es == 2 ? mscatter_loop(ip, in, s, ix, v, b, cap, B, GM_ATOMIC_NONE, 2, DT_U16)                          \
+                      : mscatter_loop(ip, in, s, ix, v, b, cap, B, GM_ATOMIC_NONE, 4, DT_U32);                         \
+        break;
+        switch (bound) {
+            MSCATTER_CASE(0)
+            MSCATTER_CASE(1)
+            MSCATTER_CASE(2)
+            MSCATTER_CASE(3)
+        }
+#undef MSCATTER_CASE
+    } else { /* the atomic forms (i32, f16 add, f32): one loop, the store chosen by constants per type */
+        if (dt == DT_F32) r = mscatter_loop(ip, in, s, ix, v, b, cap, bound, atomic, 4, DT_F32);
+        else if (dt == DT_F16) r = mscatter_loop(ip, in, s, ix, v, b, cap, bound, GM_ATOMIC_ADD, 2, DT_F16);
+        else r = mscatter_loop(ip, in, s, ix, v, b, cap, bound, atomic, 4, DT_I32);
+    }
+    return r == PC_ERROR ? PC_ERROR : pc + 1;
+}
+
+/* The GM elements an mgather reads or an mscatter writes now (exec's addressing and bounds; a
+ * dropped index touches nothing, an index outside the buffer stops the walk there). */
+static void gm_indexed_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileView *d = defined_tile(ip, &in->t[0]), *ix = defined_tile(ip, &in->t[1]);
+    if (!d || !ix || d->vr == 0 || d->vc == 0) return;
+    const TileRef *ti = &in->t[1];
+    const GmView *v = &ip->frame->vals[in->a].view;
+    if (v->buffer < 0 || v->buffer >= ip->n_gm) return;
+    const GmBuffer *b = &ip->gm[v->buffer];
+    const int64_t cap = view_capacity(v);
+    const int bound = gm_bound_of(in);
+    if (!b->data || tile_elem_offset(ti, d->vr - 1, d->vc - 1) >= (int64_t)ti->rows * ti->cols || cap < 0 ||
+        (cap == 0 && (bound == 1 || bound == 2)))
+        return;
+    const size_t es = dtype_size(in->t[0].dtype);
+    RunJoin j = {fn, ctx, NULL, 0};
+    for (int64_t r = 0; r < d->vr; r++)
+        for (int64_t c = 0; c < d->vc; c++) {
+            bool bad = false;
+            int64_t at = gm_target(v, b, bound, gm_index_at(ti, ix, r, c), cap, &bad);
+            if (at == INT64_MIN) continue;
+            if (bad) {
+                run_flush(&j);
+                return;
+            }
+            if (!run_add(&j, b->data + (size_t)at * es, (int64_t)es)) return;
+        }
+    run_flush(&j);
+}
+
+/* The idx elements read: the storage offset of each (i, j) of the data tile's valid region. */
+static void gm_index_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const TileView *d = defined_tile(ip, &in->t[0]), *ix = defined_tile(ip, &in->t[1]);
+    if (!d || !ix || d->vr == 0 || d->vc == 0) return;
+    const TileRef *ti = &in->t[1];
+    const int64_t n = (int64_t)ti->rows * ti->cols;
+    RunJoin j = {fn, ctx, NULL, 0};
+    for (int64_t r = 0; r < d->vr; r++)
+        for (int64_t c = 0; c < d->vc; c++) {
+            int64_t e = tile_elem_offset(ti, r, c);
+            if (e >= n) {
+                run_flush(&j);
+                return;
+            }
+            if (!run_add(&j, ix->base + (size_t)e * 4, 4)) return;
+        }
+    run_flush(&j);
+}
+
+/* mgather: reads the idx elements and the GM elements they name, writes dst's valid region. */
+static int mgather_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const TileView *d = defined_tile(ip, &in->t[0]);
+    if (!d || !defined_tile(ip, &in->t[1])) return -1;
+    acc[0] = walked_access(operand_value(&op->ins, 1), false, gm_index_walk);
+    acc[1] = walked_access(operand_value(&op->ins, 0), false, gm_indexed_walk);
+    acc[2] = window_access(operand_value(&op->outs, 0), d->vr, d->vc, true, NULL);
+    return 3;
+}
+
+/* mscatter: reads src's valid region and the idx elements, writes (atomic: reads and writes) the GM
+ * elements they name. */
+static int mscatter_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    const TileView *s = defined_tile(ip, &in->t[0]);
+    if (!s || !defined_tile(ip, &in->t[1])) return -1;
+    int n = 0;
+    acc[n++] = window_access(operand_value(&op->ins, 0), s->vr, s->vc, false, NULL);
+    acc[n++] = walked_access(operand_value(&op->ins, 1), false, gm_index_walk);
+    if ((in->b >> 4) & 0xf) acc[n++] = walked_access(operand_value(&op->outs, 0), false, gm_indexed_walk);
+    acc[n++] = walked_access(operand_value(&op->outs, 0), true, gm_indexed_walk);
+    return n;
+}
+
+/* The GM view operand (ins or outs `list`, position i) as a frame slot, checked against the data
+ * tile's element type. */
+static int32_t gm_view_operand(LowerCtx *ctx, const Op *op, const OperandList *list, int i, const TileRef *data) {
+    if (i >= list->count) return lower_error(ctx, op, (SrcLoc){0}, "expects a GM view operand"), -1;
+    int32_t slot = value_slot(ctx, op, &list->items[i]);
+    if (slot < 0) return -1;
+    const Type *vt = list->items[i].value->type;
+    if (!vt || (vt->kind != TY_PARTITION_VIEW && vt->kind != TY_TENSOR_VIEW))
+        return lower_error(ctx, op, list->items[i].loc, "expects a partition view operand"), -1;
+    if (dtype_size(vt->dtype) != dtype_size(data->dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects mem (%s) and %s (%s) elements of the same size",
+                           dtype_name(vt->dtype), data->name, dtype_name(data->dtype)), -1;
+    return slot;
+}
+
+/* The idx operand: an i32 tile (the verifier's rule; checked again for what the kernel reads). */
+static bool gm_index_tile(LowerCtx *ctx, const Op *op, TileRef *idx, bool *emitted) {
+    if (!lower_tile_in(ctx, op, 1, idx, emitted)) return false;
+    if (idx->dtype != DT_I32) return lower_error(ctx, op, (SrcLoc){0}, "expects idx element type to be signless i32");
+    return true;
+}
+
+bool lower_mgather(LowerCtx *ctx, const Op *op) {
+    bool emitted = false;
+    Instr in = instr_for(op, exec_mgather);
+    if (!dps_dst(ctx, op, &in.t[0], &emitted) || !gm_index_tile(ctx, op, &in.t[1], &emitted)) return emitted;
+    in.a = gm_view_operand(ctx, op, &op->ins, 0, &in.t[0]);
+    if (in.a < 0) return false;
+    in.b = (int32_t)op_attr_value(op, "gatherOob", AK_GATHER_OOB, GM_OOB_UNDEFINED); /* undefined clamp wrap zero: 0 1 2 3 */
+    in.footprint = mgather_footprint;
+    emit(ctx, &in);
+    return true;
+}
+
+bool lower_mscatter(LowerCtx *ctx, const Op *op) {
+    bool emitted = false;
+    Instr in = instr_for(op, exec_mscatter);
+    if (!lower_tile_in(ctx, op, 0, &in.t[0], &emitted) || !gm_index_tile(ctx, op, &in.t[1], &emitted)) return emitted;
+    in.a = gm_view_operand(ctx, op, &op->outs, 0, &in.t[0]);
+    if (in.a < 0) return false;
+    int64_t atomic = op_attr_value(op, "scatterAtomicOp", AK_SCATTER_ATOMIC, GM_ATOMIC_NONE);
+    DType dt = in.t[0].dtype;
+    if (atomic != GM_ATOMIC_NONE && !(dt == DT_I32 || dt == DT_F32 || (dt == DT_F16 && atomic == GM_ATOMIC_ADD)))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects scatterAtomicOp %s on %s to be one the verifier allows",
+                           attr_enum_name(AK_SCATTER_ATOMIC, atomic), dtype_name(dt));
+    static const int32_t bound_of_oob[4] = {0, 3, 1, 2}; /* undefined skip clamp wrap -> none drop clamp wrap */
+    int64_t oob = op_attr_value(op, "scatterOob", AK_SCATTER_OOB, 0);
+    in.b = bound_of_oob[oob & 3] | (int32_t)(atomic << 4);
+    in.footprint = mscatter_footprint;
+    emit(ctx, &in);
+    return true;
+}

@@ -1219,6 +1219,86 @@ bool lower_tload(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* TPREFETCH as the simulator's TPrefetch_Impl: over dst's valid region, storage element r * Cols + c
+ * of dst = GM element r * Cols + c from the view's first one (dst's own row stride on both sides:
+ * the view's strides and shape are not read; dst's layout is not looked at; no pad fill). An element
+ * outside the GM buffer is a run-time error. Instr: t[0] dst; a: the view's slot. */
+static int32_t exec_tprefetch(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *t = &in->t[0];
+    TileView *tv = use_tile(ip, in, t);
+    if (!tv) return PC_ERROR;
+    if (tv->vr == 0 || tv->vc == 0) return pc + 1;
+    const GmView *v = &ip->frame->vals[in->a].view;
+    GmBuffer *b = &ip->gm[v->buffer];
+    const int64_t cols = t->cols, reach = v->offset + (int64_t)(tv->vr - 1) * cols + tv->vc;
+    if (v->offset < 0 || reach > b->count)
+        return rt_error(ip, in, "reads elements %lld to %lld of %%%s (row r of dst from element r * %lld, dst's row stride, "
+                        "as the simulator's TPREFETCH does), outside its %lld elements",
+                        (long long)v->offset, (long long)reach - 1, b->arg->name, (long long)cols, (long long)b->count);
+    const size_t es = b->elem_size;
+    if (ip->opts.require_inputs && !b->bound)
+        for (int64_t r = 0; r < tv->vr; r++)
+            for (int64_t c = 0; c < tv->vc; c++) {
+                int64_t at = v->offset + r * cols + c;
+                if (!b->written || !b->written[at])
+                    return rt_error(ip, in, "reads element %lld of %%%s, which has no input data and was not written "
+                                    "before: pass --in %s=FILE, or --zero-inputs to run on zeros",
+                                    (long long)at, b->arg->name, b->arg->name);
+            }
+    for (int64_t r = 0; r < tv->vr; r++)
+        memcpy(tv->base + (size_t)(r * cols) * es, b->data + (size_t)(v->offset + r * cols) * es, (size_t)tv->vc * es);
+    return pc + 1;
+}
+
+/* One row run per valid row at element r * Cols, in GM (`gm`) or in dst. */
+static void prefetch_runs(const Interp *ip, const Instr *in, bool gm, TileRunFn fn, void *ctx) {
+    const TileRef *t = &in->t[0];
+    const TileView *tv = &ip->frame->vals[t->slot].tile;
+    if (!tv->base || !(tv->flags & VIEW_DEFINED)) return;
+    const GmView *v = &ip->frame->vals[in->a].view;
+    if (v->buffer < 0 || v->buffer >= ip->n_gm) return;
+    const GmBuffer *b = &ip->gm[v->buffer];
+    const int64_t cols = t->cols;
+    if (gm && (!b->data || v->offset < 0 || v->offset + (int64_t)(tv->vr - 1) * cols + tv->vc > b->count)) return;
+    const size_t es = b->elem_size;
+    const uint8_t *base = gm ? b->data + (size_t)v->offset * es : tv->base;
+    if (tv->vc == cols) { /* whole rows: one run */
+        if (tv->vr > 0) fn(ctx, base, (int64_t)tv->vr * cols * (int64_t)es);
+        return;
+    }
+    for (int64_t r = 0; r < tv->vr; r++)
+        if (!fn(ctx, base + (size_t)(r * cols) * es, (int64_t)tv->vc * (int64_t)es)) return;
+}
+
+static void prefetch_gm_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) { prefetch_runs(ip, in, true, fn, ctx); }
+static void prefetch_dst_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) { prefetch_runs(ip, in, false, fn, ctx); }
+
+/* tprefetch: reads the GM rows it copies, writes the same storage offsets of dst. */
+static int tprefetch_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Op *op = in->op;
+    if (!defined_view(ip, op->outs.items[0].value)) return -1;
+    acc[0] = (TileWindowAccess){.value = op->ins.items[0].value, .write = false, .walk = prefetch_gm_walk};
+    acc[1] = (TileWindowAccess){.value = op->outs.items[0].value, .write = true, .walk = prefetch_dst_walk};
+    return 2;
+}
+
+bool lower_tprefetch(LowerCtx *ctx, const Op *op) {
+    if (op->ins.count < 1 || op->outs.count < 1) return lower_error(ctx, op, (SrcLoc){0}, "expects a source view and a dst tile");
+    Instr in = instr_for(op, exec_tprefetch);
+    if (!tile_ref(ctx, op, &op->outs.items[0], &in.t[0])) return false;
+    in.a = value_slot(ctx, op, &op->ins.items[0]);
+    if (in.a < 0) return false;
+    const Type *vt = op->ins.items[0].value->type;
+    if (!vt || (vt->kind != TY_PARTITION_VIEW && vt->kind != TY_TENSOR_VIEW))
+        return lower_error(ctx, op, op->ins.items[0].loc, "expects a partition view operand");
+    if (dtype_size(vt->dtype) != dtype_size(in.t[0].dtype))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",
+                           dtype_name(vt->dtype), dtype_name(in.t[0].dtype));
+    in.footprint = tprefetch_footprint;
+    emit(ctx, &in);
+    return true;
+}
+
 /* What lowering decided for a TSTORE (Instr.extra; NULL for a plain none_box store): the tile's
  * offset tables (boxed tiles), and for a store from acc that converts, applies relu or quantises
  * the simulator's TStoreAcc through ConvertStoreValue (acc_quant.c): relu `(v > 0) ? v : 0` then a

@@ -19,6 +19,9 @@ static const char *const quant_names[] = {"INT8_SYM", "INT8_ASYM", "MXFP8", "MXF
 static const char *const relu_names[] = {"no_relu", "normal_relu", NULL};
 static const char *const acc_to_vec_names[] = {"single_mode_vec0", "single_mode_vec1", "dual_mode_split_m",
                                                 "dual_mode_split_n", NULL};
+static const char *const gather_oob_names[] = {"undefined", "clamp", "wrap", "zero", NULL};
+static const char *const scatter_atomic_names[] = {"none", "add", "max", "min", NULL};
+static const char *const scatter_oob_names[] = {"undefined", "skip", "clamp", "wrap", NULL};
 
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
@@ -33,6 +36,9 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_RELU_PRE_MODE] = {relu_names, "one of no_relu, normal_relu (#pto<relu_pre_mode normal_relu>)"},
     [AK_ACC_TO_VEC_MODE] = {acc_to_vec_names, "one of single_mode_vec0, single_mode_vec1, dual_mode_split_m, "
                                               "dual_mode_split_n (#pto.acc_to_vec_mode<dual_mode_split_m>)"},
+    [AK_GATHER_OOB] = {gather_oob_names, "one of undefined, clamp, wrap, zero (#pto<gather_oob clamp>)"},
+    [AK_SCATTER_ATOMIC] = {scatter_atomic_names, "one of none, add, max, min (#pto<scatter_atomic_op add>)"},
+    [AK_SCATTER_OOB] = {scatter_oob_names, "one of undefined, skip, clamp, wrap (#pto<scatter_oob skip>)"},
 };
 
 bool attr_enum_word(const Attr *a, const char **word, size_t *len) {

@@ -441,6 +441,9 @@ typedef enum AttrValueKind {
     AK_QUANT_TYPE,    /* INT8_SYM INT8_ASYM MXFP8 MXFP4_E2M1 (tquant) */
     AK_RELU_PRE_MODE, /* no_relu normal_relu (tstore, tmov) */
     AK_ACC_TO_VEC_MODE, /* single_mode_vec0 single_mode_vec1 dual_mode_split_m dual_mode_split_n (tmov) */
+    AK_GATHER_OOB,    /* undefined clamp wrap zero (mgather gatherOob) */
+    AK_SCATTER_ATOMIC, /* none add max min (mscatter scatterAtomicOp) */
+    AK_SCATTER_OOB,   /* undefined skip clamp wrap (mscatter scatterOob) */
     AK_KIND_COUNT
 } AttrValueKind;
 

@@ -208,8 +208,8 @@ static const struct {
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
     {"quantising (fp-scaled) moves between cube tiles are not implemented yet (issue #12)",
      "tmov.fp textract_fp tinsert_fp tstore_fp"},
-    {"this tile instruction is not implemented yet (issue #11)",
-     "tpack mgather mscatter tprefetch"},
+    {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
+     "(issue #11)", "tpack"},
     {"the inter-core pipe (FIFO) operations are not implemented",
      "tpush tpush_to_aic tpush_to_aiv tpop tpop_from_aic tpop_from_aiv tfree tfree_from_aic tfree_from_aiv "
      "aic_initialize_pipe aiv_initialize_pipe initialize_l2g2l_pipe initialize_l2l_pipe reserve_buffer "

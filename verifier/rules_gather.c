@@ -275,3 +275,76 @@ void verify_tdequant(VerifyCtx *ctx, const Op *op) {
         ((src.tile && src.tile->blayout != BL_ROW_MAJOR) || (dst.tile && dst.tile->blayout != BL_ROW_MAJOR)))
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "layout"), "expects A2/A3 src and dst to use row-major layout");
 }
+
+/* ---- MGATHER / MSCATTER (A5) ---------------------------------------------------------------- */
+
+/* PTOAS's verifyNDStyleVecTile: a vec tile, row-major, none_box; one report per operand. */
+static void check_nd_vec_tile(VerifyCtx *ctx, const Op *op, const TileArg *t) {
+    if (!t->tile) return;
+    if (t->tile->loc != LOC_VEC)
+        vreport(ctx, op, t->loc, SEV_ERROR, op_rule(ctx, op, "loc"), "expects %s to be in the vec address space", t->name);
+    else if (t->tile->blayout != BL_ROW_MAJOR)
+        vreport(ctx, op, t->loc, SEV_ERROR, op_rule(ctx, op, "layout"), "expects %s to use the row_major blayout", t->name);
+    else if (t->tile->slayout != SL_NONE_BOX)
+        vreport(ctx, op, t->loc, SEV_ERROR, op_rule(ctx, op, "layout"), "expects %s to use the none_box slayout", t->name);
+}
+
+/* The rules MGATHER and MSCATTER share (PTOAS MGatherOp / MScatterOp::verify): an A5 op; data and
+ * idx ND vec tiles; the data element type (the row's A5 list), an i32 idx, a GM view of the data's
+ * element type; idx with data's static rows and 1 or data's static cols. */
+static bool verify_gm_indexed(VerifyCtx *ctx, const Op *op, const TileArg *data, const TileArg *idx, const Operand *mem) {
+    const char *opname = op_info(op->code)->asm_name;
+    if (ctx->target != TARGET_A5) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "target"), "pto.%s is only supported on A5 targets", opname);
+        return false;
+    }
+    check_nd_vec_tile(ctx, op, data);
+    check_nd_vec_tile(ctx, op, idx);
+    if (!data->tile || !idx->tile) return false;
+    if (!check_in(ctx, op, data, op_dtypes(op_info(op->code), ctx->target), op_rule(ctx, op, "dtype"),
+                  arena_printf(ctx->arena, "expects %s element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32", data->name)))
+        return false;
+    if (idx->tile->dtype != DT_I32) {
+        vreport(ctx, op, idx->loc, SEV_ERROR, op_rule(ctx, op, "idx-dtype"), "expects idx element type to be signless i32, got %s",
+                dtype_name(idx->tile->dtype));
+        return false;
+    }
+    const Type *mt = mem ? operand_type(mem) : NULL;
+    if (mt && mt->dtype != data->tile->dtype) {
+        vreport(ctx, op, operand_type_loc(op, mem), SEV_ERROR, op_rule(ctx, op, "mem-dtype"),
+                "expects mem element type to match %s element type, got %s and %s", data->name, dtype_name(mt->dtype),
+                dtype_name(data->tile->dtype));
+        return false;
+    }
+    const TileType *d = data->tile, *i = idx->tile;
+    if (dim_known(d->rows) && dim_known(i->rows) && d->rows != i->rows) {
+        vreport(ctx, op, idx->loc, SEV_ERROR, op_rule(ctx, op, "idx-rows"),
+                "expects %s and idx static row dimensions to match, got %lld and %lld", data->name, (long long)d->rows,
+                (long long)i->rows);
+        return false;
+    }
+    if (dim_known(d->cols) && dim_known(i->cols) && i->cols != 1 && i->cols != d->cols) {
+        vreport(ctx, op, idx->loc, SEV_ERROR, op_rule(ctx, op, "idx-cols"), "expects idx cols to be 1 or equal to %s cols, got %lld and %lld",
+                data->name, (long long)i->cols, (long long)d->cols);
+        return false;
+    }
+    return true;
+}
+
+void verify_mgather(VerifyCtx *ctx, const Op *op) {
+    TileArg idx = tile_in(op, 1), dst = tile_out(op, 0);
+    verify_gm_indexed(ctx, op, &dst, &idx, op->ins.count > 0 ? &op->ins.items[0] : NULL);
+}
+
+/* The atomic forms PTOAS allows per src element type: add on i32/f16/f32, max and min on i32/f32. */
+void verify_mscatter(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), idx = tile_in(op, 1);
+    if (!verify_gm_indexed(ctx, op, &src, &idx, op->outs.count > 0 ? &op->outs.items[0] : NULL)) return;
+    int64_t atomic = op_attr_value(op, "scatterAtomicOp", AK_SCATTER_ATOMIC, 0);
+    DType dt = src.tile->dtype;
+    bool ok = atomic == 0 || (atomic == 1 ? dt == DT_I32 || dt == DT_F16 || dt == DT_F32 : dt == DT_I32 || dt == DT_F32);
+    if (!ok)
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "atomic-dtype"),
+                "expects scatterAtomicOp-compatible src element type: add supports i32/f16/f32, max/min support i32/f32; "
+                "got %s with %s", attr_enum_name(AK_SCATTER_ATOMIC, atomic), dtype_name(dt));
+}

@@ -424,3 +424,34 @@ void verify_partition_view(VerifyCtx *ctx, const Op *op) {
     for (int i = 0; i < st->rank; i++)
         check_partition_dim(ctx, op, src, same_rank_result, i, &offsets->list.items[i], &sizes->list.items[i]);
 }
+
+/* tprefetch (PTOAS TPrefetchOp::verify): positive static view dims, dst in vec or mat with positive
+ * static valid dims, and src and dst elements of the same size. */
+void verify_tprefetch(VerifyCtx *ctx, const Op *op) {
+    TileArg dst = tile_out(op, 0);
+    const Operand *src = op->ins.count > 0 ? &op->ins.items[0] : NULL;
+    const Type *vt = src ? operand_type(src) : NULL;
+    if (vt && vt->dims)
+        for (int i = 0; i < vt->rank; i++)
+            if (dim_known(vt->dims[i]) && vt->dims[i] <= 0) {
+                vreport(ctx, op, operand_type_loc(op, src), SEV_ERROR, op_rule(ctx, op, "src-shape"),
+                        "expects src shape[%d] to be positive, got %lld", i, (long long)vt->dims[i]);
+                break;
+            }
+    if (!dst.tile) return;
+    for (int d = 0; d < 2; d++) {
+        int64_t v = valid_dim(dst.tile, d);
+        if (dim_known(v) && v <= 0) {
+            vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
+                    "expects dst valid_shape[%d] to be positive, got %lld", d, (long long)v);
+            break;
+        }
+    }
+    if (dst.tile->loc != LOC_VEC && dst.tile->loc != LOC_MAT)
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "loc"), "expects dst to use loc=vec or loc=mat, got loc=%s (%s)",
+                tile_loc_name(dst.tile->loc), type_text(ctx, dst.type));
+    if (vt && dtype_size(vt->dtype) != dtype_size(dst.tile->dtype))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "elem-size"),
+                "expects src and dst element types to have the same element size, got %s and %s", dtype_name(vt->dtype),
+                dtype_name(dst.tile->dtype));
+}

@@ -443,6 +443,23 @@ invoke mrgsort_executed.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=d
 expect tmrgsort_executed_counts 0 "out~           1           -2       -15536           -1" \
     "out~           3            4            0            0" "out~           4            4            4            0" \
     "out~           9            0          8.5           20            8           10            7            1            6"
+# ---- mgather / mscatter / tprefetch (A5): bounding modes, GM outside the buffer, GM never written
+invoke gm_gather.pto --entry gather --in g=data/in64.bin --in i=data/idx_oob16.bin --check-sync --check-init
+expect mgather_clamp 0 "out~ 32.0000  35.0000  63.0000  63.0000  63.0000  39.0000  63.0000  63.0000" \
+    "out~ 33.0000  34.0000  36.0000  37.0000  38.0000  40.0000  41.0000  42.0000"
+invoke gm_gather.pto --entry gather_undef --in g=data/in64.bin --in i=data/i32_16.bin
+expect mgather_undefined_in_buffer 0 "out~ 40.0000  41.0000  42.0000  43.0000  44.0000  45.0000  46.0000  47.0000"
+invoke gm_gather.pto --entry gather_undef --in g=data/in64.bin --in i=data/idx_oob16.bin
+expect mgather_undefined_outside_buffer 1 "err~gm_gather.pto:29:5: error: 'pto.mgather' op index 63 at idx (0, 2) addresses element 95 of %g (view from element 32), outside its 64 elements"
+invoke gm_gather.pto --entry scatter_gather --in g=data/in64.bin --in i=data/i32_16.bin --set k=0 --check-init
+expect mscatter_then_mgather_written 0 "out~ 40.0000  41.0000  42.0000  43.0000  44.0000  45.0000  46.0000  47.0000"
+invoke gm_gather.pto --entry scatter_gather --in g=data/in64.bin --in i=data/i32_16.bin --set k=16
+expect mgather_reads_unwritten_gm 1 "err~gm_gather.pto:49:5: error: 'pto.mgather' op reads element 16 of %o, which has no input data and was not written before"
+invoke gm_gather.pto --entry prefetch --in g=data/in64.bin --set r=2
+expect tprefetch_dst_row_stride 0 "out~ 48.0000  49.0000  50.0000  51.0000  52.0000  53.0000  54.0000  55.0000"
+invoke gm_gather.pto --entry prefetch --in g=data/in64.bin --set r=3
+expect tprefetch_outside_buffer 1 "err~'pto.tprefetch' op reads elements 32 to 71 of %g"
+
 invoke --help
 expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
     "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"

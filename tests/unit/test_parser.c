@@ -656,12 +656,13 @@ Test(parser, nested_values_are_scoped) {
 
 Test(parser, unsupported_operations_are_reported_and_parsing_continues) {
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
-                 "pto.mgather ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.tpack ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
                  "%u = pto.tscatters %t, 1.0 : " T16 ", f32\n"
                  "%v = pto.tmuls %u, 2.0 : " T16 "\n" /* %u is known (poisoned): no cascade */
                  "%w = tfoo %v : " T16 "\n"
                  "%z = pto.tmuls %nope, 2.0 : " T16 "\n",
-                 {2, "pto.mgather", "unsupported operation 'pto.mgather': this tile instruction is not implemented yet (issue #11)"},
+                 {2, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa defines it "
+                                     "nowhere (no CPU simulator, no NPU code) (issue #11)"},
                  {3, "pto.tscatters", "unsupported operation 'pto.tscatters'"},
                  {5, "tfoo", "unsupported operation 'tfoo'"},
                  {6, "%nope", "'pto.tmuls' op operand 'src' uses undefined value %nope"});
