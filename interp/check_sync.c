@@ -1053,7 +1053,8 @@ static void access_tile(Interp *ip, SyncChecker *s, const Op *op, const Value *v
 static void access_walk(Interp *ip, SyncChecker *s, const Instr *in, const TileWindowAccess *a) {
     const Value *v = a->value;
     if (!v || (int64_t)v->id >= ip->frame->fn->n_slots) return;
-    if (v->type && is_view(v)) { /* GM elements the op picks (mgather, mscatter, tprefetch): runs in its buffer */
+    if (v->type && (is_view(v) || v->type->kind == TY_PTR)) { /* GM elements the op picks (mgather, mscatter,
+                                                                * tprefetch, load_scalar): runs in its buffer */
         const GmView *g = &ip->frame->vals[v->id].view;
         if (g->buffer < 0 || g->buffer >= ip->n_gm || !ip->gm[g->buffer].data) return;
         const GmBuffer *b = &ip->gm[g->buffer];

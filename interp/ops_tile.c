@@ -1632,11 +1632,29 @@ static int32_t exec_store_scalar(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The GM element the instruction reads or writes, when it is inside the buffer now (else the
+ * instruction reports the error when it runs). */
+static void scalar_ptr_walk(const Interp *ip, const Instr *in, TileRunFn fn, void *ctx) {
+    const GmView *p = &ip->frame->vals[in->a].view;
+    int64_t off = read_int(ip->frame, &in->sc[1]), at;
+    if (p->buffer < 0 || p->buffer >= ip->n_gm || off < 0 || !checked_add_i64(p->offset, off, &at)) return;
+    const GmBuffer *b = &ip->gm[p->buffer];
+    if (b->data && at < b->count) fn(ctx, b->data + (size_t)at * b->elem_size, (int64_t)b->elem_size);
+}
+
+/* load_scalar reads, store_scalar writes, one GM element on PIPE_S (--check-sync). */
+static int scalar_ptr_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    (void)ip;
+    acc[0] = (TileWindowAccess){.value = in->op->ins.items[0].value, .write = in->op->n_results == 0, .walk = scalar_ptr_walk};
+    return 1;
+}
+
 bool lower_scalar_ptr(LowerCtx *ctx, const Op *op) {
     bool load = op->n_results > 0;
     if (op->ins.count < (load ? 2 : 3) || (load && !op->results[0]))
         return lower_error(ctx, op, (SrcLoc){0}, "expects a pointer, an offset%s", load ? " and a result" : " and a value");
     Instr in = instr_for(op, load ? exec_load_scalar : exec_store_scalar);
+    in.footprint = scalar_ptr_footprint;
     int32_t ptr = value_slot(ctx, op, &op->ins.items[0]);
     if (ptr < 0) return false;
     const Type *pt = op->ins.items[0].value->type;
