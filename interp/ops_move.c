@@ -446,33 +446,26 @@ static int32_t exec_treshape(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
-bool lower_treshape(LowerCtx *ctx, const Op *op) {
+/* An SSA view of src's bytes typed as the result (TRESHAPE: the same total bytes; pto.bitcast: no
+ * more than src's, the verifier having checked the rest): exec_treshape's view. */
+static bool lower_tile_view(LowerCtx *ctx, const Op *op, bool same_bytes) {
     Instr in = instr_for(op, exec_treshape);
     if (op->ins.count < 1 || op->n_results < 1 || !op->results[0])
-        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = pto.treshape %%src : Ts -> Td`");
+        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = %s %%src : Ts -> Td`", op_info(op->code)->name);
     Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &res, &in.t[0])) return false;
-    if (in.t[0].loc != in.t[1].loc || in.t[0].footprint != in.t[1].footprint)
-        return lower_error(ctx, op, (SrcLoc){0}, "expects src and result to have the same loc and total byte size");
+    if (in.t[0].loc != in.t[1].loc || (same_bytes ? in.t[0].footprint != in.t[1].footprint : in.t[0].footprint > in.t[1].footprint))
+        return lower_error(ctx, op, (SrcLoc){0}, "expects src and result in one memory, the result's bytes %s src's",
+                           same_bytes ? "equal to" : "within");
     in.defines_dst = true;
     emit(ctx, &in);
     return true;
 }
 
-/* pto.bitcast: the same view as TRESHAPE's (src's base and valid region), typed as the result;
- * the verifier keeps its bytes within src's. */
-bool lower_bitcast(LowerCtx *ctx, const Op *op) {
-    Instr in = instr_for(op, exec_treshape);
-    if (op->ins.count < 1 || op->n_results < 1 || !op->results[0])
-        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = pto.bitcast %%src : Ts -> Td`");
-    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
-    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &res, &in.t[0])) return false;
-    if (in.t[0].loc != in.t[1].loc || in.t[0].footprint > in.t[1].footprint)
-        return lower_error(ctx, op, (SrcLoc){0}, "expects src and result in one memory, the result within src's bytes");
-    in.defines_dst = true;
-    emit(ctx, &in);
-    return true;
-}
+bool lower_treshape(LowerCtx *ctx, const Op *op) { return lower_tile_view(ctx, op, true); }
+
+/* pto.bitcast: the view with another element type, within src's bytes. */
+bool lower_bitcast(LowerCtx *ctx, const Op *op) { return lower_tile_view(ctx, op, false); }
 
 /* ---- TTRANS ------------------------------------------------------------------------------------ */
 

@@ -704,53 +704,43 @@ Type *pc_known_bad_type(ParseCtx *ctx, const Token *name, SrcLoc *span) {
     return known_spelling(ctx, bad_table(ctx), name, span);
 }
 
+/* The DIMSxDTYPE parameter of memref<...> (more parameters allowed) or vector<...> (exactly one,
+ * rank >= 1) into t's dtype, rank and dims; false after reporting a malformed one. */
+static bool shaped_builtin_type(ParseCtx *ctx, Type *t, PtrVec *params, SrcLoc span, bool memref) {
+    const char *what = memref ? "memref" : "vector", *example = memref ? "<256xi64>" : "<4xi16>";
+    const TParam *p = params && (memref ? params->count >= 1 : params->count == 1) ? params->items[0] : NULL;
+    int64_t *dims;
+    int rank;
+    DType dt;
+    bool has_dtype;
+    SrcLoc dloc;
+    if (!p || p->keyed || p->kind != TP_SHAPE) {
+        pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "%s expects %s DIMSxDTYPE parameter such as %s", what,
+                      memref ? "a" : "one", example);
+        return false;
+    }
+    if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return false;
+    if (!has_dtype || (!memref && rank < 1)) {
+        pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "%s expects DIMSxDTYPE such as %s, got '%.*s'", what, example,
+                      (int)p->value.len, p->value.text);
+        return false;
+    }
+    t->dtype = dt, t->rank = rank, t->dims = dims;
+    return true;
+}
+
 /* Builds the type written at `span` (a fresh Type; errors are reported). */
 static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     Type *t = arena_alloc(ctx->arena, sizeof *t);
     t->kind = TY_INVALID;
     if (name.text[0] != '!') {
-        if (tok_is(name, "memref")) { /* memref<DIMSxT[, layout, memory space]>: kept for pto.set_ffts, whose
-                                         * operand it is; the verifier refuses it anywhere else */
-            const TParam *p = params && params->count >= 1 ? params->items[0] : NULL;
-            int64_t *dims;
-            int rank;
-            DType dt;
-            bool has_dtype;
-            SrcLoc dloc;
-            if (!p || p->keyed || p->kind != TP_SHAPE) {
-                pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "memref expects a DIMSxDTYPE parameter such as <256xi64>");
+        /* memref<DIMSxT[, layout, memory space]>: kept for pto.set_ffts, whose operand it is (the
+         * verifier refuses it anywhere else); vector<DIMSxT>: tmrgsort's executed counts */
+        bool memref = tok_is(name, "memref");
+        if (memref || tok_is(name, "vector")) {
+            if (!shaped_builtin_type(ctx, t, params, span, memref))
                 return t;
-            }
-            if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return t;
-            if (!has_dtype) {
-                pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "memref expects DIMSxDTYPE such as <256xi64>, got '%.*s'",
-                              (int)p->value.len, p->value.text);
-                return t;
-            }
-            t->kind = TY_MEMREF;
-            t->dtype = dt, t->rank = rank, t->dims = dims;
-            t->text = type_text(ctx, span);
-            return t;
-        }
-        if (tok_is(name, "vector")) { /* vector<DIMSxT>: tmrgsort's executed counts (vector<4xi16>) */
-            const TParam *p = params && params->count == 1 ? params->items[0] : NULL;
-            int64_t *dims;
-            int rank;
-            DType dt;
-            bool has_dtype;
-            SrcLoc dloc;
-            if (!p || p->keyed || p->kind != TP_SHAPE) {
-                pc_error_rule(ctx, PARSE_RULE_TYPE, p ? p->loc : span, "vector expects one DIMSxDTYPE parameter such as <4xi16>");
-                return t;
-            }
-            if (!parse_shape(ctx, p->value, &dims, &rank, &dt, &has_dtype, &dloc)) return t;
-            if (!has_dtype || rank < 1) {
-                pc_error_rule(ctx, PARSE_RULE_TYPE, p->loc, "vector expects DIMSxDTYPE such as <4xi16>, got '%.*s'",
-                              (int)p->value.len, p->value.text);
-                return t;
-            }
-            t->kind = TY_VECTOR;
-            t->dtype = dt, t->rank = rank, t->dims = dims;
+            t->kind = memref ? TY_MEMREF : TY_VECTOR;
             t->text = type_text(ctx, span);
             return t;
         }
