@@ -20,6 +20,8 @@ static const char *const relu_names[] = {"no_relu", "normal_relu", NULL};
 static const char *const acc_to_vec_names[] = {"single_mode_vec0", "single_mode_vec1", "dual_mode_split_m",
                                                 "dual_mode_split_n", NULL};
 
+static const char *const address_space_names[] = {"vec", "mat", NULL};
+
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
     [AK_ATOMIC] = {atomic_names, "one of atomic_none, atomic_add (#pto<atomic_type atomic_add>)"},
@@ -33,6 +35,9 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_RELU_PRE_MODE] = {relu_names, "one of no_relu, normal_relu (#pto<relu_pre_mode normal_relu>)"},
     [AK_ACC_TO_VEC_MODE] = {acc_to_vec_names, "one of single_mode_vec0, single_mode_vec1, dual_mode_split_m, "
                                               "dual_mode_split_n (#pto.acc_to_vec_mode<dual_mode_split_m>)"},
+    [AK_STRING] = {NULL, "a string (\"c2v_fifo\")"},
+    [AK_SYMBOL] = {NULL, "a function symbol (@name)"},
+    [AK_ADDRESS_SPACE] = {address_space_names, "one of vec, mat (#pto.address_space<vec>)"},
 };
 
 bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
@@ -71,6 +76,14 @@ bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
         if (a->kind != ATTR_INT) return false;
         *value = a->ival;
         return true;
+    }
+    if (kind == AK_STRING) { /* the value is the text itself (a->text) */
+        *value = 0;
+        return a->kind == ATTR_STRING && a->text;
+    }
+    if (kind == AK_SYMBOL) {
+        *value = 0;
+        return a->kind == ATTR_RAW && a->text && a->text[0] == '@' && a->text[1];
     }
     const char *w;
     size_t len;

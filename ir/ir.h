@@ -433,6 +433,9 @@ typedef enum AttrValueKind {
     AK_QUANT_TYPE,    /* INT8_SYM INT8_ASYM MXFP8 MXFP4_E2M1 (tquant) */
     AK_RELU_PRE_MODE, /* no_relu normal_relu (tstore, tmov) */
     AK_ACC_TO_VEC_MODE, /* single_mode_vec0 single_mode_vec1 dual_mode_split_m dual_mode_split_n (tmov) */
+    AK_STRING,        /* a string literal ("c2v_fifo": reserve_buffer's name) */
+    AK_SYMBOL,        /* a function symbol (@kernel_vector: import_reserved_buffer's peer_func) */
+    AK_ADDRESS_SPACE, /* vec mat (#pto.address_space<vec>: reserve_buffer's location) */
     AK_KIND_COUNT
 } AttrValueKind;
 
@@ -444,7 +447,7 @@ typedef struct AttrSpec {
     unsigned flags;     /* ATTR_* */
 } AttrSpec;
 
-#define ATTRSPEC_MAX 4
+#define ATTRSPEC_MAX 5
 
 typedef enum OpClass {
     CLS_TILE,       /* tile compute instruction (seed ops and the vector ISA) */
@@ -507,8 +510,11 @@ typedef enum SigStyle {
     SIG_OPERANDS,   /* `: T0, T1, ...` */
     SIG_FUNCTION,   /* `: (T0, ...) -> R` */
     SIG_ARROW_ONLY, /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
-    SIG_OPERAND0_INDEX /* `: T0`, naming the first operand's type; the one result is index
+    SIG_OPERAND0_INDEX, /* `: T0`, naming the first operand's type; the one result is index
                         * (pto.eventid_array_get) */
+    SIG_PIPE        /* PTOAS's pipe-op format (ops_pipe.def): `(%t : T)` or `(%r, %c)` for the
+                     * operands, the attributes in braces, `(key = %v : T, ...)` for keyword
+                     * operands, `-> R` for the result */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
@@ -684,6 +690,9 @@ typedef struct Func {
     uint32_t n_values;        /* values numbered 0..n_values-1 (Value.id) */
     SrcLoc loc;               /* location of the function name */
 } Func;
+
+/* "cube" or "vector" from a function's pto.kernel_kind attribute (#pto.kernel_kind<cube>), else NULL. */
+const char *func_kernel_kind(const Func *f);
 
 typedef struct Module {
     Arena *arena;

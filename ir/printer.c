@@ -1142,6 +1142,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     switch (sig_style(op)) {
     case SIG_NONE:
     case SIG_DEFAULT: /* resolved by sig_style() */
+    case SIG_PIPE:    /* print_pipe_op */
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:
@@ -1166,6 +1167,53 @@ static void print_custom_op(Printer *p, const Op *op) {
         }
         break;
     }
+    out(p, "\n");
+}
+
+/* PTOAS's pipe-op format (ir/ops_pipe.def): `NAME(%t : T) {split = 1}`, `NAME(%r, %c) {split = 1} -> R`,
+ * `NAME {dir_mask = 1, slot_size = 1024} (key = %v : T, ...)`, `NAME {name = "x", ...} -> i32`; the
+ * attributes in the row's order, as PTOAS's custom format requires them. */
+static void print_pipe_op(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const Type **types;
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
+    const Type ***kw_types = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_types);
+    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, &kw_types[k]);
+    out_indent(p);
+    print_results(p, op);
+    out(p, info->name);
+    if (op->ins.count) {
+        out(p, "(");
+        print_list(p, &op->ins, names);
+        if (info->ins[0].kinds & K_TILE) {
+            out(p, " : ");
+            print_types(p, types, op->ins.count);
+        }
+        out(p, ")");
+    }
+    out(p, " {");
+    bool first = true;
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++) {
+        const Attr *a = attr_find(&op->attrs, info->attrs[i].name);
+        if (!a) continue;
+        outf(p, "%s%s = ", first ? "" : ", ", info->attrs[i].name);
+        print_attr_value(p, a);
+        first = false;
+    }
+    out(p, "}");
+    first = true;
+    for (int j = 0; j < 4 && info->kw[j].name; j++)
+        for (int k = 0; k < op->n_kwargs; k++) {
+            const KeywordArg *kw = &op->kwargs[k];
+            if (strcmp(kw->key, info->kw[j].name) != 0 || kw->list.count != 1) continue;
+            outf(p, "%s%s = ", first ? " (" : ", ", kw->key);
+            print_operand_or_name(p, &kw->list.items[0], kw_names[k][0]);
+            outf(p, " : %s", type_text(p, kw_types[k][0]));
+            first = false;
+        }
+    if (!first) out(p, ")");
+    if (op->n_results) outf(p, " -> %s", type_text(p, op->results[0]->type));
     out(p, "\n");
 }
 
@@ -1322,6 +1370,10 @@ static void print_op(Printer *p, const Op *op) {
         out(p, "}\n");
         return;
     default: break;
+    }
+    if (op_sig_style(op_info(op->code)) == SIG_PIPE) {
+        print_pipe_op(p, op);
+        return;
     }
     if (op_info(op->code)->flags & OPF_DPS) {
         if (p->form != PRINT_SSA) print_dps_op_dps(p, op);
