@@ -791,8 +791,8 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
     SyncChecker *sync = ip->sync;
     InitChecker *init = ip->init;
     if (sync || init) /* docs/sync.md: a blind spot, said aloud */
-        fprintf(stderr, "pto-run: warning: %s%s%s does not check the cube and vector kernel functions started at line %u "
-                        "(they run as cores joined by FIFOs; docs/sync.md)\n",
+        fprintf(stderr, "pto-run: warning: %s%s%s: the cube and vector kernel functions started at line %u run unchecked "
+                        "(cores joined by FIFOs are not modelled; docs/sync.md)\n",
                 sync ? "--check-sync" : "", sync && init ? " and " : "", init ? "--check-init" : "", at->loc.line);
     ip->sync = NULL;
     ip->init = NULL;

@@ -30,3 +30,8 @@ many = x * np.float32(2.0)
 many[1:] += np.float32(1.0)
 many.tofile("data/out16_x2_many_wrong.bin")
 np.arange(48 * 32, dtype=np.float16).tofile("data/f16_48x32.bin")  # boxed_roundtrip.pto: a Zn tile to DN and back
+# fifo_*.pto: the cube and vector kernels joined by FIFOs
+rng = np.random.default_rng(7)
+rng.standard_normal((160, 16)).astype(np.float32).tofile("data/fifo_a_160x16.bin")
+np.eye(16, dtype=np.float32).tofile("data/eye16.bin")
+rng.standard_normal((16, 16)).astype(np.float32).tofile("data/fifo_src_16x16.bin")
