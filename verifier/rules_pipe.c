@@ -65,6 +65,89 @@ static bool has_kwarg(const Op *op, const char *key) {
     return false;
 }
 
+/* Split usage of a function's pipe ops (tpush/tpop/tfree): bit 0 some split = 0, bit 1 some split 1 or 2. */
+static unsigned split_usage(const Block *b) {
+    unsigned u = 0;
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        switch (o->code) {
+        case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC: case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV:
+        case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
+            u |= op_attr_value(o, "split", AK_INT, 0) == 0 ? 1u : 2u;
+            break;
+        default:
+            break;
+        }
+        for (int r = 0; r < o->n_regions; r++) u |= split_usage(o->regions[r].block);
+    }
+    return u;
+}
+
+/* The first initialize op of a function, or NULL. */
+static const Op *find_init(const Block *b) {
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        if (o->code == OP_AIC_INITIALIZE_PIPE || o->code == OP_AIV_INITIALIZE_PIPE) return o;
+        for (int r = 0; r < o->n_regions; r++) {
+            const Op *f = find_init(o->regions[r].block);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+/* The function an import_reserved_buffer of f names as its peer, or NULL. */
+static const Func *imported_peer(const Module *m, const Block *b) {
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        if (o->code == OP_IMPORT_RESERVED_BUFFER) {
+            const Attr *a = attr_find(&o->attrs, "peer_func");
+            if (a && a->kind == ATTR_RAW && a->text && a->text[0] == '@') return module_find_func(m, a->text + 1);
+        }
+        for (int r = 0; r < o->n_regions; r++) {
+            const Func *f = imported_peer(m, o->regions[r].block);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+/* The peer kernel function of f: the one f imports a buffer from, else one importing from f. */
+static const Func *peer_func_of(const Module *m, const Func *f) {
+    const Func *p = imported_peer(m, f->body.block);
+    for (int i = 0; !p && i < m->n_funcs; i++)
+        if (m->funcs[i] != f && imported_peer(m, m->funcs[i]->body.block) == f) p = m->funcs[i];
+    return p;
+}
+
+/* PTOAS's pipe split inference (PTOInferValidatePipeInit): one logical pipe either splits (1, 2)
+ * or does not (0), on both sides, and an explicit nosplit must agree with that. */
+static void check_split_usage(VerifyCtx *ctx, const Op *op) {
+    const Func *f = current_func(ctx);
+    if (!f) return;
+    unsigned mine = split_usage(f->body.block);
+    if (mine == 3) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "split-usage"),
+                "cannot mix 'split = 0' with 'split = 1' or 'split = 2' on the same logical pipe");
+        return;
+    }
+    const Func *peer = peer_func_of(ctx->module, f);
+    const Op *peer_init = peer ? find_init(peer->body.block) : NULL;
+    unsigned theirs = peer_init ? split_usage(peer->body.block) : 0;
+    if (mine && theirs && theirs != 3 && mine != theirs)
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "split-usage"),
+                "conflicting pipe split usage across peer pipe init ops: this function uses split %s, @%s split %s",
+                mine == 1 ? "0" : "1 or 2", peer->name, theirs == 1 ? "0" : "1 or 2");
+    const Attr *ns = attr_find(&op->attrs, "nosplit"), *pns = peer_init ? attr_find(&peer_init->attrs, "nosplit") : NULL;
+    int64_t v = op_attr_value(op, "nosplit", AK_BOOL, 0), pv = peer_init ? op_attr_value(peer_init, "nosplit", AK_BOOL, 0) : 0;
+    if (ns && pns && v != pv)
+        vreport(ctx, op, ns->loc, SEV_ERROR, op_rule(ctx, op, "nosplit"),
+                "conflicting explicit 'nosplit' across peer pipe init ops (@%s says nosplit = %s)", peer->name,
+                pv ? "true" : "false");
+    unsigned used = mine ? mine : theirs == 3 ? 0 : theirs;
+    if (ns && used && (used == 1) != (v != 0))
+        vreport(ctx, op, ns->loc, SEV_ERROR, op_rule(ctx, op, "nosplit"),
+                "explicit 'nosplit = %s' conflicts with downstream users that require split = %s", v ? "true" : "false",
+                v ? "1 or split = 2" : "0");
+}
+
 /* pto.aic_initialize_pipe / pto.aiv_initialize_pipe */
 void verify_pipe_init(VerifyCtx *ctx, const Op *op) {
     if (!check_kernel_kind(ctx, op)) return;
@@ -80,6 +163,7 @@ void verify_pipe_init(VerifyCtx *ctx, const Op *op) {
                 "expects 'slot_size' to be greater than 0, got %lld", (long long)slot);
     check_i32_kwarg(ctx, op, "c2v_consumer_buf");
     check_i32_kwarg(ctx, op, "v2c_consumer_buf");
+    check_split_usage(ctx, op);
     if (ctx->target == TARGET_A2A3 && !has_kwarg(op, "gm_slot_buffer"))
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "gm-slot-buffer"),
                 "requires 'gm_slot_buffer' on A2/A3, where the pipe's slots are in GM (PTOAS's frontend pipe lowering)");
