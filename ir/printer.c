@@ -1198,7 +1198,11 @@ static void print_pipe_op(Printer *p, const Op *op) {
         const Attr *a = attr_find(&op->attrs, info->attrs[i].name);
         if (!a) continue;
         outf(p, "%s%s = ", first ? "" : ", ", info->attrs[i].name);
-        print_attr_value(p, a);
+        int64_t space;
+        if (info->attrs[i].kind == AK_ADDRESS_SPACE && attr_value(a, AK_ADDRESS_SPACE, &space)) /* `<vec>` as written */
+            outf(p, "#pto.address_space<%s>", attr_enum_name(AK_ADDRESS_SPACE, space));
+        else
+            print_attr_value(p, a);
         first = false;
     }
     out(p, "}");
