@@ -633,6 +633,12 @@ static void plan_collect_tiles(Plan *pl, const Block *b) {
         else if (r && !tassigned(pl, r) &&
                  (op->code == OP_ALLOC_TILE || ((op_info(op->code)->flags & OPF_DPS) && op->code != OP_TASSIGN)))
             plan_auto(pl, r, r->type); /* an alloc_tile without address, or an SSA-form op's result */
+        if (op->code == OP_RESERVE_BUFFER && !op_attr_value(op, "auto", AK_BOOL, 1)) { /* a manual FIFO slot buffer */
+            int64_t base = op_attr_value(op, "base", AK_INT, 0), size = op_attr_value(op, "size", AK_INT, 0);
+            PlanRange *rr = arena_alloc(pl->arena, sizeof *rr);
+            *rr = (PlanRange){op_attr_value(op, "location", AK_ADDRESS_SPACE, 0) == 1 ? LOC_MAT : LOC_VEC, base, base + size};
+            ptrvec_push(pl->arena, &pl->ranges, rr);
+        }
         if (op->code == OP_TROWPROD && op->ins.count == 1 && op->ins.items[0].kind == OPD_VALUE && op->ins.items[0].value)
             plan_auto(pl, op, op->ins.items[0].value->type); /* the tmp DPS output adds (missing_tmp) */
         for (int i = 0; i < op->n_regions; i++) plan_collect_tiles(pl, op->regions[i].block);
