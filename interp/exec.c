@@ -809,6 +809,9 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
             ip->subblock_idx = c->subblock;
             ip->subblock_num = c->vector ? PIPE_VECTOR_SUBBLOCKS : 1;
             pr->running = c;
+            if (ip->opts.trace)
+                fprintf(ip->out, "-- core @%s%s\n", ip->funcs[c->frame->fn_index].func->name,
+                        c->vector ? (c->subblock ? " sub-block 1" : " sub-block 0") : "");
             uint64_t steps = ip->steps;
             ip->yield_pc = -1;
             bool halted = ip->n_watches ? run_loop_checked(ip, c->pc) : run_loop(ip, c->pc);

@@ -440,3 +440,5 @@ invoke fifo_deadlock.pto --entry deadlock_vector
 expect fifo_outside_kernel_group 1 "err~runs outside a cube or vector kernel function started by the entry's func.call"
 invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --check-sync --check-init
 expect fifo_checkers_warn 0 "err~pto-run: warning: --check-sync and --check-init: the cube and vector kernel functions started at line 7 run unchecked"
+invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --trace
+expect fifo_trace_names_cores 0 "out~-- core @v2c_vector sub-block 0" "out~-- core @v2c_vector sub-block 1" "out~-- core @v2c_cube"
