@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool module_uses_pipes(const Module *m);
-
 static bool block_uses_pipes(const Block *b) {
     for (const Op *o = b ? b->first : NULL; o; o = o->next) {
         if (op_sig_style(op_info(o->code)) == SIG_PIPE) return true;
