@@ -196,6 +196,7 @@ void interp_destroy(Interp *ip) {
     sync_checker_free(ip->sync);
     free(ip->watches);
     init_checker_free(ip->init);
+    pipe_runtime_free(ip);
     for (int l = 0; l < LOC_COUNT; l++) zfree(ip->buf[l]);
     for (int i = 0; i < ip->n_gm; i++) {
         gm_release_data(&ip->gm[i]);
@@ -342,6 +343,7 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index) {
     f->call = NULL;
     f->return_pc = -1;
     f->next_free = NULL;
+    f->core_root = false;
     return f;
 }
 
@@ -757,6 +759,10 @@ static inline __attribute__((always_inline)) bool run_loop_impl(Interp *ip, int3
             if (ip->init) init_checker_before(ip, ip->init, in);
         }
         pc = in->exec(ip, in, pc);
+        if (pc == PC_YIELD) { /* a core waits on a FIFO: not a step; interp_run_cores resumes it at yield_pc */
+            ip->steps--;
+            return false;
+        }
         if (checked && pc != PC_ERROR && (sync_after || ip->init)) {
             Frame *now = ip->frame;
             ip->frame = (Frame *)before; /* a tile op's operands live in the frame it ran in */
@@ -774,6 +780,100 @@ static bool run_loop(Interp *ip, int32_t pc) { return run_loop_impl(ip, pc, fals
 static bool run_loop_checked(Interp *ip, int32_t pc) { return run_loop_impl(ip, pc, true); }
 
 static bool run_block(Interp *ip);
+
+/* Releases a core's frames, from the innermost up to its first. */
+static void release_core_frames(Interp *ip, Frame *f) {
+    while (f) {
+        Frame *caller = f->core_root ? NULL : f->caller;
+        frame_release(ip, f);
+        f = caller;
+    }
+}
+
+bool interp_run_cores(Interp *ip, const Instr *at) {
+    PipeRuntime *pr = ip->pipes;
+    Frame *entry_frame = ip->frame;
+    int depth = ip->depth;
+    uint8_t *ub0 = ip->buf[LOC_VEC];
+    SyncChecker *sync = ip->sync;
+    InitChecker *init = ip->init;
+    if (sync || init) /* docs/sync.md: a blind spot, said aloud */
+        fprintf(stderr, "pto-run: warning: %s%s%s: the cube and vector kernel functions started at line %u run unchecked "
+                        "(cores joined by FIFOs are not modelled; docs/sync.md)\n",
+                sync ? "--check-sync" : "", sync && init ? " and " : "", init ? "--check-init" : "", at->loc.line);
+    ip->sync = NULL;
+    ip->init = NULL;
+    bool ok = true;
+    for (;;) {
+        bool all_done = true, progress = false;
+        for (int i = 0; i < pr->n_cores && ok; i++) {
+            PipeCore *c = &pr->cores[i];
+            if (c->done) continue;
+            all_done = false;
+            ip->frame = c->frame;
+            ip->depth = c->depth;
+            ip->buf[LOC_VEC] = c->ub ? c->ub : ub0;
+            ip->subblock_idx = c->subblock;
+            ip->subblock_num = c->vector ? PIPE_VECTOR_SUBBLOCKS : 1;
+            pr->running = c;
+            if (ip->opts.trace)
+                fprintf(ip->out, "-- core @%s%s\n", ip->funcs[c->frame->fn_index].func->name,
+                        c->vector ? (c->subblock ? " sub-block 1" : " sub-block 0") : "");
+            uint64_t steps = ip->steps;
+            ip->yield_pc = -1;
+            bool halted = ip->n_watches ? run_loop_checked(ip, c->pc) : run_loop(ip, c->pc);
+            c->frame = ip->frame;
+            c->depth = ip->depth;
+            if (halted) {
+                release_core_frames(ip, c->frame);
+                c->frame = NULL;
+                c->done = true;
+                progress = true;
+            } else if (ip->yield_pc < 0) {
+                ok = false;
+            } else {
+                c->pc = ip->yield_pc;
+                if (ip->steps != steps) progress = true;
+            }
+        }
+        if (!ok || all_done) break;
+        if (!progress) { /* every core waits on a FIFO */
+            char what[512];
+            size_t used = 0;
+            for (int i = 0; i < pr->n_cores && used < sizeof what; i++) {
+                const PipeCore *c = &pr->cores[i];
+                if (c->done) continue;
+                const Instr *w = &ip->code[c->pc];
+                int k = snprintf(what + used, sizeof what - used, "%s@%s%s at line %u (%s)", used ? ", " : "",
+                                 ip->funcs[c->frame->fn_index].func->name,
+                                 c->vector ? (c->subblock ? " sub-block 1" : " sub-block 0") : "", w->loc.line, w->opname);
+                if (k > 0) used += (size_t)k;
+            }
+            ip->frame = entry_frame;
+            rt_error(ip, at, "the cube and vector kernels it started deadlock: each waits on a FIFO that no other core will "
+                             "fill or free: %s", what);
+            ok = false;
+        }
+        if (!ok) break;
+    }
+    for (int i = 0; i < pr->n_cores; i++) {
+        PipeCore *c = &pr->cores[i];
+        if (!c->done && c->frame) release_core_frames(ip, c->frame);
+        free(c->ub);
+    }
+    for (int d = 0; d < 2; d++) /* the next block starts with empty FIFOs */
+        for (int sl = 0; sl < PIPE_MAX_SLOTS; sl++)
+            for (int l = 0; l < PIPE_VECTOR_SUBBLOCKS; l++) free(pr->fifo[d].lane[sl][l]);
+    memset(pr, 0, sizeof *pr);
+    ip->frame = entry_frame;
+    ip->depth = depth;
+    ip->buf[LOC_VEC] = ub0;
+    ip->subblock_idx = 0;
+    ip->subblock_num = 1;
+    ip->sync = sync;
+    ip->init = init;
+    return ok;
+}
 
 bool interp_run(Interp *ip) {
     const Func *e = ip->entry;

@@ -86,7 +86,7 @@ typedef struct GmBuffer {
 typedef struct Interp Interp;
 typedef struct Instr Instr;
 
-enum { PC_ERROR = -1, PC_HALT = -2 };
+enum { PC_ERROR = -1, PC_HALT = -2, PC_YIELD = -3 /* a core waits on a FIFO (ops_pipe.c): ip->yield_pc retries */ };
 
 /* Executes one instruction; returns the next pc, PC_ERROR after a located error, PC_HALT at the
  * end of the entry function. */
@@ -242,6 +242,7 @@ typedef struct Frame {
     struct Frame *caller;
     struct Frame *next_free;
     struct Frame *next_all; /* every frame ever allocated, for interp_destroy */
+    bool core_root;         /* the first frame of a cube or vector core (ops_pipe.c): its return ends the core */
 } Frame;
 
 /* A value printed each time the instruction at a source line executes (interp_watch). */
@@ -347,7 +348,59 @@ struct Interp {
     Watch *watches;         /* --print NAME@LINE (malloc'd) */
     int n_watches;
     InitChecker *init;      /* --check-init, or NULL */
+    int64_t subblock_idx;   /* the vector sub-block running (cube and vector kernels, ops_pipe.c) */
+    int64_t subblock_num;
+    struct PipeRuntime *pipes; /* the FIFOs and cores of the cube and vector kernels (ops_pipe.c), or NULL */
+    int32_t yield_pc;       /* PC_YIELD: the instruction to run again when the core resumes */
 };
+
+/* ---- cube and vector kernels joined by FIFOs (ops_pipe.c) ----------------------------------------- */
+
+enum { PIPE_MAX_CORES = 8, PIPE_MAX_SLOTS = 8, PIPE_VECTOR_SUBBLOCKS = 2 };
+
+/* One core of a kernel group: a cube function or one sub-block of a vector function, run as a
+ * coroutine with its own frames, pc and (vector) UB. */
+typedef struct PipeCore {
+    Frame *frame;
+    int32_t pc;
+    int depth;
+    bool vector, done;
+    int64_t subblock;
+    uint8_t *ub;            /* its UB (vector cores; sub-block 0 uses the interpreter's own) */
+    const Instr *call;      /* the func.call that started it */
+} PipeCore;
+
+/* One direction of the pipe (0: cube to vector, 1: vector to cube): a ring of slots. */
+typedef struct PipeFifo {
+    bool producer_ready, consumer_ready; /* the two initialize_pipe ops ran */
+    int32_t slot_num;
+    int64_t slot_size;
+    int64_t consumer_offset[PIPE_VECTOR_SUBBLOCKS]; /* per consumer lane: its slot buffer's byte offset */
+    uint8_t *lane[PIPE_MAX_SLOTS][PIPE_VECTOR_SUBBLOCKS]; /* per slot and lane: slot_size bytes of linear data */
+    int8_t split[PIPE_MAX_SLOTS];
+    DType dtype[PIPE_MAX_SLOTS];
+    uint8_t pushed[PIPE_MAX_SLOTS], freed[PIPE_MAX_SLOTS]; /* lane masks */
+    int64_t head;           /* oldest entry not yet freed by every consumer lane */
+    int64_t push_next[PIPE_VECTOR_SUBBLOCKS], pop_next[PIPE_VECTOR_SUBBLOCKS], free_next[PIPE_VECTOR_SUBBLOCKS];
+} PipeFifo;
+
+typedef struct PipeRuntime {
+    PipeCore cores[PIPE_MAX_CORES];
+    int n_cores;
+    PipeCore *running;
+    PipeFifo fifo[2];
+} PipeRuntime;
+
+/* Runs the cores started by the kernel calls before `at` until all return; false after an error
+ * (a deadlock: every core waits on a FIFO). */
+bool interp_run_cores(Interp *ip, const Instr *at);
+/* Frees the FIFOs and cores (interp_destroy). */
+void pipe_runtime_free(Interp *ip);
+/* The func.call of a cube or vector kernel function when the module uses FIFOs: starts its
+ * core(s); the last such call of a run of them runs them all (interp_run_cores). */
+int32_t exec_spawn_kernel(Interp *ip, const Instr *in, int32_t pc);
+/* True when the module has FIFO ops (so kernel calls start cores). */
+bool module_uses_pipes(const Module *m);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Lowering                                                                                    */

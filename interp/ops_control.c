@@ -249,7 +249,7 @@ static int32_t exec_call(Interp *ip, const Instr *in, int32_t pc) {
 int32_t exec_return(Interp *ip, const Instr *in, int32_t pc) {
     (void)pc;
     Frame *f = ip->frame;
-    if (f == ip->entry_frame) return PC_HALT;
+    if (f == ip->entry_frame || f->core_root) return PC_HALT; /* the entry, or a core (ops_pipe.c), ends */
     Frame *caller = f->caller;
     const CallInfo *ci = f->call->extra;
     if (in->a != ci->n_results)
@@ -497,6 +497,16 @@ bool lower_call(LowerCtx *ctx, const Op *op) {
     ci->result_hi = ctx->n_auto;
     Instr in = instr_for(op, exec_call);
     in.extra = ci;
+    const char *kind = func_kernel_kind(f);
+    if (kind && !ctx->region && module_uses_pipes(m)) {
+        /* a cube or vector kernel joined by FIFOs: a core (two for a vector function's sub-blocks);
+         * the last kernel call of a run of them runs the cores (ops_pipe.c) */
+        if (op->n_results) return lower_error(ctx, op, (SrcLoc){0}, "calls kernel function @%s, which may not return values", f->name);
+        const Op *next = op->next;
+        const Func *nf = next && next->code == OP_CALL && next->callee ? module_find_func(m, next->callee) : NULL;
+        in.exec = exec_spawn_kernel;
+        in.b = (strcmp(kind, "vector") == 0 ? 1 : 0) | (nf && func_kernel_kind(nf) ? 0 : 2);
+    }
     emit(ctx, &in);
     return true;
 }

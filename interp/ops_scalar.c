@@ -587,8 +587,8 @@ bool lower_get_tensor_view_dim(LowerCtx *ctx, const Op *op) {
 /* The block queries (BlockQueryFn) named by the BLOCK_QUERY_OP rows; one vector core per block. */
 static int64_t bq_block_idx(const Interp *ip) { return ip->block_idx; }
 static int64_t bq_block_num(const Interp *ip) { return ip->block_num; }
-static int64_t bq_subblock_idx(const Interp *ip) { (void)ip; return 0; }
-static int64_t bq_subblock_num(const Interp *ip) { (void)ip; return 1; }
+static int64_t bq_subblock_idx(const Interp *ip) { return ip->subblock_idx; }
+static int64_t bq_subblock_num(const Interp *ip) { return ip->subblock_num > 0 ? ip->subblock_num : 1; }
 
 static const BlockQueryFn block_query_fns[OP_COUNT] = {
 #define OP(...)

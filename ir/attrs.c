@@ -23,6 +23,8 @@ static const char *const gather_oob_names[] = {"undefined", "clamp", "wrap", "ze
 static const char *const scatter_atomic_names[] = {"none", "add", "max", "min", NULL};
 static const char *const scatter_oob_names[] = {"undefined", "skip", "clamp", "wrap", NULL};
 
+static const char *const address_space_names[] = {"vec", "mat", NULL};
+
 static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_LAYOUT] = {layout_names, "one of nd, dn, nz (#pto.layout<nd>)"},
     [AK_ATOMIC] = {atomic_names, "one of atomic_none, atomic_add (#pto<atomic_type atomic_add>)"},
@@ -39,6 +41,9 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_GATHER_OOB] = {gather_oob_names, "one of undefined, clamp, wrap, zero (#pto<gather_oob clamp>)"},
     [AK_SCATTER_ATOMIC] = {scatter_atomic_names, "one of none, add, max, min (#pto<scatter_atomic_op add>)"},
     [AK_SCATTER_OOB] = {scatter_oob_names, "one of undefined, skip, clamp, wrap (#pto<scatter_oob skip>)"},
+    [AK_STRING] = {NULL, "a string (\"c2v_fifo\")"},
+    [AK_SYMBOL] = {NULL, "a function symbol (@name)"},
+    [AK_ADDRESS_SPACE] = {address_space_names, "one of vec, mat (#pto.address_space<vec>)"},
 };
 
 bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
@@ -77,6 +82,14 @@ bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
         if (a->kind != ATTR_INT) return false;
         *value = a->ival;
         return true;
+    }
+    if (kind == AK_STRING) { /* the value is the text itself (a->text) */
+        *value = 0;
+        return a->kind == ATTR_STRING && a->text;
+    }
+    if (kind == AK_SYMBOL) {
+        *value = 0;
+        return a->kind == ATTR_RAW && a->text && a->text[0] == '@' && a->text[1];
     }
     const char *w;
     size_t len;

@@ -444,6 +444,9 @@ typedef enum AttrValueKind {
     AK_GATHER_OOB,    /* undefined clamp wrap zero (mgather gatherOob) */
     AK_SCATTER_ATOMIC, /* none add max min (mscatter scatterAtomicOp) */
     AK_SCATTER_OOB,   /* undefined skip clamp wrap (mscatter scatterOob) */
+    AK_STRING,        /* a string literal ("c2v_fifo": reserve_buffer's name) */
+    AK_SYMBOL,        /* a function symbol (@kernel_vector: import_reserved_buffer's peer_func) */
+    AK_ADDRESS_SPACE, /* vec mat (#pto.address_space<vec>: reserve_buffer's location) */
     AK_KIND_COUNT
 } AttrValueKind;
 
@@ -455,7 +458,7 @@ typedef struct AttrSpec {
     unsigned flags;     /* ATTR_* */
 } AttrSpec;
 
-#define ATTRSPEC_MAX 4
+#define ATTRSPEC_MAX 5
 
 typedef enum OpClass {
     CLS_TILE,       /* tile compute instruction (seed ops and the vector ISA) */
@@ -521,8 +524,11 @@ typedef enum SigStyle {
     SIG_OPERANDS,   /* `: T0, T1, ...` */
     SIG_FUNCTION,   /* `: (T0, ...) -> R` */
     SIG_ARROW_ONLY, /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
-    SIG_OPERAND0_INDEX /* `: T0`, naming the first operand's type; the one result is index
+    SIG_OPERAND0_INDEX, /* `: T0`, naming the first operand's type; the one result is index
                         * (pto.eventid_array_get) */
+    SIG_PIPE        /* PTOAS's pipe-op format (ops_pipe.def): `(%t : T)` or `(%r, %c)` for the
+                     * operands, the attributes in braces, `(key = %v : T, ...)` for keyword
+                     * operands, `-> R` for the result */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
@@ -698,6 +704,9 @@ typedef struct Func {
     uint32_t n_values;        /* values numbered 0..n_values-1 (Value.id) */
     SrcLoc loc;               /* location of the function name */
 } Func;
+
+/* "cube" or "vector" from a function's pto.kernel_kind attribute (#pto.kernel_kind<cube>), else NULL. */
+const char *func_kernel_kind(const Func *f);
 
 typedef struct Module {
     Arena *arena;

@@ -199,6 +199,16 @@ static const int8_t matmul_forms[OP_COUNT] = {
 
 int matmul_form(OpCode code) { return (unsigned)code < OP_COUNT ? matmul_forms[code] : MM_PLAIN; }
 
+const char *func_kernel_kind(const Func *f) {
+    const Attr *a = f ? attr_find(&f->attrs, "pto.kernel_kind") : NULL;
+    const char *w;
+    size_t n;
+    if (!a || !attr_enum_word(a, &w, &n)) return NULL;
+    if (n == 4 && memcmp(w, "cube", 4) == 0) return "cube";
+    if (n == 6 && memcmp(w, "vector", 6) == 0) return "vector";
+    return NULL;
+}
+
 /* PTOAS operations (PTOOps.td) that pto-as does not implement, with the reason its error gives. */
 static const struct {
     const char *reason;
@@ -210,10 +220,9 @@ static const struct {
      "tmov.fp textract_fp tinsert_fp tstore_fp"},
     {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
      "(issue #11)", "tpack"},
-    {"the inter-core pipe (FIFO) operations are not implemented",
-     "tpush tpush_to_aic tpush_to_aiv tpop tpop_from_aic tpop_from_aiv tfree tfree_from_aic tfree_from_aiv "
-     "aic_initialize_pipe aiv_initialize_pipe initialize_l2g2l_pipe initialize_l2l_pipe reserve_buffer "
-     "import_reserved_buffer"},
+    {"the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend "
+     "forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)",
+     "tpush tpop tfree initialize_l2g2l_pipe initialize_l2l_pipe"},
     {"set_ffts is not implemented yet (issue #14; its operand is a memref, which pto-as has no type for)", "set_ffts"},
     {"asynchronous GM transfers are not implemented",
      "build_async_session tget_async tput_async test_async_event wait_async_event"},

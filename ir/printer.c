@@ -633,6 +633,12 @@ static void plan_collect_tiles(Plan *pl, const Block *b) {
         else if (r && !tassigned(pl, r) &&
                  (op->code == OP_ALLOC_TILE || ((op_info(op->code)->flags & OPF_DPS) && op->code != OP_TASSIGN)))
             plan_auto(pl, r, r->type); /* an alloc_tile without address, or an SSA-form op's result */
+        if (op->code == OP_RESERVE_BUFFER && !op_attr_value(op, "auto", AK_BOOL, 1)) { /* a manual FIFO slot buffer */
+            int64_t base = op_attr_value(op, "base", AK_INT, 0), size = op_attr_value(op, "size", AK_INT, 0);
+            PlanRange *rr = arena_alloc(pl->arena, sizeof *rr);
+            *rr = (PlanRange){op_attr_value(op, "location", AK_ADDRESS_SPACE, 0) == 1 ? LOC_MAT : LOC_VEC, base, base + size};
+            ptrvec_push(pl->arena, &pl->ranges, rr);
+        }
         if (op->code == OP_TROWPROD && op->ins.count == 1 && op->ins.items[0].kind == OPD_VALUE && op->ins.items[0].value)
             plan_auto(pl, op, op->ins.items[0].value->type); /* the tmp DPS output adds (missing_tmp) */
         for (int i = 0; i < op->n_regions; i++) plan_collect_tiles(pl, op->regions[i].block);
@@ -1160,6 +1166,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     switch (sig_style(op)) {
     case SIG_NONE:
     case SIG_DEFAULT: /* resolved by sig_style() */
+    case SIG_PIPE:    /* print_pipe_op */
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:
@@ -1190,6 +1197,57 @@ static void print_custom_op(Printer *p, const Op *op) {
         }
         break;
     }
+    out(p, "\n");
+}
+
+/* PTOAS's pipe-op format (ir/ops_pipe.def): `NAME(%t : T) {split = 1}`, `NAME(%r, %c) {split = 1} -> R`,
+ * `NAME {dir_mask = 1, slot_size = 1024} (key = %v : T, ...)`, `NAME {name = "x", ...} -> i32`; the
+ * attributes in the row's order, as PTOAS's custom format requires them. */
+static void print_pipe_op(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    const Type **types;
+    const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
+    const char ***kw_names = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_names);
+    const Type ***kw_types = arena_alloc_array(p->arena, (size_t)(op->n_kwargs ? op->n_kwargs : 1), sizeof *kw_types);
+    for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, &kw_types[k]);
+    out_indent(p);
+    print_results(p, op);
+    out(p, info->name);
+    if (op->ins.count) {
+        out(p, "(");
+        print_list(p, &op->ins, names);
+        if (info->ins[0].kinds & K_TILE) {
+            out(p, " : ");
+            print_types(p, types, op->ins.count);
+        }
+        out(p, ")");
+    }
+    out(p, " {");
+    bool first = true;
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++) {
+        const Attr *a = attr_find(&op->attrs, info->attrs[i].name);
+        if (!a) continue;
+        outf(p, "%s%s = ", first ? "" : ", ", info->attrs[i].name);
+        int64_t space;
+        if (info->attrs[i].kind == AK_ADDRESS_SPACE && attr_value(a, AK_ADDRESS_SPACE, &space)) /* `<vec>` as written */
+            outf(p, "#pto.address_space<%s>", attr_enum_name(AK_ADDRESS_SPACE, space));
+        else
+            print_attr_value(p, a);
+        first = false;
+    }
+    out(p, "}");
+    first = true;
+    for (int j = 0; j < 4 && info->kw[j].name; j++)
+        for (int k = 0; k < op->n_kwargs; k++) {
+            const KeywordArg *kw = &op->kwargs[k];
+            if (strcmp(kw->key, info->kw[j].name) != 0 || kw->list.count != 1) continue;
+            outf(p, "%s%s = ", first ? " (" : ", ", kw->key);
+            print_operand_or_name(p, &kw->list.items[0], kw_names[k][0]);
+            outf(p, " : %s", type_text(p, kw_types[k][0]));
+            first = false;
+        }
+    if (!first) out(p, ")");
+    if (op->n_results) outf(p, " -> %s", type_text(p, op->results[0]->type));
     out(p, "\n");
 }
 
@@ -1346,6 +1404,10 @@ static void print_op(Printer *p, const Op *op) {
         out(p, "}\n");
         return;
     default: break;
+    }
+    if (op_sig_style(op_info(op->code)) == SIG_PIPE) {
+        print_pipe_op(p, op);
+        return;
     }
     if (op_info(op->code)->flags & OPF_DPS) {
         if (p->form != PRINT_SSA) print_dps_op_dps(p, op);

@@ -1395,8 +1395,35 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             ptrvec_push(ctx->scratch, &keywords, it);
             break;
         case IT_PAREN:
-            pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
-            malformed = true;
+            if (op_sig_style(info) != SIG_PIPE) {
+                pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
+                malformed = true;
+                break;
+            }
+            /* PTOAS's pipe-op format: `{attrs} (key = %v : T, ...)`, `(%t : T)`, `(%r, %c)` */
+            if (it->attrs) {
+                if (have_dict) {
+                    pc_error(ctx, it->loc, "'%s' op has more than one attribute dictionary", opn);
+                    malformed = true;
+                    break;
+                }
+                op->attrs = pc_attr_list(ctx, it->attrs);
+                have_dict = true;
+            }
+            if (it->named) {
+                for (size_t j = 0; j < it->operands->count; j++) ptrvec_push(ctx->scratch, &keywords, it->operands->items[j]);
+                break;
+            }
+            if (it->types && it->types->count && it->types->count != it->operands->count) {
+                pc_error(ctx, it->loc, "'%s' op (...) lists %zu operands but %zu types", opn, it->operands->count,
+                         it->types->count);
+                malformed = true;
+                break;
+            }
+            for (size_t j = 0; j < it->operands->count; j++) {
+                if (it->types && it->types->count) set_operand_type(it->operands->items[j], it->types->items[j]);
+                ptrvec_push(ctx->scratch, &positional, it->operands->items[j]);
+            }
             break;
         case IT_INDEXED: {
             /* `%arr[%i]`: the value, then its bracketed operands, at positions the row marks SPEC_INDEX

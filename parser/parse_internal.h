@@ -67,6 +67,7 @@ typedef struct Item {
     bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} (PTOAS's tcvt, tcmp:
                            * the op's attributes, in `attrs`) */
     SrcLoc operand_attr_loc;
+    bool named;           /* IT_PAREN: `(key = %v : T, ...)`, operands holds IT_KEYWORD items (PTOAS's pipe ops) */
 } Item;
 
 /* `: SIG` after an op. */

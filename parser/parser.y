@@ -102,12 +102,12 @@ static void pto_yyerror(SrcLoc *lloc, ParseCtx *ctx, const char *msg);
 
 %type <flag> private_opt
 %type <operand> operand lit_operand init_operand dps_operand_attrs
-%type <list> operands operands_opt dps_operands dps_operands_opt item_list func_args func_args_opt func_results_opt func_attrs_opt
+%type <list> named_operands operands operands_opt dps_operands dps_operands_opt item_list func_args func_args_opt func_results_opt func_attrs_opt
 %type <list> type_list type_list_opt sig_results sig_inputs tparams tparams_opt attr_entries attr_dict
 %type <list> attr_elems attr_elems_opt angle_elems attr_values attr_values_opt module_attrs_opt
 %type <list> inits inits_opt iter_args_opt if_results_opt block_args block_args_opt
-%type <item> first_item plain_item group_nodict dps_group ins_types
-%type <type> type base_type nested_type for_iv_type_opt
+%type <item> named_operand first_item plain_item group_nodict dps_group ins_types
+%type <type> type base_type nested_type attr_nested_type for_iv_type_opt
 %type <tparam> tparam tvalue
 %type <sig> sig
 %type <attr> attr_entry attr_value attr_elem angle_elem
@@ -324,6 +324,19 @@ first_item
                                             { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->attrs = $2; }
     | T_LBRACE_DICT attr_entries '}' '(' operands ':' type_list ')'
                                             { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->types = $7; $$->attrs = $2; }
+    | T_LBRACE_DICT attr_entries '}' '(' named_operands ')'
+                                            { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->named = true; $$->attrs = $2; }
+    ;
+
+/* `key = %v : T` pairs in parentheses (PTOAS's aic_initialize_pipe): IT_KEYWORD items, typed */
+named_operands
+    : named_operand                         { $$ = pc_list1(ctx, $1); }
+    | named_operands ',' named_operand      { $$ = pc_push(ctx, $1, $3); }
+    ;
+
+named_operand
+    : T_KEY '=' operand ':' type            { $$ = pc_item(ctx, IT_KEYWORD, @1); $$->tok = TOK(@1); $$->operand = $3;
+                                              $$->operand->type = $5->type; $$->operand->type_loc = $5->loc; }
     ;
 
 plain_item
@@ -489,6 +502,13 @@ nested_type
     | '<' tparams_opt '>'                   { $$ = pc_type(ctx, (Tok){"!pto.ptr", 8, @1}, $2, @$); }
     ;
 
+/* nested_type without the `<f32>` pointer shorthand (an attribute value `<vec>` is an enum) */
+attr_nested_type
+    : T_TYPE_NAME                           { $$ = pc_type(ctx, TOK(@1), NULL, @$); }
+    | T_TYPE_NAME '<' tparams_opt '>'       { $$ = pc_type(ctx, TOK(@1), $3, @$); }
+    | T_BARE_ID '<' tparams_opt '>'         { $$ = pc_type(ctx, TOK(@1), $3, @$); }
+    ;
+
 tparams_opt
     : %empty                                { $$ = pc_list(ctx); }
     | tparams
@@ -549,7 +569,9 @@ attr_value
     | T_SYMBOL                              { $$ = pc_attr_raw(ctx, NULL, @1); }
     | T_BARE_ID                             { $$ = pc_attr_raw(ctx, NULL, @1); }
     | T_BARE_KW                             { $$ = pc_attr_raw(ctx, NULL, @1); }
-    | nested_type                           { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1->type; }
+    | attr_nested_type                      { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1->type; }
+    /* PTOAS prints some enum attributes without their prefix (`location = <vec>`): kept as written */
+    | '<' tparams_opt '>'                   { $$ = pc_attr_raw(ctx, NULL, @$); }
     | T_TYPE_READY                          { $$ = pc_attr(ctx, ATTR_TYPE, NULL, (Tok){0}, @1); $$->type = $1; }
     | '[' attr_values_opt ']'               { $$ = pc_attr_raw(ctx, NULL, @$); }
     ;

@@ -43,7 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TARGETS = [("a2a3", "a3"), ("a5", "a5")]
 LEVEL3_HINTS = ("only supported when --pto-level=level3", "is only supported when --pto-level=level3",
-                "requires 'addr' operand")
+                "requires 'addr' operand", "use --pto-level=level3")
 
 
 def log(msg):

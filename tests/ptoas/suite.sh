@@ -1,7 +1,9 @@
 #!/bin/sh
 # PTOAS's own sample kernels against their own golden scripts: sh tests/ptoas/suite.sh BUILD_DIR
 # Each line of samples.txt runs through run_sample.py, each line of pipelines.txt (the samples
-# whose golden is in npu_validation/) through run_pipeline.py (PASS/FAIL lines). PTOAS's files are never
+# whose golden is in npu_validation/) through run_pipeline.py, and the TPushTPop samples (cube and
+# vector kernels joined by FIFOs, checked against their main.cpp) through run_fifo_samples.py
+# (PASS/FAIL lines). PTOAS's files are never
 # committed here; the suite reads them from a PTOAS source tree:
 #   $PTOAS_SRC                     a PTOAS checkout (its test/samples is used), or else
 #   $PTOAS_MIRROR (a bare git repository of PTOAS; default: the local mirror this project's
@@ -34,3 +36,4 @@ grep -v -e '^#' -e '^[[:space:]]*$' "$here/pipelines.txt" | while read -r dir fl
     # shellcheck disable=SC2086 # flags are split on purpose
     /usr/bin/python3 "$here/run_pipeline.py" "$build/pto-run" "$samples/$dir" $flags
 done
+/usr/bin/python3 "$here/run_fifo_samples.py" "$build/pto-run" "$samples"

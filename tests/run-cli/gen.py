@@ -44,3 +44,8 @@ np.array([8, 10, 6, 11, 4, 12, 3, 13], dtype=np.float32).tofile("data/mrg_b.bin"
 np.array([8.5, 20, 2, 21, 0, 22, -1, 23], dtype=np.float32).tofile("data/mrg_c.bin")
 # gm_gather.pto: 16 i32 indices, some out of a 32-element view's bounds (negative ones too)
 np.array([0, 3, 63, 64, -1, 7, 100, -65, 1, 2, 4, 5, 6, 8, 9, 10], dtype=np.int32).tofile("data/idx_oob16.bin")
+# fifo_*.pto: the cube and vector kernels joined by FIFOs
+rng = np.random.default_rng(7)
+rng.standard_normal((160, 16)).astype(np.float32).tofile("data/fifo_a_160x16.bin")
+np.eye(16, dtype=np.float32).tofile("data/eye16.bin")
+rng.standard_normal((16, 16)).astype(np.float32).tofile("data/fifo_src_16x16.bin")

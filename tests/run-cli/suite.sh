@@ -463,3 +463,18 @@ expect tprefetch_outside_buffer 1 "err~'pto.tprefetch' op reads elements 32 to 7
 invoke --help
 expect help_new_options 0 "out~--compare=MODE" "out~isa[:eps=E,frac=F,zeros=N]" "out~--show N" "out~--zero-inputs" \
     "out~--print SPEC" "out~--print-format=FMT" "out~--diff-trace A B" "out~-q " "out~--diagnostics=text|json"
+
+# cube and vector kernels joined by FIFOs (interp/ops_pipe.c): cores run as coroutines
+invoke fifo_c2v_ring.pto --in a=data/fifo_a_160x16.bin --in id=data/eye16.bin --expect out=data/fifo_a_160x16.bin --zero-inputs
+expect fifo_c2v_ring_waits_for_free_slots 0 "out~%out: 2560 elements, 0 mismatches"
+invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --expect out=data/fifo_src_16x16.bin
+expect fifo_v2c_split_halves 0 "out~%out: 256 elements, 0 mismatches"
+invoke fifo_deadlock.pto
+expect fifo_deadlock 1 "err~the cube and vector kernels it started deadlock" "err~@deadlock_cube at line 14 (pto.tpop_from_aiv)" \
+    "err~@deadlock_vector sub-block 0 at line 25 (pto.tpop_from_aic)"
+invoke fifo_deadlock.pto --entry deadlock_vector
+expect fifo_outside_kernel_group 1 "err~runs outside a cube or vector kernel function started by the entry's func.call"
+invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --check-sync --check-init
+expect fifo_checkers_warn 0 "err~pto-run: warning: --check-sync and --check-init: the cube and vector kernel functions started at line 7 run unchecked"
+invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --trace
+expect fifo_trace_names_cores 0 "out~-- core @v2c_vector sub-block 0" "out~-- core @v2c_vector sub-block 1" "out~-- core @v2c_cube"

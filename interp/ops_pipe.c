@@ -1,0 +1,363 @@
+/* ops_pipe.c - the inter-core pipe (FIFO) rows (ir/ops_pipe.def) and the cores they join.
+ *
+ * When a module uses FIFO ops, the entry's func.call of a cube kernel function starts one core and
+ * its call of a vector kernel function starts two (its sub-blocks, get_subblock_idx 0 and 1, each
+ * with its own UB); the last of a run of such calls runs them all as coroutines (exec.c,
+ * interp_run_cores): each core runs until it returns or waits on a FIFO (a pop with no filled slot,
+ * a push with no free slot), then the next one runs. Every slot carries the data the simulator's
+ * TPUSH writes for each consumer lane (pto-isa cpu/TPush.hpp: TPush_c2v, TPush_v2c), as linear
+ * row-major elements; TPOP places the consumer's tile on its slot of the consumer's reserved buffer
+ * and copies the lane's elements into its valid region with the tile's own row stride
+ * (CopyLinearToTile). docs/execution.md describes the model and its limits. */
+#include "interp_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool block_uses_pipes(const Block *b) {
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        if (op_sig_style(op_info(o->code)) == SIG_PIPE) return true;
+        for (int r = 0; r < o->n_regions; r++)
+            if (block_uses_pipes(o->regions[r].block)) return true;
+    }
+    return false;
+}
+
+bool module_uses_pipes(const Module *m) {
+    for (int i = 0; i < m->n_funcs; i++)
+        if (block_uses_pipes(m->funcs[i]->body.block)) return true;
+    return false;
+}
+
+void pipe_runtime_free(Interp *ip) {
+    PipeRuntime *pr = ip->pipes;
+    if (!pr) return;
+    for (int d = 0; d < 2; d++)
+        for (int s = 0; s < PIPE_MAX_SLOTS; s++)
+            for (int l = 0; l < PIPE_VECTOR_SUBBLOCKS; l++) free(pr->fifo[d].lane[s][l]);
+    for (int i = 0; i < pr->n_cores; i++) free(pr->cores[i].ub);
+    free(pr);
+    ip->pipes = NULL;
+}
+
+/* ---- kernel calls -------------------------------------------------------------------------------- */
+
+int32_t exec_spawn_kernel(Interp *ip, const Instr *in, int32_t pc) {
+    const CallInfo *ci = in->extra;
+    if (!ip->pipes && !(ip->pipes = calloc(1, sizeof *ip->pipes))) return rt_error(ip, in, "out of host memory");
+    PipeRuntime *pr = ip->pipes;
+    if (pr->running) return rt_error(ip, in, "calls a kernel function from inside a core; pto-run starts cores from the entry only");
+    bool vector = in->b & 1;
+    int n = vector ? PIPE_VECTOR_SUBBLOCKS : 1;
+    for (int s = 0; s < n; s++) {
+        if (pr->n_cores == PIPE_MAX_CORES)
+            return rt_error(ip, in, "starts more than %d cores (cube functions and vector sub-blocks)", PIPE_MAX_CORES);
+        Frame *caller = ip->frame;
+        Frame *callee = frame_push(ip, in, ci->callee);
+        if (!callee) return PC_ERROR;
+        if (!transfer_values(ip, in, &ci->args, caller, callee)) {
+            frame_release(ip, callee);
+            return PC_ERROR;
+        }
+        callee->caller = caller;
+        callee->return_pc = pc + 1;
+        callee->call = in;
+        callee->core_root = true;
+        PipeCore *c = &pr->cores[pr->n_cores++];
+        memset(c, 0, sizeof *c);
+        c->frame = callee;
+        c->pc = ip->funcs[ci->callee].entry_pc;
+        c->depth = ip->depth + 1;
+        c->vector = vector;
+        c->subblock = s;
+        c->call = in;
+        if (s > 0 && !(c->ub = calloc(1, (size_t)ip->buf_size[LOC_VEC])))
+            return rt_error(ip, in, "out of host memory for the UB of vector sub-block %d", s);
+    }
+    if ((in->b & 2) && !interp_run_cores(ip, in)) return PC_ERROR;
+    return pc + 1;
+}
+
+/* ---- buffers and initialisation ------------------------------------------------------------------- */
+
+/* The byte offset of a reserve_buffer's region in its memory: `base`, or for `auto = true` the top
+ * of the memory (pto-run places auto tiles outside the on-chip buffers, so that region collides
+ * only with manually placed tiles there), 512-byte aligned. */
+static int64_t reserve_offset(const Op *op, Target target) {
+    int64_t size = op_attr_value(op, "size", AK_INT, 0);
+    if (!op_attr_value(op, "auto", AK_BOOL, 1)) return op_attr_value(op, "base", AK_INT, 0);
+    TileLoc loc = op_attr_value(op, "location", AK_ADDRESS_SPACE, 0) == 1 ? LOC_MAT : LOC_VEC;
+    int64_t off = buffer_capacity_bytes(target, loc) - size;
+    return off < 0 ? 0 : off & ~(int64_t)511;
+}
+
+static const Op *find_reserve(const Block *b, const char *name) {
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        if (o->code == OP_RESERVE_BUFFER) {
+            const Attr *a = attr_find(&o->attrs, "name");
+            if (a && a->kind == ATTR_STRING && a->text && strcmp(a->text, name) == 0) return o;
+        }
+        for (int r = 0; r < o->n_regions; r++) {
+            const Op *f = find_reserve(o->regions[r].block, name);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+static int32_t exec_set_i32(Interp *ip, const Instr *in, int32_t pc) {
+    ip->frame->vals[in->dst_slot].i = in->a;
+    return pc + 1;
+}
+
+static bool lower_i32_result(LowerCtx *ctx, const Op *op, int64_t value) {
+    const Value *r = op->n_results ? op->results[0] : NULL;
+    if (!r || r->id >= ctx->func->n_values) return lower_error(ctx, op, (SrcLoc){0}, "has no result");
+    if (value < 0 || value > INT32_MAX) return lower_error(ctx, op, (SrcLoc){0}, "address %lld does not fit i32", (long long)value);
+    Instr in = instr_for(op, exec_set_i32);
+    in.dst_slot = (int32_t)r->id;
+    in.a = (int32_t)value;
+    emit(ctx, &in);
+    return true;
+}
+
+bool lower_reserve_buffer(LowerCtx *ctx, const Op *op) {
+    return lower_i32_result(ctx, op, reserve_offset(op, ctx->ip->module->file_target));
+}
+
+bool lower_import_reserved_buffer(LowerCtx *ctx, const Op *op) {
+    const Attr *peer = attr_find(&op->attrs, "peer_func"), *name = attr_find(&op->attrs, "name");
+    const Func *f = peer && peer->text && peer->text[0] == '@' ? module_find_func(ctx->ip->module, peer->text + 1) : NULL;
+    const Op *res = f && name && name->kind == ATTR_STRING ? find_reserve(f->body.block, name->text) : NULL;
+    if (!res) return lower_error(ctx, op, (SrcLoc){0}, "names no reserve_buffer of its peer function");
+    return lower_i32_result(ctx, op, reserve_offset(res, ctx->ip->module->file_target));
+}
+
+/* The core running now; NULL (reported) outside a kernel group. */
+static PipeCore *running_core(Interp *ip, const Instr *in) {
+    PipeCore *c = ip->pipes ? ip->pipes->running : NULL;
+    if (!c)
+        rt_error(ip, in, "runs outside a cube or vector kernel function started by the entry's func.call; pto-run runs "
+                         "FIFO operations only in kernel functions the entry calls (docs/execution.md)");
+    return c;
+}
+
+static int32_t exec_pipe_init(Interp *ip, const Instr *in, int32_t pc) {
+    PipeCore *c = running_core(ip, in);
+    if (!c) return PC_ERROR;
+    int dir_mask = in->a;
+    int64_t slot_size = in->b;
+    int32_t slot_num = dir_mask == 3 ? 4 : 8; /* PTOAS's frontend lowering */
+    for (int d = 0; d < 2; d++) {
+        if (!(dir_mask & (1 << d))) continue;
+        PipeFifo *q = &ip->pipes->fifo[d];
+        if (q->slot_num && (q->slot_num != slot_num || q->slot_size != slot_size))
+            return rt_error(ip, in, "sets up the %s pipe with %d slots of %lld bytes, but its peer set it up with %d slots of "
+                                    "%lld bytes (dir_mask and slot_size must agree)",
+                            d ? "vector-to-cube" : "cube-to-vector", slot_num, (long long)slot_size, q->slot_num,
+                            (long long)q->slot_size);
+        q->slot_num = slot_num;
+        q->slot_size = slot_size;
+        bool consumer = d == 0 ? c->vector : !c->vector;
+        if (consumer) {
+            q->consumer_ready = true;
+            q->consumer_offset[c->vector ? c->subblock : 0] = read_int(ip->frame, &in->sc[d]);
+        } else {
+            q->producer_ready = true;
+        }
+    }
+    return pc + 1;
+}
+
+bool lower_pipe_init(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_pipe_init);
+    in.a = (int32_t)op_attr_value(op, "dir_mask", AK_INT, 0);
+    in.b = (int32_t)op_attr_value(op, "slot_size", AK_INT, 0);
+    const char *keys[2] = {"c2v_consumer_buf", "v2c_consumer_buf"};
+    for (int d = 0; d < 2; d++) {
+        const KeywordArg *kw = op_kwarg(op, keys[d]);
+        if (!kw || kw->list.count != 1) return lower_error(ctx, op, (SrcLoc){0}, "has no '%s'", keys[d]);
+        if (!scalar_ref(ctx, op, &kw->list.items[0], DT_I32, &in.sc[d])) return false;
+    }
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- push, pop, free --------------------------------------------------------------------------- */
+
+static int32_t wait_here(Interp *ip, int32_t pc) {
+    ip->yield_pc = pc;
+    return PC_YIELD;
+}
+
+/* Whether every producer lane of slot s has pushed its part. */
+static bool slot_complete(const PipeFifo *q, int d, int s) {
+    uint8_t need = d == 1 && q->split[s] != 0 ? 3 : 1;
+    return q->pushed[s] != 0 && (q->pushed[s] & need) == need;
+}
+
+static int32_t exec_pipe_push(Interp *ip, const Instr *in, int32_t pc) {
+    PipeCore *c = running_core(ip, in);
+    if (!c) return PC_ERROR;
+    int d = in->b, split = in->a;
+    PipeFifo *q = &ip->pipes->fifo[d];
+    if (!q->producer_ready)
+        return rt_error(ip, in, "pushes before this core's initialize_pipe set up the %s direction (dir_mask bit %d)",
+                        d ? "vector-to-cube" : "cube-to-vector", d + 1);
+    int lane = d == 1 ? (int)c->subblock : 0;
+    if (d == 1 && split == 0 && c->subblock != 0) return pc + 1; /* the simulator's inactive no-split lane */
+    const TileRef *t = &in->t[0];
+    TileView *v = use_tile(ip, in, t);
+    if (!v) return PC_ERROR;
+    int64_t n = q->push_next[lane];
+    if (n - q->head >= q->slot_num) return wait_here(ip, pc); /* every slot is taken */
+    int s = (int)(n % q->slot_num);
+    size_t es = dtype_size(t->dtype);
+    for (int l = 0; l < PIPE_VECTOR_SUBBLOCKS; l++)
+        if (!q->lane[s][l] && !(q->lane[s][l] = calloc(1, (size_t)q->slot_size)))
+            return rt_error(ip, in, "out of host memory for a FIFO slot");
+    if (q->pushed[s] == 0) {
+        q->split[s] = (int8_t)split;
+        q->dtype[s] = t->dtype;
+        if (d == 1 && split == 0) memset(q->lane[s][0], 0, (size_t)q->slot_size);
+    } else if (q->split[s] != split || q->dtype[s] != t->dtype) {
+        return rt_error(ip, in, "pushes split=%d %s data into a slot the other sub-block filled with split=%d %s", split,
+                        dtype_name(t->dtype), q->split[s], dtype_name(q->dtype[s]));
+    }
+    if (d == 0) { /* TPush_c2v: each consumer lane's rows x cols window, linear */
+        int lanes = split ? 2 : 1;
+        int64_t rows = split == 0 ? v->vr : split == 1 ? t->rows / 2 : t->rows;
+        int64_t cols = split == 0 ? v->vc : split == 2 ? t->cols / 2 : t->cols;
+        if (rows * cols * (int64_t)es > q->slot_size)
+            return rt_error(ip, in, "pushes %lldx%lld %s elements per consumer, more than slot_size %lld bytes",
+                            (long long)rows, (long long)cols, dtype_name(t->dtype), (long long)q->slot_size);
+        for (int l = 0; l < lanes; l++) {
+            int64_t r0 = split == 1 ? l * rows : 0, c0 = split == 2 ? l * cols : 0;
+            for (int64_t r = 0; r < rows; r++)
+                for (int64_t cc = 0; cc < cols; cc++)
+                    memcpy(q->lane[s][l] + (size_t)(r * cols + cc) * es, v->base + tile_elem_offset(t, r + r0, cc + c0) * es, es);
+        }
+        q->pushed[s] = 1;
+    } else { /* TPush_v2c: the lane's tile into its part of one row-major consumer image */
+        int64_t cons_rows = split == 1 ? 2 * (int64_t)t->rows : t->rows, cons_cols = split == 2 ? 2 * (int64_t)t->cols : t->cols;
+        if (cons_rows * cons_cols * (int64_t)es > q->slot_size)
+            return rt_error(ip, in, "pushes into a %lldx%lld %s slot image, more than slot_size %lld bytes",
+                            (long long)cons_rows, (long long)cons_cols, dtype_name(t->dtype), (long long)q->slot_size);
+        int64_t r0 = split == 1 ? c->subblock * t->rows : 0, c0 = split == 2 ? c->subblock * t->cols : 0;
+        for (int64_t r = 0; r < v->vr; r++)
+            for (int64_t cc = 0; cc < v->vc; cc++)
+                memcpy(q->lane[s][0] + (size_t)((r + r0) * cons_cols + cc + c0) * es, v->base + tile_elem_offset(t, r, cc) * es, es);
+        q->pushed[s] |= (uint8_t)(1u << lane);
+    }
+    q->push_next[lane]++;
+    return pc + 1;
+}
+
+bool lower_pipe_push(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_pipe_push);
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[0])) return false;
+    in.a = (int32_t)op_attr_value(op, "split", AK_INT, 0);
+    in.b = op->code == OP_TPUSH_TO_AIC; /* 1: vector to cube */
+    emit(ctx, &in);
+    return true;
+}
+
+enum { POP_VALID = 16 };
+
+static int32_t exec_pipe_pop(Interp *ip, const Instr *in, int32_t pc) {
+    PipeCore *c = running_core(ip, in);
+    if (!c) return PC_ERROR;
+    int d = in->b, split = in->a & 3;
+    PipeFifo *q = &ip->pipes->fifo[d];
+    if (!q->consumer_ready)
+        return rt_error(ip, in, "pops before this core's initialize_pipe set up the %s direction (dir_mask bit %d)",
+                        d ? "vector-to-cube" : "cube-to-vector", d + 1);
+    int lane = d == 0 ? (int)c->subblock : 0;
+    const TileRef *t = &in->t[0];
+    Frame *f = ip->frame;
+    int64_t vr = t->static_vr >= 0 ? t->static_vr : t->rows, vc = t->static_vc >= 0 ? t->static_vc : t->cols;
+    if (in->a & POP_VALID) {
+        vr = read_int(f, &in->sc[0]);
+        vc = read_int(f, &in->sc[1]);
+        if (vr < 0 || vr > t->rows || vc < 0 || vc > t->cols)
+            return rt_error(ip, in, "valid shape %lldx%lld is outside the %dx%d tile", (long long)vr, (long long)vc, t->rows,
+                            t->cols);
+    }
+    bool inactive = d == 0 && split == 0 && c->subblock != 0; /* zero-filled, no pop (TPOP_IMPL) */
+    int64_t n = q->pop_next[lane];
+    int64_t started = q->push_next[0] > q->push_next[1] ? q->push_next[0] : q->push_next[1];
+    if (!inactive && (n >= started || !slot_complete(q, d, (int)(n % q->slot_num))))
+        return wait_here(ip, pc); /* no filled slot yet */
+    int s = (int)(n % q->slot_num);
+    if (!inactive && (q->split[s] != split || q->dtype[s] != t->dtype))
+        return rt_error(ip, in, "pops a split=%d %s tile from a slot pushed with split=%d as %s", split, dtype_name(t->dtype),
+                        q->split[s], dtype_name(q->dtype[s]));
+    int64_t off = q->consumer_offset[lane] + (int64_t)s * q->slot_size;
+    if (!check_placement(ip, in, in->op ? in->op->loc : in->loc, t->loc, off, t->footprint, "the popped tile")) return PC_ERROR;
+    TileView *v = &f->vals[t->slot].tile;
+    v->base = ip->buf[t->loc] + off;
+    v->auto_slot = -1;
+    v->frame_serial = 0;
+    v->vr = (int32_t)vr;
+    v->vc = (int32_t)vc;
+    v->flags = VIEW_DEFINED;
+    size_t es = dtype_size(t->dtype);
+    if (vr > 0 && vc > 0 && ((vr - 1) * t->cols + vc) * (int64_t)es > q->slot_size)
+        return rt_error(ip, in, "reads %lldx%lld elements with a row stride of %d from a slot of %lld bytes", (long long)vr,
+                        (long long)vc, t->cols, (long long)q->slot_size);
+    for (int64_t r = 0; r < vr; r++)
+        for (int64_t cc = 0; cc < vc; cc++) {
+            uint8_t *dst = v->base + tile_elem_offset(t, r, cc) * es;
+            if (inactive) memset(dst, 0, es);
+            else memcpy(dst, q->lane[s][d == 0 ? lane : 0] + (size_t)(r * t->cols + cc) * es, es);
+        }
+    if (!inactive) q->pop_next[lane]++;
+    return pc + 1;
+}
+
+bool lower_pipe_pop(LowerCtx *ctx, const Op *op) {
+    if (op->n_results < 1 || !op->results[0]) return lower_error(ctx, op, (SrcLoc){0}, "has no result");
+    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+    Instr in = instr_for(op, exec_pipe_pop);
+    if (!tile_ref(ctx, op, &res, &in.t[0])) return false;
+    in.a = (int32_t)op_attr_value(op, "split", AK_INT, 0) & 3;
+    if (op->ins.count == 2) {
+        if (!scalar_ref(ctx, op, &op->ins.items[0], DT_INDEX, &in.sc[0]) ||
+            !scalar_ref(ctx, op, &op->ins.items[1], DT_INDEX, &in.sc[1]))
+            return false;
+        in.a |= POP_VALID;
+    }
+    in.b = op->code == OP_TPOP_FROM_AIV; /* 1: vector to cube */
+    in.defines_dst = true;
+    emit(ctx, &in);
+    return true;
+}
+
+static int32_t exec_pipe_free(Interp *ip, const Instr *in, int32_t pc) {
+    PipeCore *c = running_core(ip, in);
+    if (!c) return PC_ERROR;
+    int d = in->b, split = in->a;
+    PipeFifo *q = &ip->pipes->fifo[d];
+    if (d == 0 && split == 0 && c->subblock != 0) return pc + 1; /* the inactive no-split lane frees nothing */
+    int lane = d == 0 ? (int)c->subblock : 0;
+    if (!q->slot_num || q->free_next[lane] >= q->pop_next[lane])
+        return rt_error(ip, in, "frees a slot this core has not popped (each tfree gives back the oldest popped slot)");
+    int s = (int)(q->free_next[lane]++ % q->slot_num);
+    q->freed[s] |= (uint8_t)(1u << lane);
+    for (;;) { /* slots every consumer lane freed go back to the producer, oldest first */
+        int h = (int)(q->head % q->slot_num);
+        uint8_t need = d == 0 && q->split[h] != 0 ? 3 : 1;
+        if (!slot_complete(q, d, h) || (q->freed[h] & need) != need) break;
+        q->pushed[h] = q->freed[h] = 0;
+        q->head++;
+    }
+    return pc + 1;
+}
+
+bool lower_pipe_free(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_pipe_free);
+    in.a = (int32_t)op_attr_value(op, "split", AK_INT, 0);
+    in.b = op->code == OP_TFREE_FROM_AIV;
+    emit(ctx, &in);
+    return true;
+}
