@@ -574,6 +574,9 @@ Frame *frame_push(Interp *ip, const Instr *in, int fn_index);
 void frame_release(Interp *ip, Frame *f);
 /* Performs a Transfer from `src` to `dst` frames (may be the same). */
 bool transfer_values(Interp *ip, const Instr *in, const Transfer *t, Frame *src, Frame *dst);
+/* A frame for the call `in` (Instr.extra: its CallInfo) from the running frame, its arguments
+ * passed, returning to pc + 1; NULL after a run-time error. The caller makes it run. */
+Frame *call_frame_push(Interp *ip, const Instr *in, int32_t pc);
 /* Defines tile t (result form): keeps a seed-tassign placement, else its auto storage; sets the
  * valid region to the type's static dims, else to (vr, vc) (checked against the shape). */
 bool define_tile(Interp *ip, const Instr *in, const TileRef *t, int64_t vr, int64_t vc);

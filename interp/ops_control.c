@@ -227,20 +227,27 @@ static int32_t exec_condition(Interp *ip, const Instr *in, int32_t pc) {
     return in->target;
 }
 
-static int32_t exec_call(Interp *ip, const Instr *in, int32_t pc) {
+Frame *call_frame_push(Interp *ip, const Instr *in, int32_t pc) {
     const CallInfo *ci = in->extra;
-    if (ip->depth >= INTERP_MAX_CALL_DEPTH)
-        return rt_error(ip, in, "call depth exceeds %d (unbounded recursion?)", INTERP_MAX_CALL_DEPTH);
     Frame *caller = ip->frame;
     Frame *callee = frame_push(ip, in, ci->callee);
-    if (!callee) return PC_ERROR;
+    if (!callee) return NULL;
     if (!transfer_values(ip, in, &ci->args, caller, callee)) {
         frame_release(ip, callee);
-        return PC_ERROR;
+        return NULL;
     }
     callee->caller = caller;
     callee->return_pc = pc + 1;
     callee->call = in;
+    return callee;
+}
+
+static int32_t exec_call(Interp *ip, const Instr *in, int32_t pc) {
+    const CallInfo *ci = in->extra;
+    if (ip->depth >= INTERP_MAX_CALL_DEPTH)
+        return rt_error(ip, in, "call depth exceeds %d (unbounded recursion?)", INTERP_MAX_CALL_DEPTH);
+    Frame *callee = call_frame_push(ip, in, pc);
+    if (!callee) return PC_ERROR;
     ip->frame = callee;
     ip->depth++;
     return ip->funcs[ci->callee].entry_pc;

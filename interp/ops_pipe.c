@@ -52,16 +52,8 @@ int32_t exec_spawn_kernel(Interp *ip, const Instr *in, int32_t pc) {
     for (int s = 0; s < n; s++) {
         if (pr->n_cores == PIPE_MAX_CORES)
             return rt_error(ip, in, "starts more than %d cores (cube functions and vector sub-blocks)", PIPE_MAX_CORES);
-        Frame *caller = ip->frame;
-        Frame *callee = frame_push(ip, in, ci->callee);
+        Frame *callee = call_frame_push(ip, in, pc);
         if (!callee) return PC_ERROR;
-        if (!transfer_values(ip, in, &ci->args, caller, callee)) {
-            frame_release(ip, callee);
-            return PC_ERROR;
-        }
-        callee->caller = caller;
-        callee->return_pc = pc + 1;
-        callee->call = in;
         callee->core_root = true;
         PipeCore *c = &pr->cores[pr->n_cores++];
         memset(c, 0, sizeof *c);
