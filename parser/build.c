@@ -1271,7 +1271,7 @@ static void bind_group_types(ParseCtx *ctx, const Op *op, const Item *group, con
  * of the row: `at` is a plain position followed by exactly n_idx SPEC_INDEX positions. */
 static bool indexed_spec_at(const OpInfo *info, int at, int n_idx) {
     int n = opspec_count(info->ins, OPSPEC_MAX);
-    if (n_idx < 1 || at + n_idx >= n || (info->ins[at].flags & SPEC_INDEX)) return false;
+    if (n_idx < 1 || at < 0 || at + n_idx >= n || (info->ins[at].flags & SPEC_INDEX)) return false;
     for (int j = 1; j <= n_idx; j++)
         if (!(info->ins[at + j].flags & SPEC_INDEX)) return false;
     return at + n_idx + 1 >= n || !(info->ins[at + n_idx + 1].flags & SPEC_INDEX);
