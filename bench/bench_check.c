@@ -105,9 +105,11 @@ bool bench_checkers(const BenchOptions *o, GoalResult *goals) {
         char err[128];
         ok = data_array_alloc(&in, DT_F32, rows, cols, err, sizeof err);
         for (int64_t i = 0; ok && i < in.count; i++) ((float *)in.data)[i] = (float)(i % 97) * 0.25f;
-        int64_t n = (int64_t)(2000000 / ((int64_t)rows * cols)) + 200; /* about the same work per shape */
+        /* about the same work per shape, a few ms a run: a run of about 1 ms (2M elements) let one
+         * preemption move a 16x16 median by a third */
+        int64_t n = (int64_t)(8000000 / ((int64_t)rows * cols)) + 200;
         double med[MODE_COUNT] = {0};
-        int samples = o->samples < 5 ? o->samples : 5;
+        int samples = o->samples < 7 ? o->samples : 7;
         double *v = calloc((size_t)samples, sizeof *v);
         if (!v) abort();
         for (int m = 0; m < MODE_COUNT && ok; m++) {
@@ -131,7 +133,7 @@ bool bench_checkers(const BenchOptions *o, GoalResult *goals) {
         printf("ERROR (see stderr)\n\n");
         return false;
     }
-    printf("  (ms: median of %d runs of interp_run; ratio: against the plain run)\n\n", o->samples < 5 ? o->samples : 5);
+    printf("  (ms: median of %d runs of interp_run; ratio: against the plain run)\n\n", o->samples < 7 ? o->samples : 7);
     GoalResult *g = &goals[GOAL_CHECK_SYNC];
     g->measured = true;
     g->met = worst <= 3.0;
