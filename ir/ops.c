@@ -209,21 +209,19 @@ const char *func_kernel_kind(const Func *f) {
     return NULL;
 }
 
-/* PTOAS operations (PTOOps.td) that pto-as does not implement, with the reason its error gives. */
+/* PTOAS operations (PTOOps.td) that pto-as does not implement, with the reason its error gives.
+ * A name here must not be in the op table (tests/unit/test_infra.c checks every row). */
 static const struct {
     const char *reason;
     const char *names; /* space-separated mnemonics, without "pto." */
 } unimplemented[] = {
     {"MX matmul (microscaling with scale tiles) is not implemented yet (issue #12)",
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
-    {"quantising (fp-scaled) moves between cube tiles are not implemented yet (issue #12)",
-     "tmov.fp textract_fp tinsert_fp tstore_fp"},
     {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
      "(issue #11)", "tpack"},
     {"the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend "
      "forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)",
      "tpush tpop tfree initialize_l2g2l_pipe initialize_l2l_pipe"},
-    {"set_ffts is not implemented yet (issue #14; its operand is a memref, which pto-as has no type for)", "set_ffts"},
     {"asynchronous GM transfers are not implemented",
      "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",
