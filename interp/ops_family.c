@@ -51,8 +51,10 @@ static bool check_valid(Interp *ip, const Instr *in, const TileView *d, const Ti
     return true;
 }
 
-static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
-    const int n = in->a;
+/* The executor for n source tiles; exec_elementwise_1/2/3 instantiate it with a constant n, so that
+ * the operand loops unroll (the 16x16 fixed cost: issue #11). */
+static inline __attribute__((always_inline)) int32_t exec_elementwise_n(Interp *ip, const Instr *in, int32_t pc,
+                                                                       const int n) {
     TileView *s[3];
     KTile ks[3];
     for (int i = 0; i < n; i++)
@@ -61,7 +63,10 @@ static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
     TileView *d = use_tile(ip, in, &in->t[0]);
     if (!d) return PC_ERROR;
     for (int i = 0; i < n; i++) {
-        if (!check_valid(ip, in, d, s[i], &in->t[1 + i], ((const char *const *)in->extra)[i])) return PC_ERROR;
+        /* a source of dst's valid shape passes every rule; the rest take the full check */
+        if ((s[i]->vr != d->vr || s[i]->vc != d->vc) &&
+            !check_valid(ip, in, d, s[i], &in->t[1 + i], ((const char *const *)in->extra)[i]))
+            return PC_ERROR;
         ks[i] = ktile(&in->t[1 + i], s[i]);
     }
     if (d->vr == 0 || d->vc == 0) return pc + 1;
@@ -71,6 +76,10 @@ static int32_t exec_elementwise(Interp *ip, const Instr *in, int32_t pc) {
     if (fault) return rt_error(ip, in, "%s", fault_message(fault));
     return pc + 1;
 }
+
+static int32_t exec_elementwise_1(Interp *ip, const Instr *in, int32_t pc) { return exec_elementwise_n(ip, in, pc, 1); }
+static int32_t exec_elementwise_2(Interp *ip, const Instr *in, int32_t pc) { return exec_elementwise_n(ip, in, pc, 2); }
+static int32_t exec_elementwise_3(Interp *ip, const Instr *in, int32_t pc) { return exec_elementwise_n(ip, in, pc, 3); }
 
 static bool is_tmp(const Op *op, int index) {
     const OpInfo *info = op_info(op->code);
@@ -84,7 +93,7 @@ static bool is_tile_operand(const Operand *opd) {
 
 /* Resolves dst, the source tiles (not tmp) and the scalar, picks the kernel and emits. */
 static bool lower_family(LowerCtx *ctx, const Op *op, unsigned flags) {
-    Instr in = instr_for(op, exec_elementwise);
+    Instr in = instr_for(op, exec_elementwise_1);
     bool defines, reversed = false;
     int n = 0;
     const char **roles = arena_alloc_array(ctx->ip->arena, 3, sizeof *roles); /* operand names, for messages */
@@ -126,6 +135,7 @@ static bool lower_family(LowerCtx *ctx, const Op *op, unsigned flags) {
     in.k.elem = k;
     in.extra = roles;
     in.a = n;
+    in.exec = n == 1 ? exec_elementwise_1 : n == 2 ? exec_elementwise_2 : exec_elementwise_3;
     in.b = (int32_t)flags;
     in.defines_dst = defines;
     emit(ctx, &in);
