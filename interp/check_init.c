@@ -88,6 +88,14 @@ static uint8_t *state_of(Interp *ip, InitChecker *c, const uint8_t *p, int64_t *
     return r->state + (p - r->base);
 }
 
+void init_checker_forget_memory(InitChecker *c, const uint8_t *base) {
+    for (int i = 0; i < c->n_regions; i++)
+        if (c->regions[i].base == base) {
+            free(c->regions[i].state);
+            c->regions[i] = (InitRegion){NULL, 0, NULL};
+        }
+}
+
 void init_checker_forget(Interp *ip, InitChecker *c, const uint8_t *p, int64_t n) {
     int64_t avail;
     uint8_t *st = n > 0 ? state_of(ip, c, p, &avail) : NULL;
@@ -218,8 +226,18 @@ static void check_window(Interp *ip, InitChecker *c, const Instr *in, const Tile
     tile_window_runs(&t, tv->base, a->r0, a->c0, a->rows, a->cols, check_run, &x);
 }
 
+/* True for an instruction that may wait and run again (a FIFO push or pop): checked after it ran. */
+static bool may_run_again(const Instr *in) { return OPF_PIPE_RULE(op_info(in->op->code)->flags) == PR_FIFO; }
+
+static void check_reads(Interp *ip, InitChecker *c, const Instr *in);
+
 void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
-    if (!accesses_tiles(in)) return;
+    if (!accesses_tiles(in) || may_run_again(in)) return;
+    check_reads(ip, c, in);
+}
+
+/* Checks the reads of a tile instruction. */
+static void check_reads(Interp *ip, InitChecker *c, const Instr *in) {
     c->step++;
     if (in->footprint) {
         TileWindowAccess acc[MAX_WINDOW_ACCESSES];
@@ -253,6 +271,7 @@ void init_checker_before(Interp *ip, InitChecker *c, const Instr *in) {
 
 void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
     if (!accesses_tiles(in)) return;
+    if (may_run_again(in)) check_reads(ip, c, in); /* it ran: its reads were not checked before */
     if (in->footprint) {
         TileWindowAccess acc[MAX_WINDOW_ACCESSES];
         int n = in->footprint(ip, in, acc);

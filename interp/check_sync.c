@@ -210,6 +210,21 @@ typedef struct AccessChunk {
     OperandAccess items[ACCESS_CHUNK];
 } AccessChunk;
 
+/* One core's synchronisation state: the cores of a FIFO kernel group (ops_pipe.c) each have their
+ * own pipes, flags and buffer tokens; a core's is kept here while another runs. */
+typedef struct CoreState {
+    bool started;
+    Clocks clk[N_LAYERS];
+    int layers;
+    const Op *internal_site;
+    FlagState flag[N_PIPES][N_PIPES][8];
+    uint8_t flag_dsts[N_PIPES][8];
+    BufToken buf[N_BUF_IDS];
+    CrossSem sem[N_CROSS_IDS];
+    Snapshot fifo_free[2][PIPE_MAX_SLOTS];
+    int32_t block;
+} CoreState;
+
 struct SyncChecker {
     Target target;
     bool strict;            /* --check-sync=strict: races are errors even in a kernel without sync ops */
@@ -237,11 +252,23 @@ struct SyncChecker {
     Seg *mid;               /* scratch: the new runs of one access */
     int64_t cap_mid;
     uint64_t step;          /* instructions seen (a report counts once per execution) */
-    int32_t block;          /* the block being run (--blocks) */
+    int32_t block;          /* the block being run (--blocks); in a core of a FIFO kernel group,
+                             * core_block(block, core) (negative) */
+    int core;               /* 0: the entry; 1 + i: core i of the running FIFO kernel group */
+    CoreState *cores;       /* [0]: the entry's state while a core runs; [1 + i]: core i's (NULL: none yet) */
+    Snapshot fifo_free[2][PIPE_MAX_SLOTS]; /* per FIFO direction and slot: the consumer's pop pipe when
+                                            * it last freed the slot (sync_checker_fifo_free) */
     const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
     const struct Decoded *cur_decoded; /* its decoded form */
     int cur_pipe;           /* its pipe */
 };
+
+/* The block id of core `core` (1 + its index) of a FIFO kernel group started in block b of
+ * --blocks: negative, one per core and block. */
+static inline int32_t core_block(int32_t b, int core) { return -1 - (b * (PIPE_MAX_CORES + 1) + core); }
+
+/* The --blocks index of a block id. */
+static inline int32_t block_index(int32_t id) { return id >= 0 ? id : (-1 - id) / (PIPE_MAX_CORES + 1); }
 
 SyncChecker *sync_checker_new(Target target, bool strict) {
     SyncChecker *s = calloc(1, sizeof *s);
@@ -257,6 +284,7 @@ void sync_checker_free(SyncChecker *s) {
     free(s->regions);
     free(s->mid);
     free(s->decoded);
+    free(s->cores);
     for (RefChunk *c = s->ref_chunks, *n; c; c = n) n = c->next, free(c);
     for (AccessChunk *c = s->access_chunks, *n; c; c = n) n = c->next, free(c);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
@@ -303,6 +331,91 @@ void sync_checker_new_block(SyncChecker *s) {
     for (int i = 0; i < s->n_regions; i++)
         if (!s->regions[i].gm)
             s->regions[i].n_segs = 0;
+}
+
+/* Copies the running context's synchronisation state into c. */
+static void save_core(const SyncChecker *s, CoreState *c) {
+    memcpy(c->clk, s->clk, sizeof c->clk);
+    c->layers = s->layers, c->internal_site = s->internal_site, c->block = s->block;
+    memcpy(c->flag, s->flag, sizeof c->flag);
+    memcpy(c->flag_dsts, s->flag_dsts, sizeof c->flag_dsts);
+    memcpy(c->buf, s->buf, sizeof c->buf);
+    memcpy(c->sem, s->sem, sizeof c->sem);
+    memcpy(c->fifo_free, s->fifo_free, sizeof c->fifo_free);
+}
+
+/* Makes c's state the running one. */
+static void load_core(SyncChecker *s, const CoreState *c) {
+    memcpy(s->clk, c->clk, sizeof s->clk);
+    s->layers = c->layers, s->internal_site = c->internal_site, s->block = c->block;
+    memcpy(s->flag, c->flag, sizeof s->flag);
+    memcpy(s->flag_dsts, c->flag_dsts, sizeof s->flag_dsts);
+    memcpy(s->buf, c->buf, sizeof s->buf);
+    memcpy(s->sem, c->sem, sizeof s->sem);
+    memcpy(s->fifo_free, c->fifo_free, sizeof s->fifo_free);
+}
+
+bool sync_checker_enter_core(SyncChecker *s, int core) {
+    if (core == s->core) return true;
+    if (core < 0 || core > PIPE_MAX_CORES) return false;
+    if (!s->cores && !(s->cores = calloc(PIPE_MAX_CORES + 1, sizeof *s->cores))) return false;
+    save_core(s, &s->cores[s->core]);
+    CoreState *c = &s->cores[core];
+    if (core && !c->started) { /* a core starts with idle pipes, no flag set, no token held */
+        memset(c, 0, sizeof *c);
+        c->started = true;
+        c->layers = 1;
+        c->block = core_block(s->cores[0].block, core);
+    }
+    load_core(s, c);
+    s->core = core;
+    return true;
+}
+
+static void report_left_flags(Interp *ip, SyncChecker *s, const Op **seen, int *n_seen);
+
+static void join_into(SyncChecker *s, int q, const Snapshot from);
+static void take_clock(const SyncChecker *s, int p, Snapshot into);
+
+/* The pipe of a FIFO consumer's pop and free (pto-isa npu TPush.hpp Consumer): MTE2 on A2/A3,
+ * which loads the GM slot; on A5 V for a vector consumer (dir 0), MTE1 for the cube (dir 1). */
+static int fifo_consumer_pipe(const SyncChecker *s, int dir) {
+    return s->target != TARGET_A5 ? P_MTE2 : dir == 0 ? P_V : P_MTE1;
+}
+
+void sync_checker_fifo_free(SyncChecker *s, int dir, int slot) {
+    if (dir < 0 || dir > 1 || slot < 0 || slot >= PIPE_MAX_SLOTS) return;
+    take_clock(s, fifo_consumer_pipe(s, dir), s->fifo_free[dir][slot]); /* fires after the pipe's work so far */
+}
+
+void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot) {
+    if (dir < 0 || dir > 1 || slot < 0 || slot >= PIPE_MAX_SLOTS) return;
+    /* the producer's push into this slot waited for the free, the pop waits for the push: on A2/A3
+     * wait_flag_dev holds the whole core, on A5 wait_intra_block the pop's pipe */
+    if (s->target == TARGET_A5)
+        join_into(s, fifo_consumer_pipe(s, dir), s->fifo_free[dir][slot]);
+    else
+        for (int q = 0; q < N_PIPES; q++) join_into(s, q, s->fifo_free[dir][slot]);
+}
+
+void sync_checker_forget_memory(SyncChecker *s, const uint8_t *base) {
+    for (int i = 0; i < s->n_regions; i++)
+        if (s->regions[i].base == base) s->regions[i].base = NULL, s->regions[i].bytes = 0, s->regions[i].n_segs = 0;
+}
+
+void sync_checker_end_cores(Interp *ip, SyncChecker *s) {
+    if (!s->cores) return;
+    enum { MAX_SEEN = N_PIPES * N_PIPES * 8 };
+    const Op *seen[MAX_SEEN]; /* the sub-blocks of a vector kernel run the same code: one report per site */
+    int n_seen = 0;
+    for (int core = 1; core <= PIPE_MAX_CORES; core++) {
+        if (!s->cores[core].started) continue;
+        if (!sync_checker_enter_core(s, core)) break;
+        report_left_flags(ip, s, seen, &n_seen);
+        keep_leftovers(s);
+    }
+    sync_checker_enter_core(s, 0);
+    for (int core = 1; core <= PIPE_MAX_CORES; core++) s->cores[core].started = false;
 }
 
 /* The memory holding [p, p + n): an on-chip buffer, a GM buffer or a frame's automatic storage. */
@@ -406,13 +519,21 @@ static bool push_mid(SyncChecker *s, int64_t *n, int64_t lo, int64_t hi, const S
     return true;
 }
 
+/* How an access made in another context (block id `other`) relates to the running one: another
+ * block of --blocks is never ordered; another core of the same block's FIFO kernel group, or its
+ * entry, is not compared, since the cores' cross-core order (the FIFO's handshakes) is not
+ * modelled (docs/sync.md). */
+static inline int other_context_order(const SyncChecker *s, int32_t other) {
+    return block_index(other) != block_index(s->block) ? RACE : ORDERED;
+}
+
 /* Checks an access by `op` on pipe `pipe` at own time `now` against one run's history: its last
  * write, and for a write its last reads (reported on bytes [rep_lo, rep_hi) of `value` in `mem`). */
 static inline __attribute__((always_inline)) void check_run(SyncChecker *s, const Shadow *sh, const Op *op, int pipe, uint32_t now, bool write,
                              const Value *value, const char *mem, int64_t rep_lo, int64_t rep_hi) {
     bool self = sh->wsite == op && sh->wpipe == pipe && sh->wtime == now && sh->wblock == s->block; /* this execution */
     if (sh->wsite && !self) {
-        int o = sh->wblock != s->block ? RACE : order_of(s, op, sh->wpipe, sh->wtime, pipe);
+        int o = sh->wblock != s->block ? other_context_order(s, sh->wblock) : order_of(s, op, sh->wpipe, sh->wtime, pipe);
         if (o != ORDERED)
             report(s, (write ? 2 : 0) + (o == INTERNAL_ORDER ? 3 : 0), sh->wsite, sh->wpipe, sh->wblock, op, pipe, value, mem,
                    rep_lo, rep_hi);
@@ -421,7 +542,7 @@ static inline __attribute__((always_inline)) void check_run(SyncChecker *s, cons
         for (unsigned m = sh->rmask; m; m &= m - 1) { /* the pipes that read, lowest first */
             int q = __builtin_ctz(m);
             if (sh->rsite[q] == op && q == pipe && sh->rtime[q] == now && sh->rblock[q] == s->block) continue;
-            int o = sh->rblock[q] != s->block ? RACE : order_of(s, op, q, sh->rtime[q], pipe);
+            int o = sh->rblock[q] != s->block ? other_context_order(s, sh->rblock[q]) : order_of(s, op, q, sh->rtime[q], pipe);
             if (o != ORDERED)
                 report(s, 1 + (o == INTERNAL_ORDER ? 3 : 0), sh->rsite[q], q, sh->rblock[q], op, pipe, value, mem, rep_lo,
                        rep_hi);
@@ -599,6 +720,8 @@ static int transpose_pipe(const SyncChecker *s, const Op *op) {
     return dst_stride % (es == 1 ? 32 : 16) != 0 || src_stride % (32 / es) != 0 ? P_S : P_V;
 }
 
+static const Value *typed_operand(const OperandList *l, int i);
+
 /* The pipe of a tile instruction: its row's pipe rule (ir.h PipeRule), from its operands' memories. */
 static int pipe_of(const SyncChecker *s, const Op *op) {
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
@@ -606,6 +729,13 @@ static int pipe_of(const SyncChecker *s, const Op *op) {
     if (rule == PR_CUBE) return P_M;
     if (rule == PR_SCALAR) return P_S;
     if (rule == PR_SCATTER) return s->target == TARGET_A5 ? P_V : P_S;
+    if (rule == PR_FIFO) { /* a push reads its tile, a pop defines its result */
+        const Value *src = op->ins.count ? typed_operand(&op->ins, 0) : NULL;
+        if (src && src->type->kind == TY_TILE) return src->type->tile.loc == LOC_ACC ? P_FIX : P_MTE3;
+        const Value *res = op->n_results ? op->results[0] : NULL;
+        if (s->target != TARGET_A5) return P_MTE2;
+        return res && res->type && res->type->kind == TY_TILE && res->type->tile.loc == LOC_MAT ? P_MTE1 : P_V;
+    }
     bool gm_in = false, gm_out = false;
     int src_loc = -1, dst_loc = -1;
     for (int i = 0; i < op->ins.count; i++) {
@@ -924,6 +1054,7 @@ static void sync_op(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *
     const Op *op = in->op;
     if (!d->valid) return;
     const uint64_t flags = d->flags;
+    if ((flags & OPF_SYNC_CROSS) && s->core) return; /* between cores of a FIFO group: not modelled (docs/sync.md) */
     if (flags & (OPF_SYNC_BUF | OPF_SYNC_CROSS)) {
         int64_t id = d->event >= 0 ? d->event : op->ins.count == 1 ? read_int(ip->frame, &in->sc[0]) : -1;
         int ids = (flags & OPF_SYNC_BUF) ? N_BUF_IDS : sync_cross_ids(s->target);
@@ -1196,6 +1327,8 @@ static inline void write_accesses(Interp *ip, SyncChecker *s, const Instr *in, c
     }
 }
 
+static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *d);
+
 bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
     s->cur_op = NULL;
     const Decoded *d = decoded(ip, s, in, pc);
@@ -1205,11 +1338,18 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) 
         sync_op(ip, s, in, d);
         return false;
     }
-    const Op *op = in->op;
-    s->step++;
-    s->cur_op = op;
+    s->cur_op = in->op;
     s->cur_decoded = d;
     s->cur_pipe = d->pipe;
+    if (OPF_PIPE_RULE(d->flags) == PR_FIFO) return true; /* it may wait on its FIFO and run again: all in _after */
+    return tile_op_begin(ip, s, in, d);
+}
+
+/* A tile instruction's start: its timestamp, its internal synchronisation and its reads (and the
+ * writes known before it runs); true when the writes come after it ran. */
+static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *d) {
+    const Op *op = in->op;
+    s->step++;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
     for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
@@ -1234,6 +1374,10 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) 
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = s->cur_op;
     if (!op || op != in->op) return;
+    if (OPF_PIPE_RULE(s->cur_decoded->flags) == PR_FIFO && !tile_op_begin(ip, s, in, s->cur_decoded)) {
+        s->cur_op = NULL;
+        return;
+    }
     s->cur_op = NULL;
     if (in->footprint) {
         access_footprint(ip, s, in, true);
@@ -1410,7 +1554,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                                        : sync_pair_fix(ip, r, false));
             continue;
         }
-        bool cross = r->b1 != r->b2; /* two cores: no flag or barrier orders them */
+        bool cross = block_index(r->b1) != block_index(r->b2); /* two blocks: no flag or barrier orders them */
         /* loop-carried: the earlier access comes at or after the later one in the text (a previous
          * iteration of a loop around both) */
         bool carried = !cross && (r->first->loc.line > r->second->loc.line ||
@@ -1427,9 +1571,9 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                               ? arena_printf(ip->arena, "insert `pto.barrier <%s>` before line %d%s", pipe_text(r->p1),
                                              r->second->loc.line, carried ? "" : arena_printf(ip->arena, " (after line %d)", r->first->loc.line))
                               : sync_pair_fix(ip, r, carried);
-        const char *where1 = cross ? arena_printf(ip->arena, ", block %d", (int)r->b1)
+        const char *where1 = cross ? arena_printf(ip->arena, ", block %d", (int)block_index(r->b1))
                              : carried ? ", an earlier loop iteration" : "";
-        const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)r->b2) : "";
+        const char *where2 = cross ? arena_printf(ip->arena, " (block %d)", (int)block_index(r->b2)) : "";
         diag_report(ip->diags, ip->file, SEV_ERROR, r->second->loc, r->kind == 0 ? "SYNC.raw" : r->kind == 1 ? "SYNC.war" : "SYNC.waw",
                     "%s race on %s (%s), bytes %lld..%lld: '%s' on %s (line %d%s) and '%s' on %s%s are not ordered%s; fix: %s",
                     kind_text[r->kind], accessed_text(ip, r), r->mem,
@@ -1464,9 +1608,9 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     s->leftovers = lrev;
     for (const Leftover *l = s->leftovers; l; l = l->next) {
         const char *in_block = !s->block          ? ""
-                               : l->n_blocks == 1 ? arena_printf(ip->arena, " of block %d", (int)l->block)
+                               : l->n_blocks == 1 ? arena_printf(ip->arena, " of block %d", (int)block_index(l->block))
                                                   : arena_printf(ip->arena, " of block %d and %lld more blocks",
-                                                                 (int)l->block, (long long)l->n_blocks - 1);
+                                                                 (int)block_index(l->block), (long long)l->n_blocks - 1);
         if (l->pipe >= 0) {
             s->n_errors++;
             diag_report(ip->diags, ip->file, SEV_ERROR, l->site->loc, "SYNC.buf-held",
@@ -1480,12 +1624,24 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                         (long long)l->id, in_block, l->count);
         }
     }
+    report_left_flags(ip, s, NULL, NULL);
+    return s->n_reports == 0 && s->n_errors == 0;
+}
+
+/* SYNC.left-set for each flag of the running context still set; `seen` (or NULL) holds the sites
+ * already reported, and gets these. */
+static void report_left_flags(Interp *ip, SyncChecker *s, const Op **seen, int *n_seen) {
     for (int a = 0; a < N_PIPES; a++)
         for (int b = 0; b < N_PIPES; b++)
-            for (int e = 0; e < 8; e++)
-                if (s->flag[a][b][e].set)
-                    diag_report(ip->diags, ip->file, SEV_WARNING, s->flag[a][b][e].site->loc, "SYNC.left-set",
-                                "flag (%s -> %s, EVENT_ID%d) is still set when the kernel ends: no wait consumed it",
-                                pipe_text(a), pipe_text(b), e);
-    return s->n_reports == 0 && s->n_errors == 0;
+            for (int e = 0; e < 8; e++) {
+                const FlagState *fl = &s->flag[a][b][e];
+                if (!fl->set) continue;
+                bool again = false;
+                for (int i = 0; seen && i < *n_seen && !again; i++) again = seen[i] == fl->site;
+                if (again) continue;
+                if (seen) seen[(*n_seen)++] = fl->site;
+                diag_report(ip->diags, ip->file, SEV_WARNING, fl->site->loc, "SYNC.left-set",
+                            "flag (%s -> %s, EVENT_ID%d) is still set when the %s ends: no wait consumed it",
+                            pipe_text(a), pipe_text(b), e, seen ? "core" : "kernel");
+            }
 }

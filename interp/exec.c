@@ -795,14 +795,7 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
     Frame *entry_frame = ip->frame;
     int depth = ip->depth;
     uint8_t *ub0 = ip->buf[LOC_VEC];
-    SyncChecker *sync = ip->sync;
-    InitChecker *init = ip->init;
-    if (sync || init) /* docs/sync.md: a blind spot, said aloud */
-        fprintf(stderr, "pto-run: warning: %s%s%s: the cube and vector kernel functions started at line %u run unchecked "
-                        "(cores joined by FIFOs are not modelled; docs/sync.md)\n",
-                sync ? "--check-sync" : "", sync && init ? " and " : "", init ? "--check-init" : "", at->loc.line);
-    ip->sync = NULL;
-    ip->init = NULL;
+    bool checked = ip->sync || ip->init || ip->n_watches;
     bool ok = true;
     for (;;) {
         bool all_done = true, progress = false;
@@ -816,12 +809,17 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
             ip->subblock_idx = c->subblock;
             ip->subblock_num = c->vector ? PIPE_VECTOR_SUBBLOCKS : 1;
             pr->running = c;
+            if (ip->sync && !sync_checker_enter_core(ip->sync, 1 + i)) { /* the core's own pipes and flags */
+                rt_error(ip, at, "out of host memory for the sync checker");
+                ok = false;
+                break;
+            }
             if (ip->opts.trace)
                 fprintf(ip->out, "-- core @%s%s\n", ip->funcs[c->frame->fn_index].func->name,
                         c->vector ? (c->subblock ? " sub-block 1" : " sub-block 0") : "");
             uint64_t steps = ip->steps;
             ip->yield_pc = -1;
-            bool halted = ip->n_watches ? run_loop_checked(ip, c->pc) : run_loop(ip, c->pc);
+            bool halted = checked ? run_loop_checked(ip, c->pc) : run_loop(ip, c->pc);
             c->frame = ip->frame;
             c->depth = ip->depth;
             if (halted) {
@@ -856,9 +854,12 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
         }
         if (!ok) break;
     }
+    if (ip->sync) sync_checker_end_cores(ip, ip->sync);
     for (int i = 0; i < pr->n_cores; i++) {
         PipeCore *c = &pr->cores[i];
         if (!c->done && c->frame) release_core_frames(ip, c->frame);
+        if (c->ub && ip->sync) sync_checker_forget_memory(ip->sync, c->ub);
+        if (c->ub && ip->init) init_checker_forget_memory(ip->init, c->ub);
         free(c->ub);
     }
     for (int d = 0; d < 2; d++) /* the next block starts with empty FIFOs */
@@ -870,8 +871,6 @@ bool interp_run_cores(Interp *ip, const Instr *at) {
     ip->buf[LOC_VEC] = ub0;
     ip->subblock_idx = 0;
     ip->subblock_num = 1;
-    ip->sync = sync;
-    ip->init = init;
     return ok;
 }
 

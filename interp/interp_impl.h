@@ -273,6 +273,21 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc);
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in);
 /* Reports the races found and the flags left set; false when there was a race. */
 bool sync_checker_finish(Interp *ip, SyncChecker *s);
+/* Makes core `core` of a FIFO kernel group (1 + its index; 0: the entry again) the running
+ * context: its own pipes, flags and buffer tokens, fresh when it first runs; false when out of
+ * host memory. */
+bool sync_checker_enter_core(SyncChecker *s, int core);
+/* Ends a FIFO kernel group: reports what each core left set or held, and runs the entry again. */
+void sync_checker_end_cores(Interp *ip, SyncChecker *s);
+/* Drops the history of the memory starting at base (a core's UB, freed: its address may come back
+ * as other memory). */
+void sync_checker_forget_memory(SyncChecker *s, const uint8_t *base);
+/* A FIFO consumer frees slot `slot` of direction `dir` (0 cube to vector): the free fires after
+ * the work its pop pipe issued so far. */
+void sync_checker_fifo_free(SyncChecker *s, int dir, int slot);
+/* A FIFO consumer pops slot `slot` again: ordered after that slot's last free (through the
+ * producer's push, which waited for it). */
+void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot);
 
 /* The memory holding p: an on-chip buffer, a GM buffer (*gm) or a frame's automatic tile storage;
  * false when p is in none of them. */
@@ -297,6 +312,8 @@ void init_checker_free(InitChecker *c);
 void init_checker_new_block(InitChecker *c);
 /* Marks [p, p + n) unwritten (a frame's automatic tile storage when the frame is entered). */
 void init_checker_forget(Interp *ip, InitChecker *c, const uint8_t *p, int64_t n);
+/* Drops the state of the memory starting at base (a core's UB, freed). */
+void init_checker_forget_memory(InitChecker *c, const uint8_t *base);
 /* Checks the valid regions an instruction about to execute reads. */
 void init_checker_before(Interp *ip, InitChecker *c, const Instr *in);
 /* Marks what an instruction that just executed wrote. */

@@ -245,8 +245,22 @@ static int32_t exec_pipe_push(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The checkers' view of a push: it reads the valid region of its tile, as the NPU's TPUSH stores
+ * it (the simulator's split copy reads whole rows and columns; pto-run copies those), nothing in
+ * an inactive vector lane. */
+static int pipe_push_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Value *v = in->op && in->op->ins.count ? in->op->ins.items[0].value : NULL;
+    const TileView *tv = v ? &ip->frame->vals[in->t[0].slot].tile : NULL;
+    if (!tv || !(tv->flags & VIEW_DEFINED)) return -1;
+    int d = in->b, split = in->a;
+    if (d == 1 && split == 0 && ip->subblock_idx != 0) return 0;
+    acc[0] = (TileWindowAccess){.value = v, .rows = tv->vr, .cols = tv->vc};
+    return 1;
+}
+
 bool lower_pipe_push(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_pipe_push);
+    in.footprint = pipe_push_footprint;
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[0])) return false;
     in.a = (int32_t)op_attr_value(op, "split", AK_INT, 0);
     in.b = op->code == OP_TPUSH_TO_AIC; /* 1: vector to cube */
@@ -284,6 +298,7 @@ static int32_t exec_pipe_pop(Interp *ip, const Instr *in, int32_t pc) {
     if (!inactive && (q->split[s] != split || q->dtype[s] != t->dtype))
         return rt_error(ip, in, "pops a split=%d %s tile from a slot pushed with split=%d as %s", split, dtype_name(t->dtype),
                         q->split[s], dtype_name(q->dtype[s]));
+    if (ip->sync && !inactive && n >= q->slot_num) sync_checker_fifo_pop(ip->sync, d, s); /* a slot used again */
     int64_t off = q->consumer_offset[lane] + (int64_t)s * q->slot_size;
     if (!check_placement(ip, in, in->op ? in->op->loc : in->loc, t->loc, off, t->footprint, "the popped tile")) return PC_ERROR;
     TileView *v = &f->vals[t->slot].tile;
@@ -307,6 +322,16 @@ static int32_t exec_pipe_pop(Interp *ip, const Instr *in, int32_t pc) {
     return pc + 1;
 }
 
+/* The checkers' view of a pop: it writes the valid region of the tile it defines (known once it
+ * ran: the tile's slot and valid shape are the pop's). */
+static int pipe_pop_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const Value *v = in->op && in->op->n_results ? in->op->results[0] : NULL;
+    const TileView *tv = v ? &ip->frame->vals[in->t[0].slot].tile : NULL;
+    if (!tv || !(tv->flags & VIEW_DEFINED)) return 0;
+    acc[0] = (TileWindowAccess){.value = v, .rows = tv->vr, .cols = tv->vc, .write = true};
+    return 1;
+}
+
 bool lower_pipe_pop(LowerCtx *ctx, const Op *op) {
     if (op->n_results < 1 || !op->results[0]) return lower_error(ctx, op, (SrcLoc){0}, "has no result");
     Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
@@ -321,6 +346,7 @@ bool lower_pipe_pop(LowerCtx *ctx, const Op *op) {
     }
     in.b = op->code == OP_TPOP_FROM_AIV; /* 1: vector to cube */
     in.defines_dst = true;
+    in.footprint = pipe_pop_footprint;
     emit(ctx, &in);
     return true;
 }
@@ -336,6 +362,7 @@ static int32_t exec_pipe_free(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "frees a slot this core has not popped (each tfree gives back the oldest popped slot)");
     int s = (int)(q->free_next[lane]++ % q->slot_num);
     q->freed[s] |= (uint8_t)(1u << lane);
+    if (ip->sync) sync_checker_fifo_free(ip->sync, d, s);
     for (;;) { /* slots every consumer lane freed go back to the producer, oldest first */
         int h = (int)(q->head % q->slot_num);
         uint8_t need = d == 0 && q->split[h] != 0 ? 3 : 1;

@@ -542,9 +542,12 @@ typedef enum PipeRule {
     PR_SCALAR,      /* S: a scalar loop over the tile (tci: PTOAS #735, #1532) */
     PR_FILL,        /* V, or MTE2 when dst is a mat tile (texpands, tfillpad: pto-isa *_MAT) */
     PR_SCATTER,     /* S on A2/A3 (a scalar loop over UB), V on A5 (tscatter) */
-    PR_TRANSPOSE    /* V; on A2/A3 S when a row stride rules out the vnchwconv path: dst's row stride
+    PR_TRANSPOSE,   /* V; on A2/A3 S when a row stride rules out the vnchwconv path: dst's row stride
                      * not a multiple of 16 elements (32 for 1-byte types) or src's not a multiple of
                      * one 32-byte block (ttrans: pto-isa a2a3/TTrans.hpp TransTailTiles) */
+    PR_FIFO         /* an inter-core FIFO op, the pipe of its data move (pto-isa npu TPush/TPop): a push
+                     * FIX from an acc tile, MTE3 from a vec tile; a pop the pipe its wait orders: MTE2
+                     * on A2/A3 (it loads the GM slot), on A5 V into a vec tile, MTE1 into a mat tile */
 } PipeRule;
 #define OPF_PIPE(rule) ((uint64_t)(rule) << 32)
 #define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 32) & 7u))

@@ -475,6 +475,6 @@ expect fifo_deadlock 1 "err~the cube and vector kernels it started deadlock" "er
 invoke fifo_deadlock.pto --entry deadlock_vector
 expect fifo_outside_kernel_group 1 "err~runs outside a cube or vector kernel function started by the entry's func.call"
 invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --check-sync --check-init
-expect fifo_checkers_warn 0 "err~pto-run: warning: --check-sync and --check-init: the cube and vector kernel functions started at line 7 run unchecked"
+expect fifo_checkers_see_cores 0 "err~PIPE_M -> PIPE_FIX (line 29 -> 32)" "err~PIPE_MTE2 -> PIPE_MTE3 (line 50 -> 51)" "noerr~unchecked"
 invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --trace
 expect fifo_trace_names_cores 0 "out~-- core @v2c_vector sub-block 0" "out~-- core @v2c_vector sub-block 1" "out~-- core @v2c_cube"
