@@ -370,9 +370,19 @@ typedef struct PipeCore {
     const Instr *call;      /* the func.call that started it */
 } PipeCore;
 
+/* Where one side of a pipe direction keeps its slots in GM (an initialize_l2g2l_pipe's gm_addr, or
+ * an A2/A3 frontend init's gm_slot_buffer): slot s at byte `byte + s * slot_size` of GM buffer
+ * `buffer`. */
+typedef struct PipeGm {
+    bool on;
+    int32_t buffer;
+    int64_t byte;
+} PipeGm;
+
 /* One direction of the pipe (0: cube to vector, 1: vector to cube): a ring of slots. */
 typedef struct PipeFifo {
     bool producer_ready, consumer_ready; /* the two initialize_pipe ops ran */
+    PipeGm gm[2];           /* the producer's [0] and the consumer's [1] GM slot buffer (both or neither) */
     int32_t slot_num;
     int64_t slot_size;
     int64_t consumer_offset[PIPE_VECTOR_SUBBLOCKS]; /* per consumer lane: its slot buffer's byte offset */

@@ -1167,6 +1167,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_NONE:
     case SIG_DEFAULT: /* resolved by sig_style() */
     case SIG_PIPE:    /* print_pipe_op */
+    case SIG_PIPE_INIT:
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:
@@ -1201,6 +1202,7 @@ static void print_custom_op(Printer *p, const Op *op) {
 }
 
 /* PTOAS's pipe-op format (ir/ops_pipe.def): `NAME(%t : T) {split = 1}`, `NAME(%r, %c) {split = 1} -> R`,
+ * `NAME(%t, %p : T, !pto.pipe) {split = 1}`, `NAME {dir_mask = 1, ...}(%a : A, %b : B) -> !pto.pipe`,
  * `NAME {dir_mask = 1, slot_size = 1024} (key = %v : T, ...)`, `NAME {name = "x", ...} -> i32`; the
  * attributes in the row's order, as PTOAS's custom format requires them. */
 static void print_pipe_op(Printer *p, const Op *op) {
@@ -1213,10 +1215,11 @@ static void print_pipe_op(Printer *p, const Op *op) {
     out_indent(p);
     print_results(p, op);
     out(p, info->name);
-    if (op->ins.count) {
+    bool init = op_sig_style(info) == SIG_PIPE_INIT; /* `{attrs}(%a : A, %b : B)` */
+    if (op->ins.count && !init) {
         out(p, "(");
         print_list(p, &op->ins, names);
-        if (info->ins[0].kinds & K_TILE) {
+        if (info->ins[0].kinds & (K_TILE | K_PIPE)) {
             out(p, " : ");
             print_types(p, types, op->ins.count);
         }
@@ -1236,6 +1239,15 @@ static void print_pipe_op(Printer *p, const Op *op) {
         first = false;
     }
     out(p, "}");
+    if (init) {
+        out(p, "(");
+        for (int i = 0; i < op->ins.count; i++) {
+            if (i) out(p, ", ");
+            print_operand_or_name(p, &op->ins.items[i], names[i]);
+            outf(p, " : %s", type_text(p, types[i]));
+        }
+        out(p, ")");
+    }
     first = true;
     for (int j = 0; j < 4 && info->kw[j].name; j++)
         for (int k = 0; k < op->n_kwargs; k++) {
@@ -1405,7 +1417,7 @@ static void print_op(Printer *p, const Op *op) {
         return;
     default: break;
     }
-    if (op_sig_style(op_info(op->code)) == SIG_PIPE) {
+    if (op_sig_style(op_info(op->code)) == SIG_PIPE || op_sig_style(op_info(op->code)) == SIG_PIPE_INIT) {
         print_pipe_op(p, op);
         return;
     }
