@@ -147,7 +147,7 @@ static const Func *peer_func_of(const Module *m, const Func *f) {
 
 /* PTOAS's pipe split inference (PTOInferValidatePipeInit): one logical pipe either splits (1, 2)
  * or does not (0), on both sides, and an explicit nosplit must agree with that. */
-static void check_split_usage(VerifyCtx *ctx, const Op *op) {
+static void check_split_usage(VerifyCtx *ctx, const Op *op, const Func *peer, const Op *peer_init) {
     const Func *f = current_func(ctx);
     if (!f) return;
     unsigned mine = init_split_usage(f, op);
@@ -156,8 +156,6 @@ static void check_split_usage(VerifyCtx *ctx, const Op *op) {
                 "cannot mix 'split = 0' with 'split = 1' or 'split = 2' on the same logical pipe");
         return;
     }
-    const Func *peer = peer_func_of(ctx->module, f);
-    const Op *peer_init = peer ? find_init(peer->body.block) : NULL;
     unsigned theirs = peer_init ? init_split_usage(peer, peer_init) : 0;
     if (mine && theirs && theirs != 3 && mine != theirs)
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "split-usage"),
@@ -191,7 +189,8 @@ void verify_pipe_init(VerifyCtx *ctx, const Op *op) {
                 "expects 'slot_size' to be greater than 0, got %lld", (long long)slot);
     check_i32_kwarg(ctx, op, "c2v_consumer_buf");
     check_i32_kwarg(ctx, op, "v2c_consumer_buf");
-    check_split_usage(ctx, op);
+    const Func *f = current_func(ctx), *peer = f ? peer_func_of(ctx->module, f) : NULL;
+    check_split_usage(ctx, op, peer, peer ? find_init(peer->body.block) : NULL);
     if (ctx->target == TARGET_A2A3 && !has_kwarg(op, "gm_slot_buffer"))
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "gm-slot-buffer"),
                 "requires 'gm_slot_buffer' on A2/A3, where the pipe's slots are in GM (PTOAS's frontend pipe lowering)");
@@ -314,55 +313,90 @@ static const Op *defining_op(const Operand *o) {
     return o && o->kind == OPD_VALUE && o->value ? o->value->def : NULL;
 }
 
-/* Whether some function other than `self` holds a pipe init op and an import_reserved_buffer of
- * `name` from `owner` (the other half of a peer pair whose buffer `owner` reserves). */
-static bool importer_has_init(const Module *m, const Func *self, const Func *owner, const char *name) {
-    for (int i = 0; i < m->n_funcs; i++) {
-        const Func *g = m->funcs[i];
-        if (g == self || !find_init(g->body.block)) continue;
-        if (imported_peer(m, g->body.block) == owner && count_in_func(g, OP_IMPORT_RESERVED_BUFFER, name)) return true;
-    }
-    return false;
+/* Whether a value is defined by a `code` op (reserve_buffer, import_reserved_buffer) named `name`. */
+static bool is_named_buffer(const Value *v, OpCode code, const char *name) {
+    const Op *d = v ? v->def : NULL;
+    const Attr *a = d && d->code == code ? attr_find(&d->attrs, "name") : NULL;
+    return a && a->kind == ATTR_STRING && a->text && strcmp(a->text, name) == 0;
 }
 
-/* PTOResolveReservedBuffers: a local address from reserve_buffer / import_reserved_buffer makes the
- * init one half of a peer pair (the other function must hold the other init); without one the init
- * must say its flag_base. An explicit flag_base must agree with the peer init's. */
-static void check_peer_pair(VerifyCtx *ctx, const Op *op, int64_t dir) {
+/* The first pipe init op in b (and its regions) that takes a buffer of `code` named `name` as an
+ * operand or keyword operand, or NULL. */
+static const Op *init_using_buffer(const Block *b, OpCode code, const char *name) {
+    for (const Op *o = b ? b->first : NULL; o; o = o->next) {
+        if (is_pipe_init(o->code)) {
+            for (int i = 0; i < o->ins.count; i++)
+                if (is_named_buffer(o->ins.items[i].value, code, name)) return o;
+            for (int k = 0; k < o->n_kwargs; k++)
+                for (size_t j = 0; j < (size_t)o->kwargs[k].list.count; j++)
+                    if (is_named_buffer(o->kwargs[k].list.items[j].value, code, name)) return o;
+        }
+        for (int r = 0; r < o->n_regions; r++) {
+            const Op *f = init_using_buffer(o->regions[r].block, code, name);
+            if (f) return f;
+        }
+    }
+    return NULL;
+}
+
+/* The other half of a lowered init's logical pipe (PTOAS keys it by the reserve_buffer's owner
+ * and name): for a local address from `reserve_buffer {name = N}` the init of another function
+ * that imports N from this one, for one from `import_reserved_buffer {name = N, peer_func = @g}`
+ * the init of @g that takes its reserve_buffer N. *from_buffer tells whether an address comes
+ * from either op; *peer_func is set with the result. */
+static const Op *lowered_peer_init(VerifyCtx *ctx, const Op *op, int64_t dir, bool *from_buffer, const Func **peer_func) {
     const Func *f = current_func(ctx);
-    bool from_buffer = false, complete = true;
+    const Module *m = ctx->module;
+    *from_buffer = false;
+    *peer_func = NULL;
     for (int i = op->code == OP_INITIALIZE_L2G2L_PIPE ? 1 : 0, n = 0; i < op->ins.count && n < (dir == 3 ? 2 : 1); i++, n++) {
         const Op *d = defining_op(&op->ins.items[i]);
         const Attr *name = d ? attr_find(&d->attrs, "name") : NULL;
         if (!d || !name || name->kind != ATTR_STRING || !name->text) continue;
         if (d->code == OP_RESERVE_BUFFER) {
-            from_buffer = true;
-            complete = complete && importer_has_init(ctx->module, f, f, name->text);
+            *from_buffer = true;
+            for (int g = 0; g < m->n_funcs; g++) {
+                const Func *h = m->funcs[g];
+                const Op *init = h != f && imported_peer(m, h->body.block) == f
+                                     ? init_using_buffer(h->body.block, OP_IMPORT_RESERVED_BUFFER, name->text) : NULL;
+                if (init) return *peer_func = h, init;
+            }
         } else if (d->code == OP_IMPORT_RESERVED_BUFFER) {
-            from_buffer = true;
+            *from_buffer = true;
             const Attr *peer = attr_find(&d->attrs, "peer_func");
             const Func *owner = peer && peer->kind == ATTR_RAW && peer->text && peer->text[0] == '@'
-                                    ? module_find_func(ctx->module, peer->text + 1) : NULL;
-            complete = complete && owner && owner != f && find_init(owner->body.block);
+                                    ? module_find_func(m, peer->text + 1) : NULL;
+            const Op *init = owner && owner != f ? init_using_buffer(owner->body.block, OP_RESERVE_BUFFER, name->text) : NULL;
+            if (init) return *peer_func = owner, init;
         }
     }
+    return NULL;
+}
+
+/* PTOResolveReservedBuffers: a local address from reserve_buffer / import_reserved_buffer makes the
+ * init one half of a peer pair (the other function must hold the other init); without one the init
+ * must say its flag_base. An explicit flag_base must agree with the peer init's. Then
+ * PTOInferValidatePipeInit's split checks on the pair. */
+static void check_peer_pair(VerifyCtx *ctx, const Op *op, int64_t dir) {
+    bool from_buffer;
+    const Func *peer;
+    const Op *peer_init = lowered_peer_init(ctx, op, dir, &from_buffer, &peer);
     const Attr *flag = attr_find(&op->attrs, "flag_base");
     if (!from_buffer && !flag)
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "flag-base"),
                 "requires local_addr to come from pto.reserve_buffer or pto.import_reserved_buffer when 'flag_base' is "
                 "not explicit");
-    if (from_buffer && !complete)
+    if (from_buffer && !peer_init)
         vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "peer"),
                 "requires a complete peer init pair when local_addr comes from pto.reserve_buffer or "
-                "pto.import_reserved_buffer (the peer function holds no pipe init op)");
-    const Func *peer = from_buffer && f ? peer_func_of(ctx->module, f) : NULL;
-    const Op *peer_init = peer ? find_init(peer->body.block) : NULL;
+                "pto.import_reserved_buffer (no init of the peer function takes the matching buffer)");
     const Attr *peer_flag = peer_init ? attr_find(&peer_init->attrs, "flag_base") : NULL;
     int64_t mine = op_attr_value(op, "flag_base", AK_INT, 0), theirs = peer_init ? op_attr_value(peer_init, "flag_base", AK_INT, 0) : 0;
     if (flag && peer_flag && mine != theirs)
         vreport(ctx, op, flag->loc, SEV_ERROR, op_rule(ctx, op, "flag-base"),
                 "conflicting explicit flag_base across peer pipe inits (@%s says flag_base = %lld)", peer->name,
                 (long long)theirs);
+    check_split_usage(ctx, op, peer, peer_init);
 }
 
 /* pto.initialize_l2g2l_pipe / pto.initialize_l2l_pipe */
@@ -409,21 +443,14 @@ void verify_pipe_handle_init(VerifyCtx *ctx, const Op *op) {
                     "expects '%s' to be i32 (a consumer buffer's address), got %s",
                     i == first_local ? "local_addr" : "peer_local_addr", type_text(ctx, t));
     }
-    if (first_local) { /* a memref GM slot buffer: a function argument, as set_ffts's operand */
+    if (first_local && ctx->facts) { /* a memref GM slot buffer (PTOAS's tests pass one): a memref argument
+                                      * pto-as reads, as set_ffts's operand (verifier.c, TYPE.memref) */
         const Operand *gm = &op->ins.items[0];
         const Type *t = operand_type(gm);
-        if (t && t->kind == TY_MEMREF && gm->value) {
-            if (gm->value->def)
-                vreport(ctx, op, gm->loc, SEV_ERROR, op_rule(ctx, op, "gm-addr"),
-                        "expects a memref 'gm_addr' to be a function argument, got the result of '%s'",
-                        op_info(gm->value->def->code)->name);
-            else if (ctx->facts)
-                heap_vec_push(&ctx->facts->ffts_operands, gm->value);
-        }
+        if (t && t->kind == TY_MEMREF && gm->value && !gm->value->def) heap_vec_push(&ctx->facts->ffts_operands, gm->value);
     }
     if (!shape_ok) return; /* PTOAS stops at its shape checks before the module passes */
     check_peer_pair(ctx, op, dir);
-    check_split_usage(ctx, op);
 }
 
 /* pto.tpush / pto.tpop / pto.tfree on a !pto.pipe */
