@@ -323,6 +323,15 @@ static void print_list(Printer *p, const OperandList *list, const char **names) 
     }
 }
 
+/* `%a : A, %b : B`: each operand typed in place (PTOAS's typed ins(...), the lowered pipe inits) */
+static void print_typed_operands(Printer *p, const OperandList *list, const char **names, const Type **types) {
+    for (int i = 0; i < list->count; i++) {
+        if (i) out(p, ", ");
+        print_operand_or_name(p, &list->items[i], names[i]);
+        outf(p, " : %s", type_text(p, types[i]));
+    }
+}
+
 static void print_types(Printer *p, const Type **types, int n) {
     for (int i = 0; i < n; i++) {
         if (i) out(p, ", ");
@@ -934,11 +943,7 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     if (dict_as_operand) dict_in_ins = true;
     if (op->ins.count && (info->flags & OPF_TYPED_INS) && !tmp && !dict_in_ins) { /* `ins(%a : Ta, %b : Tb)` */
         out(p, " ins(");
-        for (int i = 0; i < op->ins.count; i++) {
-            if (i) out(p, ", ");
-            print_operand_or_name(p, &op->ins.items[i], in_names[i]);
-            outf(p, " : %s", type_text(p, in_types[i]));
-        }
+        print_typed_operands(p, &op->ins, in_names, in_types);
         out(p, ")");
     } else if (op->ins.count) {
         out(p, " ins(");
@@ -1283,11 +1288,7 @@ static void print_pipe_op(Printer *p, const Op *op) {
     out(p, "}");
     if (init) {
         out(p, "(");
-        for (int i = 0; i < op->ins.count; i++) {
-            if (i) out(p, ", ");
-            print_operand_or_name(p, &op->ins.items[i], names[i]);
-            outf(p, " : %s", type_text(p, types[i]));
-        }
+        print_typed_operands(p, &op->ins, names, types);
         out(p, ")");
     }
     first = true;
