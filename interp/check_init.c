@@ -227,7 +227,7 @@ static void check_window(Interp *ip, InitChecker *c, const Instr *in, const Tile
 }
 
 /* True for an instruction that may wait and run again (a FIFO push or pop): checked after it ran. */
-static bool may_run_again(const Instr *in) { return OPF_PIPE_RULE(op_info(in->op->code)->flags) == PR_FIFO; }
+static bool may_run_again(const Instr *in) { return OPF_PIPE_FIFO(op_info(in->op->code)->flags); }
 
 static void check_reads(Interp *ip, InitChecker *c, const Instr *in);
 

@@ -377,23 +377,24 @@ static void report_left_flags(Interp *ip, SyncChecker *s, const Op **seen, int *
 static void join_into(SyncChecker *s, int q, const Snapshot from);
 static void take_clock(const SyncChecker *s, int p, Snapshot into);
 
-/* The pipe of a FIFO consumer's pop and free (pto-isa npu TPush.hpp Consumer): MTE2 on A2/A3,
- * which loads the GM slot; on A5 V for a vector consumer (dir 0), MTE1 for the cube (dir 1). */
-static int fifo_consumer_pipe(const SyncChecker *s, int dir) {
-    return s->target != TARGET_A5 ? P_MTE2 : dir == 0 ? P_V : P_MTE1;
+/* The pipe of a FIFO consumer's pop and free (pto-isa npu TPush.hpp Consumer): MTE2 when the slots
+ * are in GM (always on A2/A3), which it loads them from; on A5 otherwise V for a vector consumer
+ * (dir 0), MTE1 for the cube (dir 1). */
+static int fifo_consumer_pipe(const SyncChecker *s, int dir, bool gm_slots) {
+    return s->target != TARGET_A5 || gm_slots ? P_MTE2 : dir == 0 ? P_V : P_MTE1;
 }
 
-void sync_checker_fifo_free(SyncChecker *s, int dir, int slot) {
+void sync_checker_fifo_free(SyncChecker *s, int dir, int slot, bool gm_slots) {
     if (dir < 0 || dir > 1 || slot < 0 || slot >= PIPE_MAX_SLOTS) return;
-    take_clock(s, fifo_consumer_pipe(s, dir), s->fifo_free[dir][slot]); /* fires after the pipe's work so far */
+    take_clock(s, fifo_consumer_pipe(s, dir, gm_slots), s->fifo_free[dir][slot]); /* after the pipe's work so far */
 }
 
-void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot) {
+void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot, bool gm_slots) {
     if (dir < 0 || dir > 1 || slot < 0 || slot >= PIPE_MAX_SLOTS) return;
     /* the producer's push into this slot waited for the free, the pop waits for the push: on A2/A3
      * wait_flag_dev holds the whole core, on A5 wait_intra_block the pop's pipe */
     if (s->target == TARGET_A5)
-        join_into(s, fifo_consumer_pipe(s, dir), s->fifo_free[dir][slot]);
+        join_into(s, fifo_consumer_pipe(s, dir, gm_slots), s->fifo_free[dir][slot]);
     else
         for (int q = 0; q < N_PIPES; q++) join_into(s, q, s->fifo_free[dir][slot]);
 }
@@ -729,12 +730,14 @@ static int pipe_of(const SyncChecker *s, const Op *op) {
     if (rule == PR_CUBE) return P_M;
     if (rule == PR_SCALAR) return P_S;
     if (rule == PR_SCATTER) return s->target == TARGET_A5 ? P_V : P_S;
-    if (rule == PR_FIFO) { /* a push reads its tile, a pop defines its result */
-        const Value *src = op->ins.count ? typed_operand(&op->ins, 0) : NULL;
-        if (src && src->type->kind == TY_TILE) return src->type->tile.loc == LOC_ACC ? P_FIX : P_MTE3;
-        const Value *res = op->n_results ? op->results[0] : NULL;
-        if (s->target != TARGET_A5) return P_MTE2;
-        return res && res->type && res->type->kind == TY_TILE && res->type->tile.loc == LOC_MAT ? P_MTE1 : P_V;
+    if (rule == PR_FIFO_PUSH || rule == PR_FIFO_POP) { /* the tile: a push's operand, a pop's result or operand */
+        const Value *t = op->n_results ? op->results[0] : op->ins.count ? typed_operand(&op->ins, 0) : NULL;
+        int loc = t && t->type && t->type->kind == TY_TILE ? (int)t->type->tile.loc : -1;
+        if (rule == PR_FIFO_PUSH) return loc == LOC_ACC ? P_FIX : P_MTE3;
+        /* a handle from initialize_l2g2l_pipe: the slots are in GM on A5 too, and the pop loads them */
+        const Value *h = op->ins.count > 1 ? typed_operand(&op->ins, 1) : NULL;
+        bool gm_slots = h && h->type->kind == TY_PIPE && h->def && h->def->code == OP_INITIALIZE_L2G2L_PIPE;
+        return s->target != TARGET_A5 || gm_slots ? P_MTE2 : loc == LOC_MAT ? P_MTE1 : P_V;
     }
     bool gm_in = false, gm_out = false;
     int src_loc = -1, dst_loc = -1;
@@ -1341,7 +1344,7 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) 
     s->cur_op = in->op;
     s->cur_decoded = d;
     s->cur_pipe = d->pipe;
-    if (OPF_PIPE_RULE(d->flags) == PR_FIFO) return true; /* it may wait on its FIFO and run again: all in _after */
+    if (OPF_PIPE_FIFO(d->flags)) return true; /* it may wait on its FIFO and run again: all in _after */
     return tile_op_begin(ip, s, in, d);
 }
 
@@ -1374,7 +1377,7 @@ static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Dec
 void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     const Op *op = s->cur_op;
     if (!op || op != in->op) return;
-    if (OPF_PIPE_RULE(s->cur_decoded->flags) == PR_FIFO && !tile_op_begin(ip, s, in, s->cur_decoded)) {
+    if (OPF_PIPE_FIFO(s->cur_decoded->flags) && !tile_op_begin(ip, s, in, s->cur_decoded)) {
         s->cur_op = NULL;
         return;
     }

@@ -282,12 +282,12 @@ void sync_checker_end_cores(Interp *ip, SyncChecker *s);
 /* Drops the history of the memory starting at base (a core's UB, freed: its address may come back
  * as other memory). */
 void sync_checker_forget_memory(SyncChecker *s, const uint8_t *base);
-/* A FIFO consumer frees slot `slot` of direction `dir` (0 cube to vector): the free fires after
- * the work its pop pipe issued so far. */
-void sync_checker_fifo_free(SyncChecker *s, int dir, int slot);
+/* A FIFO consumer frees slot `slot` of direction `dir` (0 cube to vector; `gm_slots`: the slots
+ * are in GM): the free fires after the work its pop pipe issued so far. */
+void sync_checker_fifo_free(SyncChecker *s, int dir, int slot, bool gm_slots);
 /* A FIFO consumer pops slot `slot` again: ordered after that slot's last free (through the
  * producer's push, which waited for it). */
-void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot);
+void sync_checker_fifo_pop(SyncChecker *s, int dir, int slot, bool gm_slots);
 
 /* The memory holding p: an on-chip buffer, a GM buffer (*gm) or a frame's automatic tile storage;
  * false when p is in none of them. */
@@ -387,9 +387,19 @@ typedef struct PipeCore {
     const Instr *call;      /* the func.call that started it */
 } PipeCore;
 
+/* Where one side of a pipe direction keeps its slots in GM (an initialize_l2g2l_pipe's gm_addr, or
+ * an A2/A3 frontend init's gm_slot_buffer): slot s at byte `byte + s * slot_size` of GM buffer
+ * `buffer`. */
+typedef struct PipeGm {
+    bool on;
+    int32_t buffer;
+    int64_t byte;
+} PipeGm;
+
 /* One direction of the pipe (0: cube to vector, 1: vector to cube): a ring of slots. */
 typedef struct PipeFifo {
     bool producer_ready, consumer_ready; /* the two initialize_pipe ops ran */
+    PipeGm gm[2];           /* the producer's [0] and the consumer's [1] GM slot buffer (both or neither) */
     int32_t slot_num;
     int64_t slot_size;
     int64_t consumer_offset[PIPE_VECTOR_SUBBLOCKS]; /* per consumer lane: its slot buffer's byte offset */

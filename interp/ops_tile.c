@@ -603,11 +603,15 @@ static int32_t exec_tassign(Interp *ip, const Instr *in, int32_t pc) {
     if (!check_placement(ip, in, in->aux_loc, t->loc, addr, t->footprint, "tassign")) return PC_ERROR;
     TileView *v = &f->vals[t->slot].tile;
     if (in->defines_dst) { /* %t2 = pto.tassign %t, %addr : T -> T2 : a new handle on the same data layout */
-        TileView *src = use_tile(ip, in, &in->t[1]);
-        if (!src) return PC_ERROR;
+        const TileRef *s = &in->t[1];
+        TileView *src = &f->vals[s->slot].tile;
+        if (!(src->flags & VIEW_DEFINED)) { /* a pto.declare_tile handle: its type's valid shape */
+            src->vr = s->static_vr >= 0 ? s->static_vr : s->rows;
+            src->vc = s->static_vc >= 0 ? s->static_vc : s->cols;
+        }
         if (src->vr > t->rows || src->vc > t->cols)
             return rt_error(ip, in, "valid shape %dx%d of %%%s does not fit the result's %dx%d shape", src->vr, src->vc,
-                            in->t[1].name, t->rows, t->cols);
+                            s->name, t->rows, t->cols);
         v->vr = src->vr;
         v->vc = src->vc;
         v->flags = VIEW_DEFINED;

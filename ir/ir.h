@@ -267,7 +267,8 @@ typedef enum TypeKind {
     TY_OTHER,           /* any other type we only carry through (text) */
     TY_EVENTID_ARRAY,   /* !pto.eventid_array<N>: N event ids, a manual-sync local array (size) */
     TY_MEMREF,          /* memref<d0x...xT, ...>: only as pto.set_ffts's operand (rank, dims, dtype, text) */
-    TY_VECTOR           /* vector<d0x...xT> (rank, dims, dtype, text): tmrgsort's executed counts */
+    TY_VECTOR,          /* vector<d0x...xT> (rank, dims, dtype, text): tmrgsort's executed counts */
+    TY_PIPE             /* !pto.pipe: an inter-core pipe handle (initialize_l2l_pipe / initialize_l2g2l_pipe) */
 } TypeKind;
 
 typedef struct Type {
@@ -395,7 +396,8 @@ enum {
     K_EVARR  = 1u << 8,  /* !pto.eventid_array value */
     K_MEMREF = 1u << 9,  /* memref value (pto.set_ffts) */
     K_VECTOR = 1u << 10, /* vector<...> value (tmrgsort's executed counts) */
-    K_ANY    = 0x7ffu
+    K_PIPE   = 1u << 11, /* !pto.pipe value (the lowered tpush / tpop / tfree) */
+    K_ANY    = 0xfffu
 };
 
 /* Flags of an operand position. */
@@ -458,7 +460,7 @@ typedef struct AttrSpec {
     unsigned flags;     /* ATTR_* */
 } AttrSpec;
 
-#define ATTRSPEC_MAX 5
+#define ATTRSPEC_MAX 6
 
 typedef enum OpClass {
     CLS_TILE,       /* tile compute instruction (seed ops and the vector ISA) */
@@ -526,9 +528,11 @@ typedef enum SigStyle {
     SIG_ARROW_ONLY, /* `-> R` with no `:` and no operand types (pto.declare_eventid_array) */
     SIG_OPERAND0_INDEX, /* `: T0`, naming the first operand's type; the one result is index
                         * (pto.eventid_array_get) */
-    SIG_PIPE        /* PTOAS's pipe-op format (ops_pipe.def): `(%t : T)` or `(%r, %c)` for the
+    SIG_PIPE,       /* PTOAS's pipe-op format (ops_pipe.def): `(%t : T)` or `(%r, %c)` for the
                      * operands, the attributes in braces, `(key = %v : T, ...)` for keyword
                      * operands, `-> R` for the result */
+    SIG_PIPE_INIT   /* PTOAS's lowered pipe init format (ops_pipe.def): the attributes in braces
+                     * first, then each operand typed in place, `{...}(%a : A, %b : B) -> R` */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
@@ -545,12 +549,15 @@ typedef enum PipeRule {
     PR_TRANSPOSE,   /* V; on A2/A3 S when a row stride rules out the vnchwconv path: dst's row stride
                      * not a multiple of 16 elements (32 for 1-byte types) or src's not a multiple of
                      * one 32-byte block (ttrans: pto-isa a2a3/TTrans.hpp TransTailTiles) */
-    PR_FIFO         /* an inter-core FIFO op, the pipe of its data move (pto-isa npu TPush/TPop): a push
-                     * FIX from an acc tile, MTE3 from a vec tile; a pop the pipe its wait orders: MTE2
-                     * on A2/A3 (it loads the GM slot), on A5 V into a vec tile, MTE1 into a mat tile */
+    PR_FIFO_PUSH,   /* an inter-core FIFO push, on the pipe of its data move (pto-isa npu TPush): FIX
+                     * from an acc tile, MTE3 from a vec tile */
+    PR_FIFO_POP     /* a FIFO pop, on the pipe its wait orders (pto-isa npu TPop): MTE2 on A2/A3 (it
+                     * loads the GM slot), on A5 V into a vec tile, MTE1 into a mat tile */
 } PipeRule;
 #define OPF_PIPE(rule) ((uint64_t)(rule) << 32)
 #define OPF_PIPE_RULE(flags) ((PipeRule)(((flags) >> 32) & 7u))
+/* A FIFO push or pop: it may wait on its FIFO and run again, so the checkers take it after it ran. */
+#define OPF_PIPE_FIFO(flags) (OPF_PIPE_RULE(flags) == PR_FIFO_PUSH || OPF_PIPE_RULE(flags) == PR_FIFO_POP)
 
 /* Synchronisation an implementation does inside itself (bits 35..37 of the flags; sync-check.md
  * 1.2): what pto-run --check-sync models besides the op's own pipe. */

@@ -219,13 +219,10 @@ static const struct {
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
     {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
      "(issue #11)", "tpack"},
-    {"the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend "
-     "forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)",
-     "tpush tpop tfree initialize_l2g2l_pipe initialize_l2l_pipe"},
     {"asynchronous GM transfers are not implemented",
      "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",
-     "bind_tile declare_tile declare_tile_memref pointer_cast print subset"},
+     "bind_tile declare_tile_memref pointer_cast print subset"},
 };
 
 const char *op_unimplemented_reason(const char *name, size_t len) {

@@ -323,6 +323,15 @@ static void print_list(Printer *p, const OperandList *list, const char **names) 
     }
 }
 
+/* `%a : A, %b : B`: each operand typed in place (PTOAS's typed ins(...), the lowered pipe inits) */
+static void print_typed_operands(Printer *p, const OperandList *list, const char **names, const Type **types) {
+    for (int i = 0; i < list->count; i++) {
+        if (i) out(p, ", ");
+        print_operand_or_name(p, &list->items[i], names[i]);
+        outf(p, " : %s", type_text(p, types[i]));
+    }
+}
+
 static void print_types(Printer *p, const Type **types, int n) {
     for (int i = 0; i < n; i++) {
         if (i) out(p, ", ");
@@ -934,11 +943,7 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     if (dict_as_operand) dict_in_ins = true;
     if (op->ins.count && (info->flags & OPF_TYPED_INS) && !tmp && !dict_in_ins) { /* `ins(%a : Ta, %b : Tb)` */
         out(p, " ins(");
-        for (int i = 0; i < op->ins.count; i++) {
-            if (i) out(p, ", ");
-            print_operand_or_name(p, &op->ins.items[i], in_names[i]);
-            outf(p, " : %s", type_text(p, in_types[i]));
-        }
+        print_typed_operands(p, &op->ins, in_names, in_types);
         out(p, ")");
     } else if (op->ins.count) {
         out(p, " ins(");
@@ -1167,6 +1172,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_NONE:
     case SIG_DEFAULT: /* resolved by sig_style() */
     case SIG_PIPE:    /* print_pipe_op */
+    case SIG_PIPE_INIT:
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:
@@ -1201,8 +1207,45 @@ static void print_custom_op(Printer *p, const Op *op) {
 }
 
 /* PTOAS's pipe-op format (ir/ops_pipe.def): `NAME(%t : T) {split = 1}`, `NAME(%r, %c) {split = 1} -> R`,
+ * `NAME(%t, %p : T, !pto.pipe) {split = 1}`, `NAME {dir_mask = 1, ...}(%a : A, %b : B) -> !pto.pipe`,
  * `NAME {dir_mask = 1, slot_size = 1024} (key = %v : T, ...)`, `NAME {name = "x", ...} -> i32`; the
  * attributes in the row's order, as PTOAS's custom format requires them. */
+/* Whether the optional attributes an op has are a prefix of its row's optional ones: PTOAS's custom
+ * format of initialize_l2g2l_pipe / initialize_l2l_pipe starts each optional group with `,`, so
+ * its parser reads `, flag_base = 0` as the start of `, local_slot_num = ...` and refuses it. */
+static bool optional_attrs_prefix(const OpInfo *info, const Op *op) {
+    bool gap = false;
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++) {
+        if (info->attrs[i].flags & ATTR_REQUIRED) continue;
+        bool has = attr_find(&op->attrs, info->attrs[i].name) != NULL;
+        if (has && gap) return false;
+        gap = gap || !has;
+    }
+    return true;
+}
+
+/* A lowered pipe init whose attributes the custom format cannot spell, in MLIR's generic form:
+ * `"NAME"(%a, %b) {dir_mask = 1 : i8, slot_size = 1024 : i32, ...} : (A, B) -> !pto.pipe`. */
+static void print_pipe_init_generic(Printer *p, const Op *op, const char **names, const Type **types) {
+    const OpInfo *info = op_info(op->code);
+    outf(p, "\"%s\"(", info->name);
+    print_list(p, &op->ins, names);
+    out(p, ") {");
+    bool first = true;
+    for (int i = 0; i < ATTRSPEC_MAX && info->attrs[i].name; i++) {
+        const Attr *a = attr_find(&op->attrs, info->attrs[i].name);
+        int64_t v;
+        if (!a || !attr_value(a, info->attrs[i].kind, &v)) continue;
+        outf(p, "%s%s = ", first ? "" : ", ", info->attrs[i].name);
+        if (info->attrs[i].kind == AK_BOOL) out(p, v ? "true" : "false");
+        else outf(p, "%lld : %s", (long long)v, strcmp(info->attrs[i].name, "dir_mask") == 0 ? "i8" : "i32");
+        first = false;
+    }
+    out(p, "} : (");
+    print_types(p, types, op->ins.count);
+    outf(p, ") -> %s\n", op->n_results ? type_text(p, op->results[0]->type) : "!pto.pipe");
+}
+
 static void print_pipe_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     const Type **types;
@@ -1212,11 +1255,16 @@ static void print_pipe_op(Printer *p, const Op *op) {
     for (int k = 0; k < op->n_kwargs; k++) kw_names[k] = hoist_literals(p, op, &op->kwargs[k].list, kw_kinds, &kw_types[k]);
     out_indent(p);
     print_results(p, op);
+    bool init = op_sig_style(info) == SIG_PIPE_INIT; /* `{attrs}(%a : A, %b : B)` */
+    if (init && !optional_attrs_prefix(info, op)) {
+        print_pipe_init_generic(p, op, names, types);
+        return;
+    }
     out(p, info->name);
-    if (op->ins.count) {
+    if (op->ins.count && !init) {
         out(p, "(");
         print_list(p, &op->ins, names);
-        if (info->ins[0].kinds & K_TILE) {
+        if (info->ins[0].kinds & (K_TILE | K_PIPE)) {
             out(p, " : ");
             print_types(p, types, op->ins.count);
         }
@@ -1228,14 +1276,21 @@ static void print_pipe_op(Printer *p, const Op *op) {
         const Attr *a = attr_find(&op->attrs, info->attrs[i].name);
         if (!a) continue;
         outf(p, "%s%s = ", first ? "" : ", ", info->attrs[i].name);
-        int64_t space;
+        int64_t space, v;
         if (info->attrs[i].kind == AK_ADDRESS_SPACE && attr_value(a, AK_ADDRESS_SPACE, &space)) /* `<vec>` as written */
             outf(p, "#pto.address_space<%s>", attr_enum_name(AK_ADDRESS_SPACE, space));
+        else if (info->attrs[i].kind == AK_INT && attr_value(a, AK_INT, &v)) /* `1 : i8` as 1: the custom format's I8Attr */
+            outf(p, "%lld", (long long)v);
         else
             print_attr_value(p, a);
         first = false;
     }
     out(p, "}");
+    if (init) {
+        out(p, "(");
+        print_typed_operands(p, &op->ins, names, types);
+        out(p, ")");
+    }
     first = true;
     for (int j = 0; j < 4 && info->kw[j].name; j++)
         for (int k = 0; k < op->n_kwargs; k++) {
@@ -1405,7 +1460,7 @@ static void print_op(Printer *p, const Op *op) {
         return;
     default: break;
     }
-    if (op_sig_style(op_info(op->code)) == SIG_PIPE) {
+    if (op_sig_style(op_info(op->code)) == SIG_PIPE || op_sig_style(op_info(op->code)) == SIG_PIPE_INIT) {
         print_pipe_op(p, op);
         return;
     }

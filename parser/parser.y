@@ -322,8 +322,11 @@ first_item
     | '(' operands ':' type_list ')'        { $$ = pc_item(ctx, IT_PAREN, @$); $$->operands = $2; $$->types = $4; }
     | T_LBRACE_DICT attr_entries '}' '(' operands_opt ')'
                                             { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->attrs = $2; }
-    | T_LBRACE_DICT attr_entries '}' '(' operands ':' type_list ')'
-                                            { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->types = $7; $$->attrs = $2; }
+    | T_LBRACE_DICT attr_entries '}' '(' operands ':' ins_types ')'
+                                            { /* `{...}(%a, %b : A, B)`, or each typed in place as PTOAS's
+                                               * initialize_l2g2l_pipe writes them: `{...}(%gm : G, %buf : i32)` */
+                                              $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = pc_concat(ctx, $5, $7->operands);
+                                              $$->types = $7->types; $$->attrs = $2; }
     | T_LBRACE_DICT attr_entries '}' '(' named_operands ')'
                                             { $$ = pc_item(ctx, IT_PAREN, @4); $$->operands = $5; $$->named = true; $$->attrs = $2; }
     ;

@@ -799,6 +799,14 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
         t->kind = TY_EVENTID_ARRAY;
         return t;
     }
+    if (tok_is(name, "!pto.pipe")) { /* PTOAS PipeType: no parameters */
+        if (params) {
+            pc_error_rule(ctx, PARSE_RULE_TYPE, span, "!pto.pipe takes no parameters");
+            return t;
+        }
+        t->kind = TY_PIPE;
+        return t;
+    }
     t->kind = TY_OTHER;
     t->text = type_text(ctx, span);
     return t;

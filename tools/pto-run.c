@@ -73,7 +73,7 @@ static const char usage_text[] =
     "                      (pto.get_block_idx / get_block_num), each with fresh zero-filled\n"
     "                      on-chip memories over the same GM buffers (default 1, at most 65536);\n"
     "                      --max-steps counts the steps of all blocks together; in a\n"
-    "                      module with FIFO ops (tpush_to_aiv, ...) the entry's calls of\n"
+    "                      module with FIFO ops (tpush_to_aiv, tpush, ...) the entry's calls of\n"
     "                      cube and vector kernel functions run as cores (two vector\n"
     "                      sub-blocks), docs/execution.md\n"
     "  --check-sync[=auto|strict]\n"

@@ -26,7 +26,7 @@ typedef struct FuncFacts {
     PtrVec manual_tiles;     /* Value *: tiles bound by tassign (either form) or alloc_tile addr = */
     PtrVec auto_candidates;  /* Value *: alloc_tile without addr, tile results of result-form ops */
     const Op *scratch_user;  /* first op relying on the A2A3 hidden row-expand scratch */
-    PtrVec ffts_operands;    /* Value *: the memref operands of pto.set_ffts */
+    PtrVec ffts_operands;    /* Value *: the memref operands of pto.set_ffts (and initialize_l2g2l_pipe's gm_addr) */
     const Op *first_cross_sync; /* the first pto.sync.set / pto.sync.wait */
     int64_t n_order;         /* ops met by the walk; an op's position is its pre-order number */
     int64_t *region_end;     /* for the k-th op with regions (pre-order): position of its last nested op */

@@ -571,8 +571,8 @@ static void check_entry_rules(VerifyCtx *ctx, const Module *m, const VerifyOptio
                   entry->name);
 }
 
-/* A memref argument is the FFTS address pto.set_ffts takes, and nothing else: IR after memref
- * lowering is out of scope. */
+/* A memref argument is the FFTS address pto.set_ffts takes or the GM slot buffer of an
+ * initialize_l2g2l_pipe, and nothing else: IR after memref lowering is out of scope. */
 static void check_memref_arguments(VerifyCtx *ctx, const Func *f) {
     for (int i = 0; i < f->n_args; i++) {
         const Value *arg = f->args[i];
@@ -582,8 +582,9 @@ static void check_memref_arguments(VerifyCtx *ctx, const Func *f) {
         if (!ffts)
             diag_report(ctx->diags, ctx->module->file, SEV_ERROR, arg->type_loc, "TYPE.memref",
                     "memref types are IR after memref lowering, which pto-as does not read; write the kernel at tile "
-                    "level (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view, !pto.tile_buf); the one memref it "
-                    "reads is the FFTS address a pto.set_ffts in this function takes");
+                    "level (!pto.ptr, !pto.tensor_view, !pto.partition_tensor_view, !pto.tile_buf); the memrefs it "
+                    "reads are the FFTS address a pto.set_ffts in this function takes and the GM slot buffer an "
+                    "initialize_l2g2l_pipe takes");
     }
     for (int i = 0; i < f->n_results; i++)
         if (f->result_types[i] && f->result_types[i]->kind == TY_MEMREF)

@@ -49,3 +49,6 @@ rng = np.random.default_rng(7)
 rng.standard_normal((160, 16)).astype(np.float32).tofile("data/fifo_a_160x16.bin")
 np.eye(16, dtype=np.float32).tofile("data/eye16.bin")
 rng.standard_normal((16, 16)).astype(np.float32).tofile("data/fifo_src_16x16.bin")
+# lpipe_*.pto: the lowered pipe forms; what the simulator's TPush_gm leaves in the GM slot buffer
+fifo_a = np.fromfile("data/fifo_a_160x16.bin", np.float32).reshape(10, 16, 16)
+np.stack([fifo_a[k + 8] if k < 2 else fifo_a[k] for k in range(8)]).tofile("data/lpipe_c2v_slots.bin")

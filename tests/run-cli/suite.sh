@@ -478,3 +478,23 @@ invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bi
 expect fifo_checkers_see_cores 0 "err~PIPE_M -> PIPE_FIX (line 29 -> 32)" "err~PIPE_MTE2 -> PIPE_MTE3 (line 50 -> 51)" "noerr~unchecked"
 invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --trace
 expect fifo_trace_names_cores 0 "out~-- core @v2c_vector sub-block 0" "out~-- core @v2c_vector sub-block 1" "out~-- core @v2c_cube"
+
+# the lowered pipe forms (initialize_l2l_pipe / initialize_l2g2l_pipe, tpush / tpop / tfree on a
+# !pto.pipe) and pto.declare_tile, on the same cores and FIFOs; l2g2l slots pass through GM as the
+# simulator's TPush_gm / popTileFromGMFiFo write and read them
+invoke lpipe_c2v_l2l.pto --in a=data/fifo_a_160x16.bin --in id=data/eye16.bin --expect out=data/fifo_a_160x16.bin --zero-inputs
+expect lpipe_c2v_l2l_ring 0 "out~%out: 2560 elements, 0 mismatches"
+invoke lpipe_c2v_l2g2l.pto --in a=data/fifo_a_160x16.bin --in id=data/eye16.bin --expect out=data/fifo_a_160x16.bin \
+    --expect slots=data/lpipe_c2v_slots.bin
+expect lpipe_c2v_l2g2l_gm_slots 0 "out~%out: 2560 elements, 0 mismatches" "out~%slots: 2048 elements, 0 mismatches"
+invoke lpipe_v2c_l2g2l.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --expect out=data/fifo_src_16x16.bin \
+    --expect slots=data/fifo_src_16x16.bin
+expect lpipe_v2c_l2g2l_gm_image 0 "out~%out: 256 elements, 0 mismatches" "out~%slots: 256 elements, 0 mismatches"
+invoke lpipe_c2v_l2l.pto --entry lring_vector --zero-inputs
+expect lpipe_outside_kernel_group 1 "err~'pto.initialize_l2l_pipe' op runs outside a cube or vector kernel function"
+invoke lpipe_errors.pto --entry declared_unbound
+expect lpipe_declared_tile_unbound 1 "err~'pto.tadds' op uses tile %t before it is defined"
+invoke lpipe_errors.pto --entry gm_mismatch
+expect lpipe_gm_on_one_side 1 "err~'pto.initialize_l2l_pipe' op sets up the cube-to-vector pipe without a GM slot buffer, but its peer set it up with one"
+invoke lpipe_errors.pto --entry gm_small
+expect lpipe_gm_slot_too_small 1 "err~'pto.tpush' op writes bytes [0, 1024) of its GM slot, more than slot_size 512 bytes"

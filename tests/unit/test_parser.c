@@ -671,21 +671,20 @@ Test(parser, unsupported_operations_are_reported_and_parsing_continues) {
 Test(parser, generic_syntax_of_unknown_ops_parses) {
     /* PTOAS ops outside our table, in their own generic shapes: only "unsupported operation" */
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
-                 "%f = pto.tpop {\n  name = \"fifo\",\n  peer_func = @vector_kernel,\n  size = 8192\n} -> i32\n"
+                 "%f = pto.bind_tile {\n  name = \"fifo\",\n  peer_func = @vector_kernel,\n  size = 8192\n} -> i32\n"
                  "%s = pto.build_async_session(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
-                 "%p = pto.initialize_l2l_pipe {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
-                 "%a = pto.declare_tile -> !pto.tile_buf<vec, 16x16xf32>\n"
-                 "pto.tpush ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
+                 "%p = pto.pointer_cast {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
+                 "%a = pto.declare_tile_memref -> !pto.tile_buf<vec, 16x16xf32>\n"
+                 "pto.tpack ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
-                 {2, "pto.tpop",
-                  "unsupported operation 'pto.tpop': the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)"},
+                 {2, "pto.bind_tile", "unsupported operation 'pto.bind_tile': this PTOAS operation is not implemented"},
                  {7, "pto.build_async_session",
                   "unsupported operation 'pto.build_async_session': asynchronous GM transfers are not implemented"},
-                 {8, "pto.initialize_l2l_pipe",
-                  "unsupported operation 'pto.initialize_l2l_pipe': the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)"},
-                 {9, "pto.declare_tile", "unsupported operation 'pto.declare_tile': this PTOAS operation is not implemented"},
-                 {10, "pto.tpush",
-                  "unsupported operation 'pto.tpush': the lowered pipe-handle forms (!pto.pipe) of the FIFO operations are not implemented; write the frontend forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)"},
+                 {8, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
+                 {9, "pto.declare_tile_memref",
+                  "unsupported operation 'pto.declare_tile_memref': this PTOAS operation is not implemented"},
+                 {10, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa "
+                                   "defines it nowhere (no CPU simulator, no NPU code) (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 

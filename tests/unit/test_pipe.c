@@ -101,3 +101,46 @@ Test(pipe, other_ops_still_refuse_a_parenthesized_operand_list) {
     cr_assert_eq(diags.count, 1);
     cr_assert(strstr(diags.items[0].message, "does not take a parenthesized operand list"), "%s", diags.items[0].message);
 }
+
+/* The lowered forms: the init's attributes first and its operands typed in place (or as one list),
+ * a !pto.pipe result (TY_PIPE) that tpush / tpop / tfree take as their last operand, and
+ * pto.declare_tile's result a tile. */
+Test(pipe, lowered_forms_read_into_operands_and_a_pipe_handle) {
+    static const char *const lowered =
+        "module {\n"
+        "  func.func @k(%gm: !pto.ptr<f32>, %b: i32) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "    %p = pto.initialize_l2g2l_pipe {dir_mask = 3, slot_size = 1024, slot_num = 4, local_slot_num = 2, "
+        "flag_base = 1}(%gm : !pto.ptr<f32>, %b : i32, %b : i32) -> !pto.pipe\n"
+        "    %q = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 512, slot_num = 8, flag_base = 0}(%b : i32) -> !pto.pipe\n"
+        "    %t = pto.declare_tile -> !pto.tile_buf<vec, 8x16xf32>\n"
+        "    pto.tpop(%t, %p : !pto.tile_buf<vec, 8x16xf32>, !pto.pipe) {split = 1}\n"
+        "    pto.tfree(%q : !pto.pipe) {split = 0}\n"
+        "    return\n"
+        "  }\n"
+        "}\n";
+    DiagList diags;
+    diag_init(&diags, arena);
+    SourceFile *f = source_file_from_string(arena, "lowered.pto", lowered, strlen(lowered));
+    Module *m = parse_module(arena, f, &diags);
+    cr_assert_eq(diags.count, 0, "%s", diags.count ? diags.items[0].message : "");
+    const Func *k = module_find_func(m, "k");
+    const Op *p = nth_op(k, 0), *q = nth_op(k, 1), *decl = nth_op(k, 2), *pop = nth_op(k, 3), *fr = nth_op(k, 4);
+    cr_assert_eq(p->code, OP_INITIALIZE_L2G2L_PIPE);
+    cr_assert_eq(p->ins.count, 3);
+    cr_assert_eq(p->ins.items[0].value, k->args[0]);
+    cr_assert_eq(p->ins.items[0].type->kind, TY_PTR); /* typed in place */
+    cr_assert_eq(p->ins.items[2].type->dtype, DT_I32);
+    cr_assert_eq(op_attr_value(p, "local_slot_num", AK_INT, -1), 2);
+    cr_assert_eq(op_attr_value(p, "flag_base", AK_INT, -1), 1);
+    cr_assert_eq(p->results[0]->type->kind, TY_PIPE);
+    cr_assert_eq(q->code, OP_INITIALIZE_L2L_PIPE);
+    cr_assert_eq(q->ins.count, 1);
+    cr_assert_eq(decl->code, OP_DECLARE_TILE);
+    cr_assert_eq(decl->results[0]->type->kind, TY_TILE);
+    cr_assert_eq(pop->code, OP_TPOP);
+    cr_assert_eq(pop->ins.items[0].value, decl->results[0]);
+    cr_assert_eq(pop->ins.items[1].value, p->results[0]);
+    cr_assert_eq(op_attr_value(pop, "split", AK_INT, -1), 1);
+    cr_assert_eq(fr->code, OP_TFREE);
+    cr_assert_eq(fr->ins.items[0].value, q->results[0]);
+}

@@ -190,7 +190,7 @@ Test(types, views_pointers_scalars) {
     t = parse_type("f64");
     cr_assert_eq(t->kind, TY_OTHER);
     t = parse_type("!pto.pipe");
-    cr_assert_eq(t->kind, TY_OTHER);
+    cr_assert_eq(t->kind, TY_PIPE);
 }
 
 Test(types, type_location_is_recorded) {
