@@ -1088,6 +1088,7 @@ static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op 
     switch (is) {
     case IS_NONE: return false;
     case IS_BARRIER_ALL_A2A3: return s->target != TARGET_A5;
+    case IS_BARRIER_ALL_CONTRACT: return true;
     case IS_ROW_ARG_KEYS_A2A3: { /* more valid columns than one 256-byte repeat (pto-isa TRowReduceIdxOps.hpp) */
         if (s->target == TARGET_A5 || !src || src->type->kind != TY_TILE || (int64_t)src->id >= ip->frame->fn->n_slots) return false;
         size_t size = dtype_size(src->type->tile.dtype);
@@ -1212,8 +1213,11 @@ bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) 
     s->cur_pipe = d->pipe;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
+    if (is == IS_BARRIER_ALL_CONTRACT) /* the op's own PIPE_ALL barrier, in the program's clocks too (async ops) */
+        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
     for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
-    if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
+    if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && is != IS_BARRIER_ALL_CONTRACT && internal_sync_runs(ip, s, op, is))
+        internal_sync(ip, s, op, is);
     if (in->footprint) {
         access_footprint(ip, s, in, false);
         return true;

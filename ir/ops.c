@@ -224,8 +224,6 @@ static const struct {
      "forms (aic_initialize_pipe, tpush_to_aiv, tpop_from_aic, tfree_from_aic, ...)",
      "tpush tpop tfree initialize_l2g2l_pipe initialize_l2l_pipe"},
     {"set_ffts is not implemented yet (issue #14; its operand is a memref, which pto-as has no type for)", "set_ffts"},
-    {"asynchronous GM transfers are not implemented",
-     "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",
      "bind_tile declare_tile declare_tile_memref pointer_cast print subset"},
 };

@@ -155,6 +155,9 @@ bool type_equal(const Type *a, const Type *b) {
         return a->text && b->text && strcmp(a->text, b->text) == 0;
     case TY_EVENTID_ARRAY:
         return a->size == b->size;
+    case TY_ASYNC_SESSION:
+    case TY_ASYNC_EVENT:
+        return true;
     default:
         return false;
     }
@@ -234,6 +237,12 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
         break;
     case TY_EVENTID_ARRAY:
         text_add(&b, "!pto.eventid_array<%lld>", (long long)t->size);
+        break;
+    case TY_ASYNC_SESSION:
+        text_add(&b, "!pto.async_session");
+        break;
+    case TY_ASYNC_EVENT:
+        text_add(&b, "!pto.async_event");
         break;
     default:
         text_add(&b, "<invalid type>");
