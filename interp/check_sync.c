@@ -1294,6 +1294,19 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
                         pair);
 }
 
+/* An asynchronous GM transfer (tput_async, tget_async): its copy runs on the DMA engine, so only
+ * the wait on its event orders it before later accesses; the fix names that wait. NULL otherwise. */
+static const char *async_wait_fix(Interp *ip, const Report *r) {
+    const Op *t = r->first;
+    if (OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
+        !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
+        return NULL;
+    return arena_printf(ip->arena,
+                        "insert `%%done = pto.wait_async_event(%%%s, %%%s : !pto.async_event, !pto.async_session) -> i1` "
+                        "before line %d (the transfer runs on the DMA engine: a flag pair does not order it, its wait does)",
+                        t->results[0]->name, t->ins.items[2].value->name, r->second->loc.line);
+}
+
 /* A wait between the two sites that orders other pipes (the wrong-pipe class, PTOAS #664, #930):
  * a note naming it, the first one found. */
 static void note_wrong_pair(Interp *ip, const Report *r) {
@@ -1421,7 +1434,9 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                                   (r->first->loc.line == r->second->loc.line && r->first->loc.col >= r->second->loc.col));
         const Op *sec1 = section_of(r->first), *sec2 = section_of(r->second);
         bool sections = !cross && !carried && sec1 && sec2 && sec1->code != sec2->code; /* cube and vector */
-        const char *fix = sections ? cross_section_fix(ip, s, r)
+        const char *async_fix = !cross && !carried ? async_wait_fix(ip, r) : NULL;
+        const char *fix = async_fix ? async_fix
+                          : sections ? cross_section_fix(ip, s, r)
                           : cross ? arena_printf(ip->arena,
                                                "order the blocks with cross-core synchronisation (pto.sync.set after "
                                                "line %d in the writing block, pto.sync.wait before line %d in the other), "
@@ -1457,7 +1472,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                               sync_pipe_name(pipe), op_info(r->second->code)->name, pipe_text(r->p2), pipe_text(r->p2));
                 break;
             }
-        if (!cross && !carried && !sections) {
+        if (!cross && !carried && !sections && !async_fix) {
             if (r->p1 != r->p2) note_wrong_pair(ip, r); /* a same-pipe race wants a barrier, not a pair */
             add_sync_fixit(ip, r);
         }
