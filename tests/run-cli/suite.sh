@@ -438,7 +438,7 @@ invoke async_put_get.pto --in src=data/in16.bin --set so=3 --set do=5 --set stri
 expect async_put_wait_get_test 0 same=async_dst.bin:data/async_dst.bin same=async_back.bin:data/async_back.bin \
     same=async_flag.bin:data/async_flag.bin empty
 invoke async_put_get.pto --zero-inputs --set so=0 --set do=0 --set stride=2
-expect async_strided_src 1 "err~async_put_get.pto:18:12: error: 'pto.tput_async' op expects src to be a flat contiguous 1D GM view, but its strides leave gaps (the SDMA engine copies one contiguous run) [TPUT_ASYNC.view]"
+expect async_strided_src 1 "err~async_put_get.pto:19:12: error: 'pto.tput_async' op expects src to be a flat contiguous 1D GM view, but its strides leave gaps (the SDMA engine copies one contiguous run) [TPUT_ASYNC.view]"
 invoke async_put_get.pto --set so=0 --set do=0 --set stride=1
 expect async_src_no_input 1 "err~'pto.tput_async' op reads element 0 of %src, which has no input data and was not written before"
 invoke async_overlap.pto --in buf=data/in16.bin --set o=8 --out buf=$T/async_o8.bin

@@ -698,9 +698,9 @@ Test(parser, async_transfer_ops_parse_in_their_custom_form) {
                  "%y = pto.test_async_event(%q, %s : !pto.async_event<2>, !pto.async_session) -> i1\n"
                  "%z = pto.wait_async_event %e, %s : !pto.async_event, !pto.async_session -> i1\n",
                  {2, "%w", "'pto.build_async_session' op operand 'workspace' uses undefined value %w"},
-                 {3, "%t", "'pto.tput_async' op operand 'dst' expects a !pto.tensor_view or a !pto.partition_tensor_view, "
+                 {3, "%t", "'pto.tput_async' op operand 'dst' expects a !pto.partition_tensor_view, "
                            "got %t of type !pto.tile_buf<vec, 16x16xf32>"},
-                 {3, "%t, %s", "'pto.tput_async' op operand 'src' expects a !pto.tensor_view or a !pto.partition_tensor_view, "
+                 {3, "%t, %s", "'pto.tput_async' op operand 'src' expects a !pto.partition_tensor_view, "
                                 "got %t of type !pto.tile_buf<vec, 16x16xf32>"},
                  {4, "%s", "'pto.wait_async_event' op operand 'event' expects a !pto.async_event, got %s of type "
                            "!pto.async_session"},
