@@ -437,6 +437,11 @@ invoke async_put_get.pto --in src=data/in16.bin --set so=3 --set do=5 --set stri
     --out back=$T/async_back.bin --out flag=$T/async_flag.bin --check-sync=strict --check-init
 expect async_put_wait_get_test 0 same=async_dst.bin:data/async_dst.bin same=async_back.bin:data/async_back.bin \
     same=async_flag.bin:data/async_flag.bin empty
+# --trace: a transfer's line ends with the checksum of the dst it wrote (FNV-1a 64 of floats 3..10)
+invoke async_put_get.pto --in src=data/in16.bin --set so=3 --set do=5 --set stride=1 --trace
+expect async_trace_dst_checksum 0 "out~[14] L19 pto.tput_async %put dst=%dp@%dst+5<8> src=%sp@%src+3<8> session=%s => %dp=fnv1a:13b9f461ff3f6232" \
+    "out~[17] L22 pto.tget_async %get dst=%bp@%back+0<8> src=%dp@%dst+5<8> session=%s => %bp=fnv1a:13b9f461ff3f6232" \
+    "out~[15] L20 pto.wait_async_event %done=1 event=%put session=%s"
 invoke async_put_get.pto --zero-inputs --set so=0 --set do=0 --set stride=2
 expect async_strided_src 1 "err~async_put_get.pto:19:12: error: 'pto.tput_async' op expects src to be a flat contiguous 1D GM view, but its strides leave gaps (the SDMA engine copies one contiguous run) [TPUT_ASYNC.view]"
 invoke async_put_get.pto --set so=0 --set do=0 --set stride=1
