@@ -1222,6 +1222,7 @@ static bool internal_sync_runs(const Interp *ip, const SyncChecker *s, const Op 
     switch (is) {
     case IS_NONE: return false;
     case IS_BARRIER_ALL_A2A3: return s->target != TARGET_A5;
+    case IS_BARRIER_ALL_CONTRACT: return true;
     case IS_ROW_ARG_KEYS_A2A3: { /* more valid columns than one 256-byte repeat (pto-isa TRowReduceIdxOps.hpp) */
         if (s->target == TARGET_A5 || !src || src->type->kind != TY_TILE || (int64_t)src->id >= ip->frame->fn->n_slots) return false;
         size_t size = dtype_size(src->type->tile.dtype);
@@ -1355,8 +1356,11 @@ static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Dec
     s->step++;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
+    if (is == IS_BARRIER_ALL_CONTRACT) /* the op's own PIPE_ALL barrier, in the program's clocks too (async ops) */
+        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
     for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
-    if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is);
+    if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && is != IS_BARRIER_ALL_CONTRACT && internal_sync_runs(ip, s, op, is))
+        internal_sync(ip, s, op, is);
     if (in->footprint) {
         access_footprint(ip, s, in, false);
         return true;
@@ -1435,6 +1439,19 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
                         "(prime: the first iteration's wait has its set) and one more wait_flag after it (drain: the "
                         "last iteration's set is consumed)",
                         pair);
+}
+
+/* An asynchronous GM transfer (tput_async, tget_async): its copy runs on the DMA engine, so only
+ * the wait on its event orders it before later accesses; the fix names that wait. NULL otherwise. */
+static const char *async_wait_fix(Interp *ip, const Report *r) {
+    const Op *t = r->first;
+    if (OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
+        !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
+        return NULL;
+    return arena_printf(ip->arena,
+                        "insert `%%done = pto.wait_async_event(%%%s, %%%s : !pto.async_event, !pto.async_session) -> i1` "
+                        "before line %d (the transfer runs on the DMA engine: a flag pair does not order it, its wait does)",
+                        t->results[0]->name, t->ins.items[2].value->name, r->second->loc.line);
 }
 
 /* A wait between the two sites that orders other pipes (the wrong-pipe class, PTOAS #664, #930):
@@ -1564,7 +1581,9 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                                   (r->first->loc.line == r->second->loc.line && r->first->loc.col >= r->second->loc.col));
         const Op *sec1 = section_of(r->first), *sec2 = section_of(r->second);
         bool sections = !cross && !carried && sec1 && sec2 && sec1->code != sec2->code; /* cube and vector */
-        const char *fix = sections ? cross_section_fix(ip, s, r)
+        const char *async_fix = !cross && !carried ? async_wait_fix(ip, r) : NULL;
+        const char *fix = async_fix ? async_fix
+                          : sections ? cross_section_fix(ip, s, r)
                           : cross ? arena_printf(ip->arena,
                                                "order the blocks with cross-core synchronisation (pto.sync.set after "
                                                "line %d in the writing block, pto.sync.wait before line %d in the other), "
@@ -1600,7 +1619,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                               sync_pipe_name(pipe), op_info(r->second->code)->name, pipe_text(r->p2), pipe_text(r->p2));
                 break;
             }
-        if (!cross && !carried && !sections) {
+        if (!cross && !carried && !sections && !async_fix) {
             if (r->p1 != r->p2) note_wrong_pair(ip, r); /* a same-pipe race wants a barrier, not a pair */
             add_sync_fixit(ip, r);
         }

@@ -543,6 +543,15 @@ void trace_instr(Interp *ip, const Instr *in, const Frame *f) {
             any = true;
             trace_checksum(ip, f, out, v);
         }
+        /* a non-DPS op whose first input is its GM destination (tput_async, tget_async: `dst`) */
+        const Value *d0 = !(info->flags & OPF_DPS) && op->ins.count && op->ins.items[0].kind == OPD_VALUE &&
+                                  info->ins[0].name && strcmp(info->ins[0].name, "dst") == 0
+                              ? op->ins.items[0].value
+                              : NULL;
+        if (d0 && d0->type && (d0->type->kind == TY_PARTITION_VIEW || d0->type->kind == TY_TENSOR_VIEW)) {
+            if (!any) fputs(" =>", out);
+            trace_checksum(ip, f, out, d0);
+        }
     }
     fputc('\n', out);
 }

@@ -268,7 +268,9 @@ typedef enum TypeKind {
     TY_EVENTID_ARRAY,   /* !pto.eventid_array<N>: N event ids, a manual-sync local array (size) */
     TY_MEMREF,          /* memref<d0x...xT, ...>: only as pto.set_ffts's operand (rank, dims, dtype, text) */
     TY_VECTOR,          /* vector<d0x...xT> (rank, dims, dtype, text): tmrgsort's executed counts */
-    TY_PIPE             /* !pto.pipe: an inter-core pipe handle (initialize_l2l_pipe / initialize_l2g2l_pipe) */
+    TY_PIPE,            /* !pto.pipe: an inter-core pipe handle (initialize_l2l_pipe / initialize_l2g2l_pipe) */
+    TY_ASYNC_SESSION,   /* !pto.async_session: an asynchronous GM transfer session (build_async_session) */
+    TY_ASYNC_EVENT      /* !pto.async_event: the completion handle of one tput_async / tget_async */
 } TypeKind;
 
 typedef struct Type {
@@ -397,7 +399,9 @@ enum {
     K_MEMREF = 1u << 9,  /* memref value (pto.set_ffts) */
     K_VECTOR = 1u << 10, /* vector<...> value (tmrgsort's executed counts) */
     K_PIPE   = 1u << 11, /* !pto.pipe value (the lowered tpush / tpop / tfree) */
-    K_ANY    = 0xfffu
+    K_ASYNC_SESSION = 1u << 12, /* !pto.async_session value */
+    K_ASYNC_EVENT = 1u << 13,   /* !pto.async_event value */
+    K_ANY    = 0xfffu | K_ASYNC_SESSION | K_ASYNC_EVENT
 };
 
 /* Flags of an operand position. */
@@ -531,8 +535,10 @@ typedef enum SigStyle {
     SIG_PIPE,       /* PTOAS's pipe-op format (ops_pipe.def): `(%t : T)` or `(%r, %c)` for the
                      * operands, the attributes in braces, `(key = %v : T, ...)` for keyword
                      * operands, `-> R` for the result */
-    SIG_PIPE_INIT   /* PTOAS's lowered pipe init format (ops_pipe.def): the attributes in braces
+    SIG_PIPE_INIT,  /* PTOAS's lowered pipe init format (ops_pipe.def): the attributes in braces
                      * first, then each operand typed in place, `{...}(%a : A, %b : B) -> R` */
+    SIG_PAREN       /* `(%a, %b : A, B) {attrs} -> R`: every operand typed in the parentheses, the
+                     * attribute dictionary after them (PTOAS's async GM transfer ops, ops_async.def) */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
@@ -568,9 +574,12 @@ typedef enum InternalSync {
                             * spans more than one 256-byte repeat (trowargmax, trowargmin) */
     IS_SCALAR_COPY_KEYS_A5, /* A5: the same two handshakes when the vec -> vec window is one element
                             * (textract, tinsert) */
-    IS_SCALAR_PATH_KEYS_A2A3 /* A2/A3: the same two handshakes around the op when its pipe rule puts it
+    IS_SCALAR_PATH_KEYS_A2A3, /* A2/A3: the same two handshakes around the op when its pipe rule puts it
                               * on S (ttrans's scalar fallback, pto-isa a2a3/TTrans.hpp); on V, a
                               * pipe_barrier(PIPE_V) between its src reads and its dst writes */
+    IS_BARRIER_ALL_CONTRACT  /* both targets: pipe_barrier(PIPE_ALL) at the op's start, as part of what the
+                              * op means (every earlier access of every pipe before it and everything
+                              * after it: the async GM transfer ops, pto-isa comm/async/sdma) */
 } InternalSync;
 #define OPF_INTERNAL(x) ((uint64_t)(x) << 35)
 #define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 7u))

@@ -219,8 +219,6 @@ static const struct {
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
     {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
      "(issue #11)", "tpack"},
-    {"asynchronous GM transfers are not implemented",
-     "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",
      "bind_tile declare_tile_memref pointer_cast print subset"},
 };

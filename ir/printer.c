@@ -1087,6 +1087,22 @@ static void print_custom_op(Printer *p, const Op *op) {
         out(p, "\n");
         return;
     }
+    if (op_sig_style(info) == SIG_PAREN) { /* `NAME(%a, %b : A, B) {attrs} -> R` (ops_async.def) */
+        out_indent(p);
+        print_results(p, op);
+        outf(p, "%s(", info->name);
+        print_list(p, &op->ins, names);
+        out(p, " : ");
+        print_types(p, types, op->ins.count);
+        out(p, ")");
+        if (op->attrs.count) {
+            out(p, " ");
+            print_attr_dict(p, &op->attrs);
+        }
+        if (op->n_results) outf(p, " -> %s", type_text(p, op->results[0]->type));
+        out(p, "\n");
+        return;
+    }
     out_indent(p);
     print_results(p, op);
     out(p, info->name);
@@ -1173,6 +1189,7 @@ static void print_custom_op(Printer *p, const Op *op) {
     case SIG_DEFAULT: /* resolved by sig_style() */
     case SIG_PIPE:    /* print_pipe_op */
     case SIG_PIPE_INIT:
+    case SIG_PAREN:   /* printed above */
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:

@@ -156,6 +156,8 @@ bool type_equal(const Type *a, const Type *b) {
     case TY_EVENTID_ARRAY:
         return a->size == b->size;
     case TY_PIPE:
+    case TY_ASYNC_SESSION:
+    case TY_ASYNC_EVENT:
         return true;
     default:
         return false;
@@ -239,6 +241,12 @@ char *type_to_string(Arena *arena, const Type *t, bool as_tile_buf) {
         break;
     case TY_PIPE:
         text_add(&b, "!pto.pipe");
+        break;
+    case TY_ASYNC_SESSION:
+        text_add(&b, "!pto.async_session");
+        break;
+    case TY_ASYNC_EVENT:
+        text_add(&b, "!pto.async_event");
         break;
     default:
         text_add(&b, "<invalid type>");

@@ -806,6 +806,8 @@ static bool type_fits(const Type *t, unsigned kinds) {
     case TY_MEMREF: return kinds & K_MEMREF;
     case TY_VECTOR: return kinds & K_VECTOR;
     case TY_PIPE: return kinds & K_PIPE;
+    case TY_ASYNC_SESSION: return kinds & K_ASYNC_SESSION;
+    case TY_ASYNC_EVENT: return kinds & K_ASYNC_EVENT;
     case TY_SCALAR:
         if (t->dtype == DT_I1) return kinds & K_BOOL;
         if (t->dtype == DT_INDEX) return kinds & K_INDEX;
@@ -831,7 +833,8 @@ static const char *kinds_text(ParseCtx *ctx, unsigned kinds) {
         {K_TILE, "a tile"}, {K_SCALAR, "an integer or float scalar"}, {K_INDEX, "an index or integer"},
         {K_BOOL, "an i1 value"}, {K_PTR, "a !pto.ptr"}, {K_TVIEW, "a !pto.tensor_view"},
         {K_PVIEW, "a !pto.partition_tensor_view"}, {K_ADDR, "an @tile(ADDRESS)"}, {K_EVARR, "a !pto.eventid_array"}, {K_MEMREF, "a memref"},
-        {K_VECTOR, "a vector"}, {K_PIPE, "a !pto.pipe"}};
+        {K_VECTOR, "a vector"}, {K_PIPE, "a !pto.pipe"}, {K_ASYNC_SESSION, "a !pto.async_session"},
+        {K_ASYNC_EVENT, "a !pto.async_event"}};
     const char *out = NULL;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         if (!(kinds & names[i].bit)) continue;
@@ -1396,7 +1399,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             ptrvec_push(ctx->scratch, &keywords, it);
             break;
         case IT_PAREN:
-            if (op_sig_style(info) != SIG_PIPE && op_sig_style(info) != SIG_PIPE_INIT) {
+            if (op_sig_style(info) != SIG_PIPE && op_sig_style(info) != SIG_PIPE_INIT && op_sig_style(info) != SIG_PAREN) {
                 pc_error(ctx, it->loc, "'%s' op does not take a parenthesized operand list", opn);
                 malformed = true;
                 break;

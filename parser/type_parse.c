@@ -807,6 +807,14 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
         t->kind = TY_PIPE;
         return t;
     }
+    if (tok_is(name, "!pto.async_session") || tok_is(name, "!pto.async_event")) { /* PTOAS's opaque handles */
+        if (params) {
+            pc_error_rule(ctx, PARSE_RULE_TYPE, span, "%.*s takes no parameters", (int)name.len, name.text);
+            return t;
+        }
+        t->kind = tok_is(name, "!pto.async_session") ? TY_ASYNC_SESSION : TY_ASYNC_EVENT;
+        return t;
+    }
     t->kind = TY_OTHER;
     t->text = type_text(ctx, span);
     return t;

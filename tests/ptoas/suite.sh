@@ -3,7 +3,8 @@
 # Each line of samples.txt runs through run_sample.py, each line of pipelines.txt (the samples
 # whose golden is in npu_validation/) through run_pipeline.py, and the TPushTPop samples (cube and
 # vector kernels joined by FIFOs, checked against their main.cpp) through run_fifo_samples.py
-# (PASS/FAIL lines). PTOAS's files are never
+# (PASS/FAIL lines), and the AsyncComm samples (asynchronous GM transfers) through
+# run_async_samples.py. PTOAS's files are never
 # committed here; the suite reads them from a PTOAS source tree:
 #   $PTOAS_SRC                     a PTOAS checkout (its test/samples is used), or else
 #   $PTOAS_MIRROR (a bare git repository of PTOAS; default: the local mirror this project's
@@ -37,3 +38,4 @@ grep -v -e '^#' -e '^[[:space:]]*$' "$here/pipelines.txt" | while read -r dir fl
     /usr/bin/python3 "$here/run_pipeline.py" "$build/pto-run" "$samples/$dir" $flags
 done
 /usr/bin/python3 "$here/run_fifo_samples.py" "$build/pto-run" "$samples"
+/usr/bin/python3 "$here/run_async_samples.py" "$build/pto-run" "$samples"

@@ -52,3 +52,12 @@ rng.standard_normal((16, 16)).astype(np.float32).tofile("data/fifo_src_16x16.bin
 # lpipe_*.pto: the lowered pipe forms; what the simulator's TPush_gm leaves in the GM slot buffer
 fifo_a = np.fromfile("data/fifo_a_160x16.bin", np.float32).reshape(10, 16, 16)
 np.stack([fifo_a[k + 8] if k < 2 else fifo_a[k] for k in range(8)]).tofile("data/lpipe_c2v_slots.bin")
+# async_put_get.pto (--set so=3 do=5): dst[5..12] = src[3..10] (the rest of its 16 zeros), back = the
+# same 8 floats, flag[0] = 1 (test_async_event gave true); async_overlap.pto (--set o=8): the buffer's
+# first 8 floats again at element 8
+d = np.zeros(16, np.float32)
+d[5:13] = np.arange(3, 11)
+d.tofile("data/async_dst.bin")
+np.arange(3, 11, dtype=np.float32).tofile("data/async_back.bin")
+np.array([1], dtype=np.float32).tofile("data/async_flag.bin")
+np.tile(np.arange(8, dtype=np.float32), 2).tofile("data/async_overlap_8.bin")

@@ -433,6 +433,25 @@ invoke scalar_ptr.pto --set off=0
 expect scalar_ptr_no_input 1 "err~'pto.load_scalar' op reads element 8 of %src, which has no input data and was not written before"
 invoke scalar_ptr.pto --in src=data/in16.bin --set off=-1
 expect scalar_ptr_negative_offset 1 "err~'pto.load_scalar' op expects a non-negative offset, got -1 [LOAD_SCALAR.offset]"
+invoke async_put_get.pto --in src=data/in16.bin --set so=3 --set do=5 --set stride=1 --out dst=$T/async_dst.bin \
+    --out back=$T/async_back.bin --out flag=$T/async_flag.bin --check-sync=strict --check-init
+expect async_put_wait_get_test 0 same=async_dst.bin:data/async_dst.bin same=async_back.bin:data/async_back.bin \
+    same=async_flag.bin:data/async_flag.bin empty
+# --trace: a transfer's line ends with the checksum of the dst it wrote (FNV-1a 64 of floats 3..10)
+invoke async_put_get.pto --in src=data/in16.bin --set so=3 --set do=5 --set stride=1 --trace
+expect async_trace_dst_checksum 0 "out~[14] L19 pto.tput_async %put dst=%dp@%dst+5<8> src=%sp@%src+3<8> session=%s => %dp=fnv1a:13b9f461ff3f6232" \
+    "out~[17] L22 pto.tget_async %get dst=%bp@%back+0<8> src=%dp@%dst+5<8> session=%s => %bp=fnv1a:13b9f461ff3f6232" \
+    "out~[15] L20 pto.wait_async_event %done=1 event=%put session=%s"
+invoke async_put_get.pto --zero-inputs --set so=0 --set do=0 --set stride=2
+expect async_strided_src 1 "err~async_put_get.pto:19:12: error: 'pto.tput_async' op expects src to be a flat contiguous 1D GM view, but its strides leave gaps (the SDMA engine copies one contiguous run) [TPUT_ASYNC.view]"
+invoke async_put_get.pto --set so=0 --set do=0 --set stride=1
+expect async_src_no_input 1 "err~'pto.tput_async' op reads element 0 of %src, which has no input data and was not written before"
+invoke async_overlap.pto --in buf=data/in16.bin --set o=8 --out buf=$T/async_o8.bin
+expect async_same_buffer_disjoint 0 same=async_o8.bin:data/async_overlap_8.bin
+invoke async_overlap.pto --in buf=data/in16.bin --set o=0 --out buf=$T/async_o0.bin
+expect async_same_range 0 same=async_o0.bin:data/in16.bin
+invoke async_overlap.pto --in buf=data/in16.bin --set o=4 --out buf=$T/async_o4.bin
+expect async_overlap 1 "err~'pto.tput_async' op src (%buf elements 0..7) and dst (%buf elements 4..11) overlap: the order in which the DMA engine copies is not specified" absent=async_o4.bin
 invoke trap.pto --set n=2 --zero-inputs --out out=$T/trap_ok.bin
 expect trap_not_taken 0 size=trap_ok.bin:0
 invoke trap.pto --set n=5 --zero-inputs --out out=$T/trap.bin

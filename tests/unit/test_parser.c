@@ -672,20 +672,47 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
     /* PTOAS ops outside our table, in their own generic shapes: only "unsupported operation" */
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
                  "%f = pto.bind_tile {\n  name = \"fifo\",\n  peer_func = @vector_kernel,\n  size = 8192\n} -> i32\n"
-                 "%s = pto.build_async_session(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
+                 "%s = pto.tget_scale_addr(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.pointer_cast {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_tile_memref -> !pto.tile_buf<vec, 16x16xf32>\n"
                  "pto.tpack ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.bind_tile", "unsupported operation 'pto.bind_tile': this PTOAS operation is not implemented"},
-                 {7, "pto.build_async_session",
-                  "unsupported operation 'pto.build_async_session': asynchronous GM transfers are not implemented"},
+                 {7, "pto.tget_scale_addr",
+                  "unsupported operation 'pto.tget_scale_addr': MX matmul (microscaling with scale tiles) is not implemented yet "
+                  "(issue #12)"},
                  {8, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {9, "pto.declare_tile_memref",
                   "unsupported operation 'pto.declare_tile_memref': this PTOAS operation is not implemented"},
                  {10, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa "
                                    "defines it nowhere (no CPU simulator, no NPU code) (issue #11)"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
+}
+
+Test(parser, async_transfer_ops_parse_in_their_custom_form) {
+    EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
+                 "%s = pto.build_async_session(%t, %w : " TB16 ", !pto.ptr<i8>) {sync_id = 1 : i32} -> !pto.async_session\n"
+                 "%e = pto.tput_async(%t, %t, %s : " TB16 ", " TB16 ", !pto.async_session) -> !pto.async_event\n"
+                 "%x = pto.wait_async_event(%s, %s : !pto.async_session, !pto.async_session) -> i1\n"
+                 "%y = pto.test_async_event(%q, %s : !pto.async_event<2>, !pto.async_session) -> i1\n"
+                 "%z = pto.wait_async_event %e, %s : !pto.async_event, !pto.async_session -> i1\n",
+                 {2, "%w", "'pto.build_async_session' op operand 'workspace' uses undefined value %w"},
+                 {3, "%t", "'pto.tput_async' op operand 'dst' expects a !pto.partition_tensor_view, "
+                           "got %t of type !pto.tile_buf<vec, 16x16xf32>"},
+                 {3, "%t, %s", "'pto.tput_async' op operand 'src' expects a !pto.partition_tensor_view, "
+                                "got %t of type !pto.tile_buf<vec, 16x16xf32>"},
+                 {4, "%s", "'pto.wait_async_event' op operand 'event' expects a !pto.async_event, got %s of type "
+                           "!pto.async_session"},
+                 {5, "%q", "'pto.test_async_event' op operand 'event' uses undefined value %q"},
+                 {5, "!pto.async_event<2>", "!pto.async_event takes no parameters"});
+    const Op *s = nth_op(P.m->funcs[0], 1);
+    cr_assert_eq(s->code, OP_BUILD_ASYNC_SESSION);
+    cr_assert_eq(s->n_results, 1);
+    cr_assert_eq(s->results[0]->type->kind, TY_ASYNC_SESSION);
+    cr_assert_eq(s->attrs.count, 1);
+    const Op *z = nth_op(P.m->funcs[0], 5); /* the operand list without parentheses is read too */
+    cr_assert_eq(z->code, OP_WAIT_ASYNC_EVENT);
+    cr_assert_eq(z->ins.count, 2);
 }
 
 Test(parser, generic_shapes_are_errors_for_known_ops) {

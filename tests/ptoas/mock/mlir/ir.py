@@ -233,3 +233,25 @@ def print_block(block, depth):
 
 def ind(depth):
     return "  " * depth
+
+
+class Operation(OpView):
+    """Operation.create: an op in MLIR's generic form, `"name"(%a, %b) {attrs} : (A, B) -> (R)`."""
+
+    def __init__(self, name, operands, attributes, results):
+        self.name, self.operands = name, list(operands or [])
+        self.attributes = dict(attributes or {})
+        self.results = [Value(t) for t in (results or [])]
+        insert(self)
+
+    @staticmethod
+    def create(name, results=None, operands=None, attributes=None, loc=None, ip=None):
+        return Operation(name, operands, attributes, results)
+
+    def lines(self, depth):
+        lhs = ", ".join(map(str, self.results))
+        attrs = " {%s}" % ", ".join("%s = %s" % kv for kv in self.attributes.items()) if self.attributes else ""
+        return ['%s%s"%s"(%s)%s : (%s) -> (%s)' % (ind(depth), lhs + " = " if lhs else "", self.name,
+                                                  ", ".join(map(str, self.operands)), attrs,
+                                                  ", ".join(str(v.type) for v in self.operands),
+                                                  ", ".join(str(v.type) for v in self.results))]

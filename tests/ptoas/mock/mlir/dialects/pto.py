@@ -338,6 +338,57 @@ SectionVectorOp = type("SectionVectorOp", (_Section,), {"mnemonic": "section.vec
 SectionCubeOp = type("SectionCubeOp", (_Section,), {"mnemonic": "section.cube"})
 
 
+class AsyncSessionType(Type):
+    @staticmethod
+    def get(ctx=None):
+        return Type("!pto.async_session")
+
+
+class AsyncEventType(Type):
+    @staticmethod
+    def get(ctx=None):
+        return Type("!pto.async_event")
+
+
+class _Paren(OpView):
+    """PTOAS's `pto.OP(%a, %b : A, B) {attrs} -> R` (the async GM transfer ops)."""
+    mnemonic, result_type, attr_types = None, None, {}
+
+    def __init__(self, *operands, loc=None, ip=None, **attrs):
+        self.operands = list(operands)
+        self.attrs = {k: "%s : %s" % (v, self.attr_types.get(k, "i64")) for k, v in attrs.items() if v is not None}
+        self.results = [Value(Type(self.result_type))]
+        insert(self)
+
+    def lines(self, depth):
+        names, types = _typed(self.operands)
+        return ["%s%s = pto.%s(%s : %s)%s -> %s" % (ind(depth), self.results[0], self.mnemonic, names, types,
+                                                    _attr_dict(self.attrs), self.result_type)]
+
+
+BuildAsyncSessionOp = type("BuildAsyncSessionOp", (_Paren,), {
+    "mnemonic": "build_async_session", "result_type": "!pto.async_session",
+    "attr_types": {"sync_id": "i32", "queue_num": "i32"}})
+TPutAsyncOp = type("TPutAsyncOp", (_Paren,), {"mnemonic": "tput_async", "result_type": "!pto.async_event"})
+TGetAsyncOp = type("TGetAsyncOp", (_Paren,), {"mnemonic": "tget_async", "result_type": "!pto.async_event"})
+WaitAsyncEventOp = type("WaitAsyncEventOp", (_Paren,), {"mnemonic": "wait_async_event", "result_type": "i1"})
+TestAsyncEventOp = type("TestAsyncEventOp", (_Paren,), {"mnemonic": "test_async_event", "result_type": "i1"})
+
+
+class _Barrier(OpView):
+    def __init__(self, pipe, loc=None, ip=None):
+        self.pipe = str(pipe)
+        insert(self)
+
+    def lines(self, depth):
+        return ["%spto.barrier %s" % (ind(depth), self.pipe)]
+
+
+def barrier(pipe, loc=None, ip=None):
+    """PTOAS's generated builder function of BarrierOp."""
+    _Barrier(pipe)
+
+
 def __getattr__(name):
     if name.endswith("Attr") and name not in globals():
         return _attr_class(name)
