@@ -227,7 +227,7 @@ static const struct {
     {"asynchronous GM transfers are not implemented",
      "build_async_session tget_async tput_async test_async_event wait_async_event"},
     {"this PTOAS operation is not implemented",
-     "bind_tile declare_tile declare_tile_memref pointer_cast print subset"},
+     "bind_tile declare_tile declare_tile_memref pointer_cast subset"},
 };
 
 const char *op_unimplemented_reason(const char *name, size_t len) {

@@ -932,8 +932,25 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     bool dict_in_ins = op->attrs.count && op->ins.count && ((info->flags & OPF_ATTRS_IN_INS) || op->code == OP_TCVT);
     bool dict_as_operand = op->attrs.count && op->code == OP_TGATHER && op->ins.count == 1;
     if (dict_as_operand) dict_in_ins = true;
+    /* OPF_STRING_IN_INS: the row's string attribute leads ins(...), `ins("x = %f", %v : f32)` */
+    AttrList rest = op->attrs;
+    const Attr *lead = NULL;
+    for (int j = 0; (info->flags & OPF_STRING_IN_INS) && j < ATTRSPEC_MAX && info->attrs[j].name && !lead; j++)
+        if (info->attrs[j].kind == AK_STRING) lead = attr_find(&op->attrs, info->attrs[j].name);
+    if (lead && lead->kind == ATTR_STRING) {
+        rest.items = arena_alloc_array(p->arena, (size_t)op->attrs.count, sizeof *rest.items);
+        rest.count = 0;
+        for (int j = 0; j < op->attrs.count; j++)
+            if (&op->attrs.items[j] != lead) rest.items[rest.count++] = op->attrs.items[j];
+    } else {
+        lead = NULL;
+    }
     if (op->ins.count && (info->flags & OPF_TYPED_INS) && !tmp && !dict_in_ins) { /* `ins(%a : Ta, %b : Tb)` */
         out(p, " ins(");
+        if (lead) {
+            print_attr_value(p, lead);
+            out(p, ", ");
+        }
         for (int i = 0; i < op->ins.count; i++) {
             if (i) out(p, ", ");
             print_operand_or_name(p, &op->ins.items[i], in_names[i]);
@@ -960,15 +977,19 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
         print_types(p, out_types, op->outs.count);
         out(p, ")");
     }
-    if (op->attrs.count && !dict_in_ins) {
+    if (rest.count && !dict_in_ins) {
         out(p, " ");
-        print_attr_dict(p, &op->attrs);
+        print_attr_dict(p, &rest);
     }
     out(p, "\n");
 }
 
 static void print_dps_op_ssa(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
+    if (info->flags & OPF_STRING_IN_INS) { /* no SSA spelling: PTOAS's form is the only custom one */
+        print_dps_op_dps(p, op);
+        return;
+    }
     const Type **in_types, **out_types;
     hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     bool ssa_result = op->n_results > 0;

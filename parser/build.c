@@ -668,7 +668,9 @@ OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *prop
             it->attrs = dict;
             ptrvec_push(ctx->scratch, items, it);
         }
-        return pc_draft(ctx, opname, items, NULL, NULL, loc);
+        OpDraft *d = pc_draft(ctx, opname, items, NULL, NULL, loc);
+        d->generic = true; /* pto.print's format is among the attributes, not leading ins(...) */
+        return d;
     }
     if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0) {
         /* `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` is `pto.tadd ins(%a, %b : A, B) outs(%d : D)` */
@@ -1470,6 +1472,24 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
              * are the op's attributes, checked against its row like any other */
             for (size_t j = 0; it->operand_attrs && it->attrs && j < it->attrs->count; j++)
                 ptrvec_push(ctx->scratch, &operand_attrs, it->attrs->items[j]);
+            if (it->kind == IT_INS && it->attr) { /* `ins("text", ...)`: the row's string attribute */
+                const char *key = NULL;
+                for (int j = 0; j < ATTRSPEC_MAX && info->attrs[j].name && !key; j++)
+                    if (info->attrs[j].kind == AK_STRING) key = info->attrs[j].name;
+                if (!(info->flags & OPF_STRING_IN_INS) || !key) {
+                    pc_error(ctx, it->attr->loc, "'%s' op takes no string literal in ins(...)", opn);
+                    malformed = true;
+                    break;
+                }
+                Attr *a = arena_alloc(ctx->scratch, sizeof *a);
+                *a = *it->attr;
+                a->key = key;
+                ptrvec_push(ctx->scratch, &operand_attrs, a);
+            } else if (it->kind == IT_INS && (info->flags & OPF_STRING_IN_INS) && !d->generic) {
+                pc_error(ctx, it->loc, "'%s' op expects a string literal first in ins(...): `%s ins(\"...\", %%v : T)`", opn, opn);
+                malformed = true;
+                break;
+            }
             if (*slot) {
                 pc_error(ctx, it->loc, "'%s' op has more than one %s(...) list", opn, it->kind == IT_INS ? "ins" : "outs");
                 malformed = true;

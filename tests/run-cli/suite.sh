@@ -478,3 +478,14 @@ invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bi
 expect fifo_checkers_warn 0 "err~pto-run: warning: --check-sync and --check-init: the cube and vector kernel functions started at line 7 run unchecked"
 invoke fifo_v2c_split.pto --in src=data/fifo_src_16x16.bin --in id=data/eye16.bin --trace
 expect fifo_trace_names_cores 0 "out~-- core @v2c_vector sub-block 0" "out~-- core @v2c_vector sub-block 1" "out~-- core @v2c_cube"
+
+# pto.print (ops_control.c): the format's text and one checked conversion, in program order with
+# tprint, once per block; -q keeps it (program output); in JSON mode it goes to standard error
+invoke print.pto --set s=2.5 --set n=42 --blocks 2
+expect print_blocks 0 out=print_blocks.out
+invoke print.pto --set s=2.5 --set n=42 --blocks 2 -q
+expect print_quiet_keeps_output 0 out=print_blocks.out
+invoke print.pto --set s=-0.125 --set n=-7
+expect print_values 0 "out~s = -000.125|-1.250000e-01|-0.125|-0x1p-3" "out~-7    |100%" "noout~block 1"
+invoke print.pto --set s=2.5 --set n=42 --diagnostics=json
+expect print_json_on_stderr 0 json "err~s = +002.500|" "noout~s = +002.500|"
