@@ -918,6 +918,15 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);
+    for (int i = 1; i < op->n_results; i++) { /* a second destination (tmrgsort's executed vector) */
+        const Value *r = op->results[i];
+        if (r->type && r->type->kind == TY_TILE) {
+            print_alloc_dps(p, r, NULL);
+        } else {
+            out_indent(p);
+            outf(p, "%%%s = arith.constant dense<0> : %s\n", r->name, type_text(p, r->type));
+        }
+    }
     bool generic_only = false;
     for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
     if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1 &&
@@ -1014,7 +1023,13 @@ static void print_dps_op_ssa(Printer *p, const Op *op) {
     if (ssa_result) {
         out(p, " : (");
         print_types(p, in_types, op->ins.count);
-        outf(p, ") -> %s", type_text(p, op->results[0]->type));
+        if (op->n_results == 1) {
+            outf(p, ") -> %s", type_text(p, op->results[0]->type));
+        } else {
+            out(p, ") -> (");
+            for (int i = 0; i < op->n_results; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, op->results[i]->type));
+            out(p, ")");
+        }
     } else if (n > 0) {
         out(p, " : ");
         print_types(p, in_types, op->ins.count);

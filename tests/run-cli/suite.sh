@@ -443,6 +443,11 @@ invoke mrgsort_executed.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=d
 expect tmrgsort_executed_counts 0 "out~           1           -2       -15536           -1" \
     "out~           3            4            0            0" "out~           4            4            4            0" \
     "out~           9            0          8.5           20            8           10            7            1            6"
+invoke mrgsort_results.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=data/mrg_c.bin --print ex@9 --print ex3@10 \
+    --print o3 --print-format=%g
+expect tmrgsort_result_form_counts 0 "out~%ex @9 in @k (step 5): 4 i16" "out~           3            4            0            0" \
+    "out~%ex3 @10 in @k (step 6): 4 i16" "out~           4            4            4            0" \
+    "out~           9            0          8.5           20            8           10            7            1            6"
 # ---- mgather / mscatter / tprefetch (A5): bounding modes, GM outside the buffer, GM never written
 invoke gm_gather.pto --entry gather --in g=data/in64.bin --in i=data/idx_oob16.bin --check-sync --check-init
 expect mgather_clamp 0 "out~ 32.0000  35.0000  63.0000  63.0000  63.0000  39.0000  63.0000  63.0000" \

@@ -1028,3 +1028,46 @@ Test(parser, print_format_misplaced_or_missing) {
                  {6, "\"a %f\"", "syntax error: unexpected string '\"a %f\"'"},
                  {7, ")", "syntax error: unexpected ')', expected ','"});
 }
+
+/* ---- results bound to a row's outs (N_RESULTS 2: tmrgsort's `%dst, %executed = ...`) ------------ */
+
+#define MRG_A "!pto.tile_buf<vec, 1x128xf32>"
+#define MRG_T "!pto.tile_buf<vec, 1x256xf32>"
+
+Test(parser, tmrgsort_two_results_bind_both_outs) {
+    Module *m = parse_ok("%a = pto.alloc_tile : " MRG_A "\n"
+                         "%t = pto.alloc_tile : " MRG_T "\n"
+                         "%d, %e = pto.tmrgsort %a, %a, %t {exhausted = true} : (" MRG_A ", " MRG_A ", " MRG_T ") -> (" MRG_T
+                         ", vector<4xi16>)\n"
+                         "%d3, %e3 = tmrgsort %a, %a, %a, %t : " MRG_A ", " MRG_A ", " MRG_A ", " MRG_T ", " MRG_T
+                         ", vector<4xi16>\n");
+    const Func *f = m->funcs[0];
+    const Op *two = nth_op(f, 2), *three = nth_op(f, 3);
+    cr_assert_eq(two->code, OP_TMRGSORT2);
+    cr_assert_eq(two->spelling, SPELL_SSA);
+    cr_assert_eq(two->ins.count, 3);
+    cr_assert_eq(two->n_results, 2);
+    cr_assert_eq(two->outs.count, 2);
+    for (int i = 0; i < 2; i++) cr_assert_eq(two->outs.items[i].value, two->results[i], "outs[%d] is result %d", i, i);
+    cr_assert_eq(two->results[0]->type->kind, TY_TILE);
+    cr_assert_eq(two->results[0]->type->tile.cols, 256);
+    cr_assert_eq(two->results[1]->type->kind, TY_VECTOR);
+    cr_assert_not_null(attr_find(&two->attrs, "exhausted"));
+    cr_assert_eq(three->code, OP_TMRGSORT3);
+    cr_assert_eq(three->spelling, SPELL_ASM);
+    cr_assert_eq(three->outs.count, 2);
+    cr_assert_str_eq(three->outs.items[1].value->name, "e3");
+    cr_assert_eq(three->results[1]->type->kind, TY_VECTOR);
+}
+
+Test(parser, tmrgsort_result_count_errors) {
+    EXPECT_DIAGS("%a = pto.alloc_tile : " MRG_A "\n"
+                 "%t = pto.alloc_tile : " MRG_T "\n"
+                 "%d, %e, %f = pto.tmrgsort %a, %a, %t : (" MRG_A ", " MRG_A ", " MRG_T ") -> (" MRG_T ", vector<4xi16>, i32)\n"
+                 "%g, %h = pto.tmrgsort %a, %a, %t\n"
+                 "%c = arith.constant 64 : i32\n"
+                 "%s, %x = pto.tmrgsort %a, %c : (" MRG_A ", i32) -> (" MRG_A ", vector<4xi16>)\n",
+                 {3, "%d", "'pto.tmrgsort' op produces 2 results, got 3 names"},
+                 {4, "%h", "'pto.tmrgsort' op cannot infer the type of result %h; write it in the signature (': ... -> TYPE')"},
+                 {6, "%s", "'pto.tmrgsort' op produces 1 result, got 2 names"});
+}
