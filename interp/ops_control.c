@@ -590,6 +590,8 @@ static int32_t exec_print(Interp *ip, const Instr *in, int32_t pc) {
         else fprintf(out, pf->spec, s);
     }
     fwrite(pf->suffix, 1, pf->suffix_len, out);
+    /* --trace: every record starts a line (--diff-trace reads them), so an unended line ends here */
+    if (ip->opts.trace && (pf->suffix_len == 0 || pf->suffix[pf->suffix_len - 1] != '\n')) fputc('\n', out);
     return pc + 1;
 }
 

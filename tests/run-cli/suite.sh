@@ -492,5 +492,8 @@ invoke print.pto --set s=2.5 --set n=42 --blocks 2 -q
 expect print_quiet_keeps_output 0 out=print_blocks.out
 invoke print.pto --set s=-0.125 --set n=-7
 expect print_values 0 "out~s = -000.125|-1.250000e-01|-0.125|-0x1p-3" "out~-7    |100%" "noout~block 1"
+invoke print.pto --set s=2.5 --set n=42 --trace
+expect print_trace_records_start_lines 0 "out~s = +002.500|" "out~[3] L9 pto.print scalar=%s=2.5" \
+    "out~4294967295 " "out~[8] L14 pto.print scalar=%m=-1" "noout~|[3] L9" "noout~4294967295 [8]"
 invoke print.pto --set s=2.5 --set n=42 --diagnostics=json
 expect print_json_on_stderr 0 json "err~s = +002.500|" "noout~s = +002.500|"
