@@ -567,6 +567,49 @@ bool lower_trap(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
+/* pto.print: the format's text, then the scalar through the conversion spec rebuilt by
+ * print_op_format_parse (never the text as written), then the rest of the text, on the program's
+ * output stream in program order (docs/execution.md). */
+static int32_t exec_print(Interp *ip, const Instr *in, int32_t pc) {
+    const PrintOpFormat *pf = in->extra;
+    ScalarValue v = read_scalar(ip->frame, &in->sc[0]);
+    FILE *out = ip->out;
+    fwrite(pf->prefix, 1, pf->prefix_len, out);
+    if (pf->arg == PF_ARG_FLOAT) {
+        fprintf(out, pf->spec, v.f);
+    } else {
+        uint64_t u = (uint64_t)v.i;
+        long long s = (long long)v.i;
+        switch (pf->int_bits) { /* the value as the length modifier's C type reads it */
+        case 8: u = (uint8_t)u, s = (int8_t)(uint8_t)u; break;
+        case 16: u = (uint16_t)u, s = (int16_t)(uint16_t)u; break;
+        case 32: u = (uint32_t)u, s = (int32_t)(uint32_t)u; break;
+        default: break;
+        }
+        if (pf->is_unsigned) fprintf(out, pf->spec, (unsigned long long)u);
+        else fprintf(out, pf->spec, s);
+    }
+    fwrite(pf->suffix, 1, pf->suffix_len, out);
+    /* --trace: every record starts a line (--diff-trace reads them), so an unended line ends here */
+    if (ip->opts.trace && (pf->suffix_len == 0 || pf->suffix[pf->suffix_len - 1] != '\n')) fputc('\n', out);
+    return pc + 1;
+}
+
+bool lower_print(LowerCtx *ctx, const Op *op) {
+    const Attr *fa = attr_find(&op->attrs, "format");
+    if (op->ins.count != 1 || !fa || fa->kind != ATTR_STRING)
+        return lower_error(ctx, op, op->loc, "expects a format string and one scalar");
+    Instr in = instr_for(op, exec_print);
+    if (!scalar_ref(ctx, op, &op->ins.items[0], DT_I32, &in.sc[0])) return false;
+    PrintOpFormat *pf = arena_alloc(ctx->ip->arena, sizeof *pf);
+    const char *err = NULL;
+    if (!print_op_format_parse(ctx->ip->arena, fa->text, in.sc[0].type, pf, &err))
+        return lower_error(ctx, op, fa->loc, "%s", err);
+    in.extra = pf;
+    emit(ctx, &in);
+    return true;
+}
+
 bool lower_section(LowerCtx *ctx, const Op *op) {
     Block *body = region_block(op, 0);
     return !body || lower_block(ctx, body);

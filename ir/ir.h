@@ -517,6 +517,10 @@ enum {
                                 * `: T, ...` signature skips the bracketed (SPEC_INDEX) inputs
                                 * (PTOAS's store_scalar); the generic form keeps the row's order */
 };
+/* DPS: PTOAS's custom form leads ins(...) with a string literal, `ins("FMT", %v : T)`: the value of
+ * the row's first AK_STRING attribute (pto.print's format); the generic form has it among the
+ * attributes like any other. */
+#define OPF_STRING_IN_INS ((uint64_t)1 << 38)
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
 typedef enum SigStyle {
@@ -646,6 +650,27 @@ const char *scope_attr_names(bool on_func);
 /* What an attribute PTOAS defines on op `op_name` means, when pto-as does not implement it
  * (tmov's accToVecMode, tstore's stPhase, ...), else NULL. */
 const char *ptoas_attr_unimplemented(const char *op_name, const char *key);
+
+/* pto.print's format (ir/print_format.c): PTOAS lowers `pto.print ins("FMT", %v : T)` to a device
+ * printf of (FMT, v). The format comes from untrusted text, so it is parsed into pieces and never
+ * handed to printf as written: literal text before and after exactly one conversion (`%%` is a
+ * literal '%'), and a C conversion spec rebuilt from checked parts (flags, width, precision) that
+ * takes a long long (PF_ARG_INT: the value cast to `int_bits` bits first, signed or not as the
+ * conversion says) or a double (PF_ARG_FLOAT). */
+typedef enum PrintArgKind { PF_ARG_INT, PF_ARG_FLOAT } PrintArgKind;
+typedef struct PrintOpFormat {
+    const char *prefix, *suffix;  /* literal text (escapes decoded, `%%` folded), NUL-free */
+    size_t prefix_len, suffix_len;
+    char spec[40];                /* the conversion as passed to printf: "%+08.3f", "%-5llx" */
+    PrintArgKind arg;
+    int int_bits;                 /* PF_ARG_INT: 8, 16, 32 or 64 (hh, h, none, l/ll/j/z/t) */
+    bool is_unsigned;             /* PF_ARG_INT: u, x, X, o */
+} PrintOpFormat;
+/* Largest width or precision a pto.print conversion may ask for. */
+#define PRINT_FORMAT_MAX_FIELD 512
+/* Parses pto.print's format `raw` (the string attribute as written, MLIR escapes \\ \" \n \t \XX
+ * undecoded) for a scalar of type `scalar`; on failure *err says why (in `arena`). */
+bool print_op_format_parse(Arena *arena, const char *raw, DType scalar, PrintOpFormat *out, const char **err);
 
 
 /* ------------------------------------------------------------------------------------------ */

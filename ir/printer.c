@@ -927,6 +927,15 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     const char *tmp = missing_tmp(p, op);
     if (op->n_results > 0) /* written in SSA form: the result needs storage of its own before the DPS op */
         print_alloc_dps(p, op->results[0], NULL);
+    for (int i = 1; i < op->n_results; i++) { /* a second destination (tmrgsort's executed vector) */
+        const Value *r = op->results[i];
+        if (r->type && r->type->kind == TY_TILE) {
+            print_alloc_dps(p, r, NULL);
+        } else {
+            out_indent(p);
+            outf(p, "%%%s = arith.constant dense<0> : %s\n", r->name, type_text(p, r->type));
+        }
+    }
     bool generic_only = false;
     for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
     if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1 &&
@@ -941,8 +950,25 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     bool dict_in_ins = op->attrs.count && op->ins.count && ((info->flags & OPF_ATTRS_IN_INS) || op->code == OP_TCVT);
     bool dict_as_operand = op->attrs.count && op->code == OP_TGATHER && op->ins.count == 1;
     if (dict_as_operand) dict_in_ins = true;
+    /* OPF_STRING_IN_INS: the row's string attribute leads ins(...), `ins("x = %f", %v : f32)` */
+    AttrList rest = op->attrs;
+    const Attr *lead = NULL;
+    for (int j = 0; (info->flags & OPF_STRING_IN_INS) && j < ATTRSPEC_MAX && info->attrs[j].name && !lead; j++)
+        if (info->attrs[j].kind == AK_STRING) lead = attr_find(&op->attrs, info->attrs[j].name);
+    if (lead && lead->kind == ATTR_STRING) {
+        rest.items = arena_alloc_array(p->arena, (size_t)op->attrs.count, sizeof *rest.items);
+        rest.count = 0;
+        for (int j = 0; j < op->attrs.count; j++)
+            if (&op->attrs.items[j] != lead) rest.items[rest.count++] = op->attrs.items[j];
+    } else {
+        lead = NULL;
+    }
     if (op->ins.count && (info->flags & OPF_TYPED_INS) && !tmp && !dict_in_ins) { /* `ins(%a : Ta, %b : Tb)` */
         out(p, " ins(");
+        if (lead) {
+            print_attr_value(p, lead);
+            out(p, ", ");
+        }
         print_typed_operands(p, &op->ins, in_names, in_types);
         out(p, ")");
     } else if (op->ins.count) {
@@ -965,15 +991,19 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
         print_types(p, out_types, op->outs.count);
         out(p, ")");
     }
-    if (op->attrs.count && !dict_in_ins) {
+    if (rest.count && !dict_in_ins) {
         out(p, " ");
-        print_attr_dict(p, &op->attrs);
+        print_attr_dict(p, &rest);
     }
     out(p, "\n");
 }
 
 static void print_dps_op_ssa(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
+    if (info->flags & OPF_STRING_IN_INS) { /* no SSA spelling: PTOAS's form is the only custom one */
+        print_dps_op_dps(p, op);
+        return;
+    }
     const Type **in_types, **out_types;
     hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     bool ssa_result = op->n_results > 0;
@@ -998,7 +1028,13 @@ static void print_dps_op_ssa(Printer *p, const Op *op) {
     if (ssa_result) {
         out(p, " : (");
         print_types(p, in_types, op->ins.count);
-        outf(p, ") -> %s", type_text(p, op->results[0]->type));
+        if (op->n_results == 1) {
+            outf(p, ") -> %s", type_text(p, op->results[0]->type));
+        } else {
+            out(p, ") -> (");
+            for (int i = 0; i < op->n_results; i++) outf(p, "%s%s", i ? ", " : "", type_text(p, op->results[i]->type));
+            out(p, ")");
+        }
     } else if (n > 0) {
         out(p, " : ");
         print_types(p, in_types, op->ins.count);

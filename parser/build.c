@@ -668,7 +668,9 @@ OpDraft *pc_generic_form(ParseCtx *ctx, Tok name, PtrVec *operands, PtrVec *prop
             it->attrs = dict;
             ptrvec_push(ctx->scratch, items, it);
         }
-        return pc_draft(ctx, opname, items, NULL, NULL, loc);
+        OpDraft *d = pc_draft(ctx, opname, items, NULL, NULL, loc);
+        d->generic = true; /* pto.print's format is among the attributes, not leading ins(...) */
+        return d;
     }
     if (info && (info->flags & OPF_DPS) && result_types->count == 0 && operands->count > 0) {
         /* `"pto.tadd"(%a, %b, %d) : (A, B, D) -> ()` is `pto.tadd ins(%a, %b : A, B) outs(%d : D)` */
@@ -1160,6 +1162,8 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
         TypeUse t = {NULL, {0}};
         if (info->flags & OPF_SCALAR_RESULT) { /* written, never inferred */
             if (op->spelling == SPELL_DPS) continue; /* the ins/outs form's own error said so */
+        } else if ((info->flags & OPF_DPS) && i > 0 && i < 2 && !(info->outs[i].kinds & K_TILE)) {
+            /* a destination that is not a tile (tmrgsort's executed vector): written, never inferred */
         } else if (info->flags & OPF_DPS) {
             for (int j = 0; j < n_ins && !t.type; j++) {
                 TypeUse ot = operand_type_use(pos[j]);
@@ -1194,7 +1198,8 @@ static bool check_result_count(ParseCtx *ctx, Op *op, const OpInfo *info, bool d
         }
         if (R > info->n_results) {
             if (info->n_results == 0) pc_error(ctx, loc, "'%s' op produces no result", opn);
-            else pc_error(ctx, loc, "'%s' op produces %d result, got %d names", opn, info->n_results, R);
+            else pc_error(ctx, loc, "'%s' op produces %d result%s, got %d names", opn, info->n_results,
+                          info->n_results == 1 ? "" : "s", R);
             return false;
         }
         return true;
@@ -1474,6 +1479,24 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
              * are the op's attributes, checked against its row like any other */
             for (size_t j = 0; it->operand_attrs && it->attrs && j < it->attrs->count; j++)
                 ptrvec_push(ctx->scratch, &operand_attrs, it->attrs->items[j]);
+            if (it->kind == IT_INS && it->attr) { /* `ins("text", ...)`: the row's string attribute */
+                const char *key = NULL;
+                for (int j = 0; j < ATTRSPEC_MAX && info->attrs[j].name && !key; j++)
+                    if (info->attrs[j].kind == AK_STRING) key = info->attrs[j].name;
+                if (!(info->flags & OPF_STRING_IN_INS) || !key) {
+                    pc_error(ctx, it->attr->loc, "'%s' op takes no string literal in ins(...)", opn);
+                    malformed = true;
+                    break;
+                }
+                Attr *a = arena_alloc(ctx->scratch, sizeof *a);
+                *a = *it->attr;
+                a->key = key;
+                ptrvec_push(ctx->scratch, &operand_attrs, a);
+            } else if (it->kind == IT_INS && (info->flags & OPF_STRING_IN_INS) && !d->generic) {
+                pc_error(ctx, it->loc, "'%s' op expects a string literal first in ins(...): `%s ins(\"...\", %%v : T)`", opn, opn);
+                malformed = true;
+                break;
+            }
             if (*slot) {
                 pc_error(ctx, it->loc, "'%s' op has more than one %s(...) list", opn, it->kind == IT_INS ? "ins" : "outs");
                 malformed = true;
@@ -1725,14 +1748,18 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
     /* 6. assemble the operand lists (SSA form of a DPS op: the result is outs[0]) */
     op->ins = operand_list(ctx, ins_ops, n_ins);
     if ((info->flags & OPF_DPS) && !(info->flags & OPF_SCALAR_RESULT) && !dps_form && R > 0 && results_ok) {
-        Operand *dst = arena_alloc(ctx->scratch, sizeof *dst);
-        dst->kind = OPD_VALUE;
-        dst->value = op->results[0];
-        dst->text = op->results[0]->name;
-        dst->type = op->results[0]->type;
-        dst->type_loc = op->results[0]->type_loc;
-        dst->loc = op->results[0]->loc;
-        op->outs = operand_list(ctx, &dst, 1);
+        /* result i is outs[i] (R <= the row's N_RESULTS <= its outs: tmrgsort's `%dst, %executed = ...`) */
+        Operand **dsts = arena_alloc_array(ctx->scratch, (size_t)R, sizeof *dsts);
+        for (int i = 0; i < R; i++) {
+            Operand *dst = dsts[i] = arena_alloc(ctx->scratch, sizeof *dst);
+            dst->kind = OPD_VALUE;
+            dst->value = op->results[i];
+            dst->text = op->results[i]->name;
+            dst->type = op->results[i]->type;
+            dst->type_loc = op->results[i]->type_loc;
+            dst->loc = op->results[i]->loc;
+        }
+        op->outs = operand_list(ctx, dsts, R);
     } else {
         op->outs = operand_list(ctx, outs_ops, n_outs);
     }
@@ -1771,6 +1798,11 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         if (dps_form)
             pc_error(ctx, outs_group ? outs_group->loc : op->loc, "'%s' op missing outs(...) operand '%s'", opn,
                      info->outs[op->outs.count].name);
+        else if (op->outs.count > 0 && op->n_results > 0 && info->n_results >= n_outs_required) /* name them all */
+            pc_error(ctx, op->loc, "'%s' op missing destination operand '%s': the result form names every destination, "
+                     "'%%%s, %%%s = %s ... : (...) -> (...)'; or write the operands positionally without results ('%s ..., "
+                     "%%%s, %%%s') or use ins(...)/outs(...)", opn, info->outs[op->outs.count].name, info->outs[0].name,
+                     info->outs[1].name, opn, opn, info->outs[0].name, info->outs[1].name);
         else if (op->outs.count > 0 && op->n_results > 0) /* the result took dst: a second out has no spelling there */
             pc_error(ctx, op->loc, "'%s' op missing destination operand '%s': the result form names %s only; write the "
                      "operands positionally without a result ('%s ..., %%%s, %%%s') or use ins(...)/outs(...)", opn,

@@ -63,7 +63,7 @@ typedef struct Item {
     PtrVec *operands;     /* IT_SYMBOL_CALL, IT_KEYWORD_LIST, IT_INS, IT_OUTS: Operand* */
     PtrVec *types;        /* IT_INS, IT_OUTS: TypeUse* (may be empty) */
     PtrVec *attrs;        /* IT_ATTR_ARGS, IT_ANGLE, IT_ATTR_DICT: Attr* */
-    Attr *attr;           /* IT_KEYWORD_ATTR */
+    Attr *attr;           /* IT_KEYWORD_ATTR; IT_INS: the string literal leading the list (OPF_STRING_IN_INS), key NULL */
     bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} (PTOAS's tcvt, tcmp:
                            * the op's attributes, in `attrs`) */
     SrcLoc operand_attr_loc;

@@ -368,6 +368,13 @@ dps_group
     : T_INS '(' dps_operands_opt ')'        { $$ = pc_item(ctx, IT_INS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
     | T_INS '(' dps_operands ':' ins_types ')'
                                             { $$ = pc_item(ctx, IT_INS, @1); $$->operands = pc_concat(ctx, $3, $5->operands); $$->types = $5->types; pc_take_operand_attrs(ctx, $$); }
+    /* a string literal first, `ins("x = %f", %v : f32)` (pto.print's format: rows with OPF_STRING_IN_INS) */
+    | T_INS '(' T_STRING ',' dps_operands ')'
+                                            { $$ = pc_item(ctx, IT_INS, @1); $$->operands = $5; $$->types = pc_list(ctx);
+                                              $$->attr = pc_attr(ctx, ATTR_STRING, NULL, TOK(@3), @3); pc_take_operand_attrs(ctx, $$); }
+    | T_INS '(' T_STRING ',' dps_operands ':' ins_types ')'
+                                            { $$ = pc_item(ctx, IT_INS, @1); $$->operands = pc_concat(ctx, $5, $7->operands); $$->types = $7->types;
+                                              $$->attr = pc_attr(ctx, ATTR_STRING, NULL, TOK(@3), @3); pc_take_operand_attrs(ctx, $$); }
     | T_OUTS                                { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = pc_list(ctx); $$->types = pc_list(ctx); } /* PTOAS tgetval `outs : T` */
     | T_OUTS '(' dps_operands_opt ')'       { $$ = pc_item(ctx, IT_OUTS, @1); $$->operands = $3; $$->types = pc_list(ctx); pc_take_operand_attrs(ctx, $$); }
     | T_OUTS '(' dps_operands ':' type_list ')'

@@ -853,6 +853,30 @@ void verify_trap(VerifyCtx *ctx, const Op *op) {
     (void)ctx, (void)op;
 }
 
+/* pto.print: the scalar is a signless integer or a float (PTOAS's ScalarType: not index, not
+ * ui*), and the format holds exactly one conversion that type takes (ir/print_format.c). */
+void verify_print(VerifyCtx *ctx, const Op *op) {
+    if (op->ins.count != 1) return; /* the table's arity rule reports it */
+    const Operand *o = &op->ins.items[0];
+    const Type *t = operand_type(o);
+    DType dt = o->kind == OPD_FLOAT ? DT_F32 : o->kind == OPD_BOOL ? DT_I1 : DT_I32;
+    if (t) {
+        if (t->kind != TY_SCALAR || t->dtype == DT_INDEX || dtype_is_unsigned(t->dtype)) {
+            vreport(ctx, op, o->loc, SEV_ERROR, op_rule(ctx, op, "scalar"),
+                    "expects a signless integer or float scalar (PTOAS's ScalarType), got %s%s", type_text(ctx, t),
+                    t->kind == TY_SCALAR && t->dtype == DT_INDEX ? "; convert it with arith.index_cast" : "");
+            return;
+        }
+        dt = t->dtype;
+    }
+    const Attr *fa = attr_find(&op->attrs, "format");
+    if (!fa || fa->kind != ATTR_STRING) return; /* the attribute rules report it */
+    PrintOpFormat pf;
+    const char *err = NULL;
+    if (!print_op_format_parse(ctx->arena, fa->text, dt, &pf, &err))
+        vreport(ctx, op, fa->loc, SEV_ERROR, op_rule(ctx, op, "format"), "%s", err);
+}
+
 void verify_section(VerifyCtx *ctx, const Op *op) {
     const Block *b = op->n_regions ? op->regions[0].block : NULL;
     for (const Op *o = b ? b->first : NULL; o; o = o->next)

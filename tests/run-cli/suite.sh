@@ -462,6 +462,11 @@ invoke mrgsort_executed.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=d
 expect tmrgsort_executed_counts 0 "out~           1           -2       -15536           -1" \
     "out~           3            4            0            0" "out~           4            4            4            0" \
     "out~           9            0          8.5           20            8           10            7            1            6"
+invoke mrgsort_results.pto --in a=data/mrg_a.bin --in b=data/mrg_b.bin --in c=data/mrg_c.bin --print ex@9 --print ex3@10 \
+    --print o3 --print-format=%g
+expect tmrgsort_result_form_counts 0 "out~%ex @9 in @k (step 5): 4 i16" "out~           3            4            0            0" \
+    "out~%ex3 @10 in @k (step 6): 4 i16" "out~           4            4            4            0" \
+    "out~           9            0          8.5           20            8           10            7            1            6"
 # ---- mgather / mscatter / tprefetch (A5): bounding modes, GM outside the buffer, GM never written
 invoke gm_gather.pto --entry gather --in g=data/in64.bin --in i=data/idx_oob16.bin --check-sync --check-init
 expect mgather_clamp 0 "out~ 32.0000  35.0000  63.0000  63.0000  63.0000  39.0000  63.0000  63.0000" \
@@ -517,3 +522,16 @@ invoke lpipe_errors.pto --entry gm_mismatch
 expect lpipe_gm_on_one_side 1 "err~'pto.initialize_l2l_pipe' op sets up the cube-to-vector pipe without a GM slot buffer, but its peer set it up with one"
 invoke lpipe_errors.pto --entry gm_small
 expect lpipe_gm_slot_too_small 1 "err~'pto.tpush' op writes bytes [0, 1024) of its GM slot, more than slot_size 512 bytes"
+# pto.print (ops_control.c): the format's text and one checked conversion, in program order with
+# tprint, once per block; -q keeps it (program output); in JSON mode it goes to standard error
+invoke print.pto --set s=2.5 --set n=42 --blocks 2
+expect print_blocks 0 out=print_blocks.out
+invoke print.pto --set s=2.5 --set n=42 --blocks 2 -q
+expect print_quiet_keeps_output 0 out=print_blocks.out
+invoke print.pto --set s=-0.125 --set n=-7
+expect print_values 0 "out~s = -000.125|-1.250000e-01|-0.125|-0x1p-3" "out~-7    |100%" "noout~block 1"
+invoke print.pto --set s=2.5 --set n=42 --trace
+expect print_trace_records_start_lines 0 "out~s = +002.500|" "out~[3] L9 pto.print scalar=%s=2.5" \
+    "out~4294967295 " "out~[8] L14 pto.print scalar=%m=-1" "noout~|[3] L9" "noout~4294967295 [8]"
+invoke print.pto --set s=2.5 --set n=42 --diagnostics=json
+expect print_json_on_stderr 0 json "err~s = +002.500|" "noout~s = +002.500|"

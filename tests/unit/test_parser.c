@@ -1005,3 +1005,95 @@ Test(parser, set_ffts_takes_a_memref_argument) {
     cr_assert_eq(b->code, OP_SET_FFTS);
     cr_assert_eq(b->ins.items[0].value, f->args[1]);
 }
+
+/* ---- a string literal leading ins(...) (OPF_STRING_IN_INS: pto.print's format) ------------------- */
+
+Test(parser, print_format_leads_ins_and_becomes_the_format_attribute) {
+    Module *m = parse_ok("func.func @k(%x: f32, %n: i32) {\n"
+                         "  pto.print ins(\"x = %f\\n\", %x : f32)\n"
+                         "  pto.print ins(\"n = %d\", %n)\n"
+                         "  \"pto.print\"(%n) <{format = \"g %d\"}> : (i32) -> ()\n"
+                         "  pto.print ins(\"\", %n : i32) {note = 1}\n"
+                         "  return\n"
+                         "}\n");
+    const Func *f = m->funcs[0];
+    const char *want[] = {"x = %f\\n", "n = %d", "g %d", ""};
+    for (int i = 0; i < 4; i++) {
+        const Op *op = nth_op(f, i);
+        cr_assert_eq(op->code, OP_PRINT, "op %d", i);
+        cr_assert_eq(op->ins.count, 1, "op %d", i);
+        cr_assert_eq(op->outs.count, 0, "op %d", i);
+        const Attr *a = attr_find(&op->attrs, "format");
+        cr_assert_not_null(a, "op %d", i);
+        cr_assert_eq(a->kind, ATTR_STRING);
+        cr_assert_str_eq(a->text, want[i], "op %d", i); /* escapes kept as written */
+    }
+    cr_assert_str_eq(nth_op(f, 0)->ins.items[0].value->name, "x");
+    const Op *both = nth_op(f, 3); /* the string joins the dictionary's attributes */
+    cr_assert_eq(both->attrs.count, 2);
+    cr_assert_not_null(attr_find(&both->attrs, "note"));
+    /* the format's location is the string literal's */
+    cr_assert_eq(attr_find(&nth_op(f, 0)->attrs, "format")->loc.line, 2);
+    cr_assert_eq(attr_find(&nth_op(f, 0)->attrs, "format")->loc.col, 17);
+}
+
+Test(parser, print_format_misplaced_or_missing) {
+    EXPECT_DIAGS("func.func @k(%x: f32, %t: !pto.tile_buf<vec, 16x16xf32>) {\n"
+                 "  pto.print ins(%x : f32)\n"
+                 "  pto.tprint ins(\"x\", %t : !pto.tile_buf<vec, 16x16xf32>)\n"
+                 "  pto.print ins(\"a %f\", %x : f32) {format = \"b %f\"}\n"
+                 "  pto.print ins(\"a %f\", \"b\", %x : f32)\n"
+                 "  pto.print ins(%x, \"a %f\" : f32)\n"
+                 "  pto.print ins(\"a %f\")\n"
+                 "  return\n"
+                 "}\n",
+                 {2, "ins", "'pto.print' op expects a string literal first in ins(...): `pto.print ins(\"...\", %v : T)`"},
+                 {3, "\"x\"", "'pto.tprint' op takes no string literal in ins(...)"},
+                 {4, "\"a %f\"", "'pto.print' op has the attribute 'format' twice"},
+                 {5, "\"b\"", "syntax error: unexpected string '\"b\"', expected value, integer, float, 'true' or 'false'"},
+                 {6, "\"a %f\"", "syntax error: unexpected string '\"a %f\"'"},
+                 {7, ")", "syntax error: unexpected ')', expected ','"});
+}
+
+/* ---- results bound to a row's outs (N_RESULTS 2: tmrgsort's `%dst, %executed = ...`) ------------ */
+
+#define MRG_A "!pto.tile_buf<vec, 1x128xf32>"
+#define MRG_T "!pto.tile_buf<vec, 1x256xf32>"
+
+Test(parser, tmrgsort_two_results_bind_both_outs) {
+    Module *m = parse_ok("%a = pto.alloc_tile : " MRG_A "\n"
+                         "%t = pto.alloc_tile : " MRG_T "\n"
+                         "%d, %e = pto.tmrgsort %a, %a, %t {exhausted = true} : (" MRG_A ", " MRG_A ", " MRG_T ") -> (" MRG_T
+                         ", vector<4xi16>)\n"
+                         "%d3, %e3 = tmrgsort %a, %a, %a, %t : " MRG_A ", " MRG_A ", " MRG_A ", " MRG_T ", " MRG_T
+                         ", vector<4xi16>\n");
+    const Func *f = m->funcs[0];
+    const Op *two = nth_op(f, 2), *three = nth_op(f, 3);
+    cr_assert_eq(two->code, OP_TMRGSORT2);
+    cr_assert_eq(two->spelling, SPELL_SSA);
+    cr_assert_eq(two->ins.count, 3);
+    cr_assert_eq(two->n_results, 2);
+    cr_assert_eq(two->outs.count, 2);
+    for (int i = 0; i < 2; i++) cr_assert_eq(two->outs.items[i].value, two->results[i], "outs[%d] is result %d", i, i);
+    cr_assert_eq(two->results[0]->type->kind, TY_TILE);
+    cr_assert_eq(two->results[0]->type->tile.cols, 256);
+    cr_assert_eq(two->results[1]->type->kind, TY_VECTOR);
+    cr_assert_not_null(attr_find(&two->attrs, "exhausted"));
+    cr_assert_eq(three->code, OP_TMRGSORT3);
+    cr_assert_eq(three->spelling, SPELL_ASM);
+    cr_assert_eq(three->outs.count, 2);
+    cr_assert_str_eq(three->outs.items[1].value->name, "e3");
+    cr_assert_eq(three->results[1]->type->kind, TY_VECTOR);
+}
+
+Test(parser, tmrgsort_result_count_errors) {
+    EXPECT_DIAGS("%a = pto.alloc_tile : " MRG_A "\n"
+                 "%t = pto.alloc_tile : " MRG_T "\n"
+                 "%d, %e, %f = pto.tmrgsort %a, %a, %t : (" MRG_A ", " MRG_A ", " MRG_T ") -> (" MRG_T ", vector<4xi16>, i32)\n"
+                 "%g, %h = pto.tmrgsort %a, %a, %t\n"
+                 "%c = arith.constant 64 : i32\n"
+                 "%s, %x = pto.tmrgsort %a, %c : (" MRG_A ", i32) -> (" MRG_A ", vector<4xi16>)\n",
+                 {3, "%d", "'pto.tmrgsort' op produces 2 results, got 3 names"},
+                 {4, "%h", "'pto.tmrgsort' op cannot infer the type of result %h; write it in the signature (': ... -> TYPE')"},
+                 {6, "%s", "'pto.tmrgsort' op produces 1 result, got 2 names"});
+}
