@@ -333,27 +333,15 @@ void sync_checker_new_block(SyncChecker *s) {
             s->regions[i].n_segs = 0;
 }
 
-/* Copies the running context's synchronisation state into c. */
-static void save_core(const SyncChecker *s, CoreState *c) {
-    memcpy(c->clk, s->clk, sizeof c->clk);
-    c->layers = s->layers, c->internal_site = s->internal_site, c->block = s->block;
-    memcpy(c->flag, s->flag, sizeof c->flag);
-    memcpy(c->flag_dsts, s->flag_dsts, sizeof c->flag_dsts);
-    memcpy(c->buf, s->buf, sizeof c->buf);
-    memcpy(c->sem, s->sem, sizeof c->sem);
-    memcpy(c->fifo_free, s->fifo_free, sizeof c->fifo_free);
-}
+/* The fields a core's context has of its own (CoreState and SyncChecker name them alike). */
+#define CORE_STATE_FIELDS(X) X(clk) X(layers) X(internal_site) X(flag) X(flag_dsts) X(buf) X(sem) X(fifo_free) X(block)
+#define COPY_CORE_FIELD(f) memcpy(&to->f, &from->f, sizeof to->f);
 
-/* Makes c's state the running one. */
-static void load_core(SyncChecker *s, const CoreState *c) {
-    memcpy(s->clk, c->clk, sizeof s->clk);
-    s->layers = c->layers, s->internal_site = c->internal_site, s->block = c->block;
-    memcpy(s->flag, c->flag, sizeof s->flag);
-    memcpy(s->flag_dsts, c->flag_dsts, sizeof s->flag_dsts);
-    memcpy(s->buf, c->buf, sizeof s->buf);
-    memcpy(s->sem, c->sem, sizeof s->sem);
-    memcpy(s->fifo_free, c->fifo_free, sizeof s->fifo_free);
-}
+/* Copies the running context's synchronisation state into `to`. */
+static void save_core(const SyncChecker *from, CoreState *to) { CORE_STATE_FIELDS(COPY_CORE_FIELD) }
+
+/* Makes `from` the running state. */
+static void load_core(SyncChecker *to, const CoreState *from) { CORE_STATE_FIELDS(COPY_CORE_FIELD) }
 
 bool sync_checker_enter_core(SyncChecker *s, int core) {
     if (core == s->core) return true;
