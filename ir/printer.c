@@ -1068,6 +1068,14 @@ static SigStyle sig_style(const Op *op) {
     }
 }
 
+
+/* `%r = PREFIXNAME(%a, %b`: an op written as a call, up to its operands (the caller closes it). */
+static void print_call_head(Printer *p, const Op *op, const char *prefix, const char *name, const char **names) {
+    out_indent(p);
+    print_results(p, op);
+    outf(p, "%s%s(", prefix, name);
+    print_list(p, &op->ins, names);
+}
 static void print_custom_op(Printer *p, const Op *op) {
     const OpInfo *info = op_info(op->code);
     if (p->form != PRINT_SSA && op->code == OP_TASSIGN) {
@@ -1124,10 +1132,7 @@ static void print_custom_op(Printer *p, const Op *op) {
         return;
     }
     if (op_sig_style(info) == SIG_PAREN) { /* `NAME(%a, %b : A, B) {attrs} -> R` (ops_async.def) */
-        out_indent(p);
-        print_results(p, op);
-        outf(p, "%s(", info->name);
-        print_list(p, &op->ins, names);
+        print_call_head(p, op, "", info->name, names);
         out(p, " : ");
         print_types(p, types, op->ins.count);
         out(p, ")");
@@ -1483,10 +1488,7 @@ static void print_terminator(Printer *p, const Op *op, const char *kw, bool cond
 static void print_call(Printer *p, const Op *op) {
     const Type **types;
     const char **names = hoist_literals(p, op, &op->ins, ins_kinds, &types);
-    out_indent(p);
-    print_results(p, op);
-    outf(p, "func.call @%s(", op->callee);
-    print_list(p, &op->ins, names);
+    print_call_head(p, op, "func.call @", op->callee, names);
     out(p, ") : (");
     print_types(p, types, op->ins.count);
     out(p, ") -> ");

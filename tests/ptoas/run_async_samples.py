@@ -63,6 +63,14 @@ def run_case(pto_run, tmp, text, label, inputs, scalars, expect):
     return True
 
 
+def built(samples, name):
+    """The text a sample's builder script prints, or None (reported) when the script fails."""
+    text = build(samples, name)
+    if text is None:
+        print("FAIL ptoas/AsyncComm/%s: the builder script failed" % name)
+    return text
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__)
@@ -72,22 +80,18 @@ def main(argv):
     rng = np.random.default_rng(13)
     ws = np.zeros(1024, np.int8)
     with tempfile.TemporaryDirectory() as tmp:
-        text = build(samples, "async_comm.py")
-        if text is None:
-            print("FAIL ptoas/AsyncComm/async_comm.py: the builder script failed")
-            ok = False
-        else:
+        text = built(samples, "async_comm.py")
+        ok &= text is not None
+        if text is not None:
             src = rng.standard_normal(128).astype(np.float32)
             dst = np.full(128, -1, np.float32)
             ok &= run_case(pto_run, tmp, text, "async_comm.py nranks=2", {"arg0": dst, "arg1": src, "arg2": ws}, {"arg3": 2},
                            {"arg0": src, "arg1": src})
             ok &= run_case(pto_run, tmp, text, "async_comm.py nranks=1", {"arg0": dst, "arg1": src, "arg2": ws}, {"arg3": 1},
                            {"arg0": dst, "arg1": src})
-        text = build(samples, "tput_async_kernel_impl_like.py")
-        if text is None:
-            print("FAIL ptoas/AsyncComm/tput_async_kernel_impl_like.py: the builder script failed")
-            ok = False
-        else:
+        text = built(samples, "tput_async_kernel_impl_like.py")
+        ok &= text is not None
+        if text is not None:
             src = rng.standard_normal(256).astype(np.float32)
             dsts = [np.full(256, float(-k), np.float32) for k in (1, 2, 3)]
             ins = {"arg0": dsts[0], "arg1": dsts[1], "arg2": dsts[2], "arg3": src, "arg4": ws}
@@ -99,11 +103,9 @@ def main(argv):
                 expect["arg3"] = src
                 ok &= run_case(pto_run, tmp, text, "tput_async_kernel_impl_like.py %s" % label, ins,
                                {"arg5": nranks, "arg6": root, "arg7": me, "arg8": off, "arg9": count}, expect)
-        text = build(samples, "tget_async_kernel_impl_like.py")
-        if text is None:
-            print("FAIL ptoas/AsyncComm/tget_async_kernel_impl_like.py: the builder script failed")
-            ok = False
-        else:
+        text = built(samples, "tget_async_kernel_impl_like.py")
+        ok &= text is not None
+        if text is not None:
             srcs = [rng.standard_normal(256).astype(np.float32) for _ in range(3)]
             dsts = [np.full(256, float(-k), np.float32) for k in (1, 2, 3)]
             ins = {"arg%d" % i: a for i, a in enumerate(dsts + srcs)}
