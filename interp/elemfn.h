@@ -19,6 +19,8 @@
 #define PTO_ELEMFN_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHIFT = 3 };
 
@@ -286,6 +288,104 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EF_recip(T, a, b, c) (1.0f / (a))
 #define EI_recip(T, a, b, c) EI_QUOT(T, 1, a)
 #define EC_recip(T, a, b) EC_DIVISOR(T, 1, a)
+
+/* ---- approximate, then verify the rounding ------------------------------------------------- *
+ * A float function whose exact form calls libm once per element (exp, log) may also have a fast
+ * form the skeletons use on contiguous rows (kernels_elem.h, KE_DEF_APPROX):
+ *   EFX_NAME   "~, FN": FN(T, a, b, c) is a double within a relative error e of EF_NAME's value
+ *              before its rounding to T (a NaN where it does not apply);
+ *   EFXM_NAME  "~, FNM": FNM(T) is a relative margin m, more than e plus the error of the libm
+ *              call EF_NAME makes (glibc: exp, log under 1 ulp of double, expf under 1 ulp of
+ *              float).
+ * The skeleton rounds v*(1-m) and v*(1+m) to T. Rounding is monotonic, so when both give the
+ * same value every number between them does too, the libm result among them: v's rounding is
+ * then exactly what EF_NAME stores. Otherwise (a NaN, an input out of the fast range, or v within
+ * m of a rounding boundary of T) the element is computed by EF_NAME itself. The answer is thus
+ * EF_NAME's on every kernel path, bit for bit; only the time differs. The approximations were
+ * checked on every float input against glibc (largest error 2^-51.1 for log, 2^-51.5 for exp),
+ * and tests/unit/test_kernels_fast.c checks them on a sample of all floats and the boundaries. */
+
+/* exp(x) for x in [-110, 100] (clamped: below, exp rounds to +0 in every T; above, to +Inf),
+ * x = k ln2 + r with |r| <= ln2/2 (Cody-Waite, ln2 in two parts: k ln2_hi exact), exp(r) by its
+ * Taylor polynomial of degree 12 (remainder under 2^-52), 2^k from the bits of the rounding
+ * constant. Relative error under 2^-51; a NaN stays NaN. */
+static inline double ef_exp_approx(double x) {
+    x = x < -110.0 ? -110.0 : x;
+    x = x > 100.0 ? 100.0 : x;
+    const double shift = 0x1.8p52; /* x/ln2 + shift: the nearest integer k in the low bits */
+    const double t = x * 0x1.71547652b82fep0 + shift;
+    const double k = t - shift;
+    const double r = (x - k * 0x1.62e42feep-1) - k * 0x1.a39ef35793c76p-33;
+    double p = 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    uint64_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    const uint64_t scale_bits = (tb - 0x4338000000000000ull + 1023u) << 52; /* 2^k, k in [-159, 145] */
+    double scale;
+    memcpy(&scale, &scale_bits, sizeof scale);
+    return p * scale;
+}
+
+/* log(x) for finite x > 0 (else NaN): x = 2^e m with m in [sqrt(1/2), sqrt(2)), log m =
+ * 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, by its series to s^21 (remainder under 2^-54), plus
+ * e ln2 (ln2 in two parts, e ln2_hi exact). Relative error under 2^-51. */
+static inline double ef_log_approx(double x) {
+    uint64_t xb;
+    memcpy(&xb, &x, sizeof xb);
+    const uint64_t off = xb - 0x3fe6a09e667f3bcdull; /* the bits of sqrt(1/2) */
+    const int64_t e = (int64_t)off >> 52;
+    const uint64_t mb = xb - ((uint64_t)e << 52);
+    double m;
+    memcpy(&m, &mb, sizeof m);
+    const uint64_t eb = 0x4338000000000000ull + (uint64_t)e; /* e as a double without a conversion */
+    double ed;
+    memcpy(&ed, &eb, sizeof ed);
+    ed -= 0x1.8p52;
+    const double f = m - 1.0;
+    const double s = f / (2.0 + f);
+    const double z = s * s;
+    double p = 1.0 / 21.0;
+    p = p * z + 1.0 / 19.0;
+    p = p * z + 1.0 / 17.0;
+    p = p * z + 1.0 / 15.0;
+    p = p * z + 1.0 / 13.0;
+    p = p * z + 1.0 / 11.0;
+    p = p * z + 1.0 / 9.0;
+    p = p * z + 1.0 / 7.0;
+    p = p * z + 1.0 / 5.0;
+    p = p * z + 1.0 / 3.0;
+    const double v = ed * 0x1.62e42feep-1 + (ed * 0x1.a39ef35793c76p-33 + 2.0 * s * (1.0 + z * p));
+    return x > 0.0 && x <= 0x1.fffffffffffffp1023 ? v : NAN;
+}
+
+/* the margins: both approximations and glibc's exp and log are within 2^-51 of the true value;
+ * f16 TEXP calls expf, within 2^-23 */
+#define EFX_MARGIN_DOUBLE 0x1p-46
+#define EFX_exp ~, EFX_EXP
+#define EFX_EXP(T, a, b, c) ef_exp_approx((double)(a))
+#define EFXM_exp ~, EFXM_EXP
+#define EFXM_EXP(T) EFXM_EXP_##T
+#define EFXM_EXP_f32 EFX_MARGIN_DOUBLE
+#define EFXM_EXP_bf16 EFX_MARGIN_DOUBLE
+#define EFXM_EXP_f16 0x1p-21
+#define EFX_log ~, EFX_LOG
+#define EFX_LOG(T, a, b, c) ef_log_approx((double)(a))
+#define EFXM_log ~, EFXM_DOUBLE
+#define EFXM_DOUBLE(T) EFX_MARGIN_DOUBLE
+#define EFX_expdif ~, EFX_EXPDIF
+#define EFX_EXPDIF(T, a, b, c) ef_exp_approx((double)RND(T, EF_sub(T, a, b, c)))
+#define EFXM_expdif ~, EFXM_DOUBLE
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 /* TPRELU / TLRELU with its two tests written once each (NaN, then > 0): as one nested conditional

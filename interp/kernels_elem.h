@@ -256,6 +256,116 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
     return ok;
 }
 
+/* ---- approximate, then verify the rounding (elemfn.h: EFX_NAME, EFXM_NAME) ------------------ */
+#define KE_NO_APX(T, a, b, c) 0.0
+#define KE_NO_APX_MARGIN(T) 0.0
+#define KE_APX(elem) KE_SECOND(EFX_##elem, KE_NO_APX, ~)
+/* elem's margin on T; 0 when elem has no fast form (the skeletons test it at compile time) */
+#define KE_APX_MARGIN(elem, T) KE_CALL(KE_SECOND(EFXM_##elem, KE_NO_APX_MARGIN, ~), T)
+
+/* v rounded to T, as the float the skeleton stores (f32) or narrows exactly (f16, bf16); *unsure
+ * when v is NaN or v*(1-margin) and v*(1+margin) round to different values of T. f16 and bf16
+ * round in double by adding and taking away 2^(e + 53 - p) with v's sign (e: v's binade, at
+ * least T's smallest normal one; p: T's precision): the sum's quantum is T's, and the addition
+ * rounds to nearest even as T's own rounding does; a value past T's range rounds past its
+ * largest finite value and the narrowing makes it Inf, as it does the libm result. */
+KINLINE float ke_apx_round_f32(double v, double margin, bool *unsure) {
+    *unsure = !(v == v) || (float)(v * (1.0 - margin)) != (float)(v * (1.0 + margin));
+    return (float)v;
+}
+KINLINE double ke_apx_shift(double v, uint64_t min_binade, uint64_t spare_bits) {
+    uint64_t vb;
+    memcpy(&vb, &v, sizeof vb);
+    uint64_t b = vb & 0x7ff0000000000000ull;
+    b = (b < min_binade ? min_binade : b) + (spare_bits << 52);
+    b |= vb & 0x8000000000000000ull;
+    double shift;
+    memcpy(&shift, &b, sizeof shift);
+    return shift;
+}
+#define KE_DEF_APX_ROUND_HALF(T, min_exp, prec)                                                    \
+    KINLINE float ke_apx_round_##T(double v, double margin, bool *unsure) {                        \
+        const double shift = ke_apx_shift(v, (uint64_t)(1023 + (min_exp)) << 52, 53 - (prec));    \
+        const double lo = (v * (1.0 - margin) + shift) - shift, hi = (v * (1.0 + margin) + shift) - shift; \
+        *unsure = !(v == v) || lo != hi;                                                           \
+        return (float)((v + shift) - shift);                                                       \
+    }
+KE_DEF_APX_ROUND_HALF(f16, -14, 11)
+KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
+
+/* moving a row piece between a tile and the chunk buffers (f32 copied; f16, bf16 widened/narrowed) */
+#define KE_APX_DIRECT_F32 1 /* a whole chunk of a row is read in place */
+#define KE_APX_DIRECT_HALF 0
+#define KE_APX_LOAD_F32(T, to, from, m) memcpy(to, from, (size_t)(m) * sizeof(float))
+#define KE_APX_STORE_F32(T, to, from, m) memcpy(to, from, (size_t)(m) * sizeof(float))
+#define KE_APX_LOAD_HALF(T, to, from, m) KE_WIDEN_##T(to, from, m)
+#define KE_APX_STORE_HALF(T, to, from, m) KE_NARROW_##T(to, from, m)
+
+/* For an element function with a fast form: ke_apx_OP_T computes one chunk from float sources
+ * (x0, x1, x2 at p0, p1, p2; kv the scalar) into fo: the fast form, vectorised, with a flag per
+ * element whose rounding it cannot vouch for, then EF_elem for the flagged ones (elemfn.h,
+ * "approximate, then verify"); fo may not overlap the sources, m <= KE_CHUNK.
+ * ke_apx_rows_OP_T runs a contiguous, safe (in place or disjoint) region through it: the rows'
+ * pieces are packed into whole chunks (short rows batched, so the loop stays vectorised), and a
+ * chunk is stored only after it is wholly loaded. */
+#define KE_DEF_APX(op, shape, elem, T, kind)                                                       \
+    KINLINE void ke_apx_##op##_##T(float *fo, const float *p0, const float *p1, const float *p2, float kv, \
+                                   int64_t m) {                                                    \
+        const double margin = KE_APX_MARGIN(elem, T);                                              \
+        uint8_t unsure[KE_CHUNK];                                                                  \
+        int any = 0;                                                                               \
+        for (int64_t i = 0; i < m; i++) {                                                          \
+            const float x0 = p0[i], x1 = p1[i], x2 = p2[i];                                        \
+            (void)x0, (void)x1, (void)x2, (void)kv; /* used by the fast forms, not KE_NO_APX */    \
+            bool bad;                                                                              \
+            fo[i] = ke_apx_round_##T(KE_CALL(KE_APX(elem), T, KE_ARGS_##shape(x0, x1, x2, kv)), margin, &bad); \
+            unsure[i] = bad;                                                                       \
+            any |= bad;                                                                            \
+        }                                                                                          \
+        for (int64_t i = 0; any && i < m; i++)                                                     \
+            if (unsure[i]) {                                                                       \
+                const float x0 = p0[i], x1 = p1[i], x2 = p2[i];                                    \
+                (void)x1, (void)x2;                                                                \
+                fo[i] = KE_OUT_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));        \
+            }                                                                                      \
+    }                                                                                              \
+    KINLINE void ke_apx_rows_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, float kv,    \
+                                        int64_t rows, int64_t cols) {                              \
+        typedef KE_STORE_##T ST;                                                                   \
+        float g0[KE_CHUNK], g1[KE_CHUNK], g2[KE_CHUNK], fo[KE_CHUNK];                              \
+        int64_t r = 0, c = 0, wr = 0, wc = 0; /* the next element to load, to store */             \
+        while (r < rows) {                                                                         \
+            if (KE_APX_DIRECT_##kind && c + KE_CHUNK <= cols) { /* a whole chunk of one row */      \
+                const float *p0 = (const float *)s0.p + r * s0.rs + c, *p1 = (const float *)s1.p + r * s1.rs + c, \
+                            *p2 = (const float *)s2.p + r * s2.rs + c;                             \
+                ke_apx_##op##_##T(fo, p0, p1, p2, kv, KE_CHUNK);                                   \
+                memcpy((float *)d.p + r * d.rs + c, fo, sizeof fo);                                \
+                c += KE_CHUNK, wc += KE_CHUNK;                                                     \
+                if (c == cols) c = 0, r++, wc = 0, wr++;                                           \
+                continue;                                                                          \
+            }                                                                                      \
+            int64_t fill = 0;                                                                      \
+            while (r < rows && fill < KE_CHUNK) {                                                  \
+                const int64_t take = cols - c < KE_CHUNK - fill ? cols - c : KE_CHUNK - fill;      \
+                KE_APX_LOAD_##kind(T, g0 + fill, (const ST *)s0.p + r * s0.rs + c, take);          \
+                if (n > 1) KE_APX_LOAD_##kind(T, g1 + fill, (const ST *)s1.p + r * s1.rs + c, take); \
+                if (n > 2) KE_APX_LOAD_##kind(T, g2 + fill, (const ST *)s2.p + r * s2.rs + c, take); \
+                fill += take, c += take;                                                           \
+                if (c == cols) c = 0, r++;                                                         \
+            }                                                                                      \
+            ke_apx_##op##_##T(fo, g0, g1, g2, kv, fill);                                           \
+            for (int64_t off = 0; off < fill;) {                                                   \
+                const int64_t take = cols - wc < fill - off ? cols - wc : fill - off;              \
+                KE_APX_STORE_##kind(T, (ST *)d.p + wr * d.rs + wc, fo + off, take);                \
+                off += take, wc += take;                                                           \
+                if (wc == cols) wc = 0, wr++;                                                      \
+            }                                                                                      \
+        }                                                                                          \
+    }
+#define KE_OUT_f32(x) KE_ST_f32(x)
+#define KE_OUT_f16(x) KE_NARROWABLE(x)
+#define KE_OUT_bf16(x) KE_NARROWABLE(x)
+
 /* ---- f32 ------------------------------------------------------------------------------------ */
 #define KE_DEF_F32(op, shape, elem, T)                                                             \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
@@ -265,6 +375,10 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(float))) {          \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+            if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: through chunk buffers */           \
+                ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
+                return EFAULT_NONE;                                                                \
+            }                                                                                      \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 float *restrict dp = (float *)d.p + r * d.rs;                                      \
                 const float *p0 = (const float *)s0.p + r * s0.rs, *p1 = (const float *)s1.p + r * s1.rs, \
@@ -295,8 +409,12 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(uint16_t))) {       \
-            float f0[KE_CHUNK], f1[KE_CHUNK], f2[KE_CHUNK], fo[KE_CHUNK];                          \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+            if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: its own chunk loop */              \
+                ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
+                return EFAULT_NONE;                                                                \
+            }                                                                                      \
+            float f0[KE_CHUNK], f1[KE_CHUNK], f2[KE_CHUNK], fo[KE_CHUNK];                          \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 uint16_t *dp = (uint16_t *)d.p + r * d.rs;                                         \
                 const uint16_t *p0 = (const uint16_t *)s0.p + r * s0.rs,                           \
@@ -384,7 +502,10 @@ KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
     }
 
 /* ---- instantiation from the op table ------------------------------------------------------- */
-#define KE_DEF__(op, shape, elem, T, kind) KE_DEF_##kind(op, shape, elem, T)
+#define KE_DEF_APX_F32 KE_DEF_APX
+#define KE_DEF_APX_HALF KE_DEF_APX
+#define KE_DEF_APX_INT(...)
+#define KE_DEF__(op, shape, elem, T, kind) KE_DEF_APX_##kind(op, shape, elem, T, kind) KE_DEF_##kind(op, shape, elem, T)
 #define KE_DEF_(op, shape, elem, T, kind) KE_DEF__(op, shape, elem, T, kind)
 #define KE_DEF(op, shape, elem, T) KE_DEF_(op, shape, elem, T, KE_KIND_##T)
 #define KE_TYPES_FI(m, ...) KE_TYPES_F(m, __VA_ARGS__) KE_TYPES_I(m, __VA_ARGS__)
