@@ -83,6 +83,17 @@ KINLINE float ke_float_id(float x) { return x; }
 KE_DEF_REM(f32)
 KE_DEF_REM(f16)
 KE_DEF_REM(bf16)
+/* ef_rem_T on fmod's fast form (elemfn.h, ef_fmod_fast): NaN where that does not apply */
+#define KE_DEF_REM_FAST(T)                                                                         \
+    KINLINE double ef_rem_fast_##T(float a, float b) {                                             \
+        const double m = ef_fmod_fast((double)a, (double)b);                                       \
+        float r = RND(T, (float)m); /* exact: the remainder of two T values is one */              \
+        r = (a >= 0.0f) != (b >= 0.0f) && r != 0.0f ? RND(T, r + b) : r;                           \
+        return m == m ? (double)r : NAN;                                                           \
+    }
+KE_DEF_REM_FAST(f32)
+KE_DEF_REM_FAST(f16)
+KE_DEF_REM_FAST(bf16)
 /* TREM for each integer type: C's % in the promoted type (EI_REMAINDER), stored, then `dst += src1` */
 #define KE_DEF_IREM(T)                                                                             \
     KINLINE KE_STORE_##T ei_rem_##T(KE_STORE_##T a, KE_STORE_##T b) {                              \
@@ -288,7 +299,7 @@ KINLINE double ke_apx_shift(double v, uint64_t min_binade, uint64_t spare_bits) 
         const double shift = ke_apx_shift(v, (uint64_t)(1023 + (min_exp)) << 52, 53 - (prec));    \
         const double lo = (v * (1.0 - margin) + shift) - shift, hi = (v * (1.0 + margin) + shift) - shift; \
         *unsure = !(v == v) || lo != hi;                                                           \
-        return (float)((v + shift) - shift);                                                       \
+        return (float)copysign((v + shift) - shift, v); /* x - x is +0: a zero keeps v's sign */  \
     }
 KE_DEF_APX_ROUND_HALF(f16, -14, 11)
 KE_DEF_APX_ROUND_HALF(bf16, -126, 8)

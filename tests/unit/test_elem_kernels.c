@@ -532,3 +532,55 @@ Test(elem_fast, trowexpandexpdif_matches_libm_bit_for_bit, .timeout = 120) {
             cr_assert_gt(fast_run(OP_TROWEXPANDEXPDIF, dt, a, b, want, FAST_N), 0);
         }
 }
+
+/* TREM's floor modulo as the simulator computes it: fmod in double rounded to T, then `+= b` in T
+ * when the signs differ (>= 0 tests) and the remainder is not 0. */
+static uint32_t ref_rem_bits(DType dt, float a, float b) {
+    float r = dt == DT_F32 ? RND(f32, fmod((double)a, (double)b))
+              : dt == DT_F16 ? RND(f16, fmod((double)a, (double)b)) : RND(bf16, fmod((double)a, (double)b));
+    if ((a >= 0.0f) != (b >= 0.0f) && r != 0.0f) r = dt == DT_F32 ? RND(f32, r + b) : dt == DT_F16 ? RND(f16, r + b) : RND(bf16, r + b);
+    return dt == DT_F32 ? fbits_of(r) : dt == DT_F16 ? fp_f32_to_f16(r) : fp_f32_to_bf16(r);
+}
+
+/* TFMOD and TREM (exact where their fast form runs: elemfn.h, ef_fmod_fast): random pairs with
+ * nearby and distant exponents, zeros of both signs, infinities, NaNs and subnormals. */
+Test(elem_fast, tfmod_trem_match_libm_bit_for_bit, .timeout = 120) {
+    const DType types[] = {DT_F32, DT_F16, DT_BF16};
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00001u,
+                                       0x00000001u, 0x807fffffu, 0x3f800000u, 0xbf800000u, 0x4e800000u};
+    float a[FAST_N], b[FAST_N];
+    uint32_t want_fmod[FAST_N], want_rem[FAST_N];
+    uint64_t s = 7;
+    int64_t fast_path = 0;
+    for (int t = 0; t < 3; t++)
+        for (int round = 0; round < 48; round++) {
+            const DType dt = types[t];
+            for (int i = 0; i < FAST_N; i++) {
+                uint32_t ua = rng_next(&s), ub = rng_next(&s);
+                if (dt == DT_F32) {
+                    if (i % 3 == 1) ub = (ua & 0xff800000u) - ((rng_next(&s) % 24) << 23) + (ub & 0x807fffffu) - (ua & 0x80000000u);
+                    if (i % 3 == 2) ub = (ua & 0xff800000u) + (ub & 0x807fffffu) - (ua & 0x80000000u);
+                    if (i % 5 == 0) { /* a next to an integer multiple k < 2^29 of b */
+                        const float fb = float_of(ub & 0xbfffffffu), k = (float)(rng_next(&s) % (1u << 29));
+                        const float ka = (float)((double)k * (double)fb);
+                        ua = fbits_of(ka) + (rng_next(&s) % 3) - 1, ub = fbits_of(fb);
+                    }
+                    if (i % 31 == 0) ua = special[rng_next(&s) % 10];
+                    if (i % 37 == 0) ub = special[rng_next(&s) % 10];
+                } else {
+                    ua = ua << 16, ub = ub << 16; /* any 16-bit patterns */
+                    if (i % 2) ub = (ua & 0xff800000u) + (ub & 0x807f0000u) - (ua & 0x80000000u); /* nearby, bf16 */
+                    if (i % 2 && dt == DT_F16) ub = (ua & 0xfc000000u) + (ub & 0x83ff0000u) - (ua & 0x80000000u);
+                }
+                a[i] = float_of(ua), b[i] = float_of(ub);
+                const float x = dt == DT_F32 ? a[i] : dt == DT_F16 ? fp_f16_to_f32((uint16_t)(ua >> 16)) : fp_bf16_to_f32((uint16_t)(ua >> 16));
+                const float y = dt == DT_F32 ? b[i] : dt == DT_F16 ? fp_f16_to_f32((uint16_t)(ub >> 16)) : fp_bf16_to_f32((uint16_t)(ub >> 16));
+                want_fmod[i] = REF_BITS(fmod, dt, x, y);
+                want_rem[i] = ref_rem_bits(dt, x, y);
+                fast_path += ef_fmod_fast(x, y) == ef_fmod_fast(x, y);
+            }
+            cr_assert_gt(fast_run(OP_TFMOD, dt, a, b, want_fmod, FAST_N), 0);
+            cr_assert_gt(fast_run(OP_TREM, dt, a, b, want_rem, FAST_N), 0);
+        }
+    cr_assert_gt(fast_path, 3 * 48 * FAST_N / 2, "most pairs take the fast path (%lld)", (long long)fast_path);
+}
