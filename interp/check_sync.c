@@ -172,6 +172,7 @@ typedef struct AsyncXfer {
     int32_t block;
     uint32_t time;
     int64_t bytes;
+    bool mte;               /* an A5 put: a copy on MTE2 / MTE3 done when the op returns, event handle 0 */
 } AsyncXfer;
 
 /* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
@@ -744,8 +745,10 @@ static const Value *typed_operand(const OperandList *l, int i);
 /* The pipe of a tile instruction: its row's pipe rule (ir.h PipeRule), from its operands' memories. */
 static int pipe_of(const SyncChecker *s, const Op *op) {
     /* a transfer's bytes move on the DMA engine (pto-isa comm/async/sdma: SQEs the op posts), after
-     * its PIPE_ALL barrier */
-    if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) return P_DMA;
+     * its PIPE_ALL barrier; but an A5 put is a copy through UB on the core's MTE2 and MTE3
+     * (mte_put_phase), which reads src on MTE2 */
+    if (op->code == OP_TPUT_ASYNC) return s->target == TARGET_A5 ? P_MTE2 : P_DMA;
+    if (op->code == OP_TGET_ASYNC) return P_DMA;
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
     if (rule == PR_TRANSPOSE) return transpose_pipe(s, op);
     if (rule == PR_CUBE) return P_M;
@@ -1421,6 +1424,16 @@ static bool grow_array(void **items, int64_t n, int64_t *cap, size_t size) {
  * transfer's chunks; pto-isa's quiet semantics), through their own barrier. */
 static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
     s->cur_xfer = NULL;
+    bool mte_put = op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
+    const AsyncXfer *waited = NULL;
+    if (op->code == OP_WAIT_ASYNC_EVENT || op->code == OP_TEST_ASYNC_EVENT) {
+        int64_t event = handle_of(ip, op, 0);
+        for (int64_t i = s->n_xfers - 1; i >= 0 && !waited; i--)
+            if (s->xfers[i].handle == event && s->xfers[i].block == s->block) waited = &s->xfers[i];
+        if (waited && waited->mte) return; /* handle 0: AsyncEvent::Wait / Test return true at once */
+    }
+    if (!mte_put) /* the op's own PIPE_ALL barrier, in the program's clocks too */
+        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
     if (op->code == OP_BUILD_ASYNC_SESSION) {
         if (!grow_array((void **)&s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions)) return;
         s->sessions[s->n_sessions++] = (AsyncSessionRec){(int64_t)ip->steps, positive_attr(op, "queue_num", 1),
@@ -1428,26 +1441,42 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
         return;
     }
     if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) {
-        for (int k = 0; k < s->layers; k++) join(s->clk[k].vc[P_DMA], s->clk[k].vc[P_S]); /* after the barrier */
+        if (!mte_put)
+            for (int k = 0; k < s->layers; k++) join(s->clk[k].vc[P_DMA], s->clk[k].vc[P_S]); /* after the barrier */
         if (!grow_array((void **)&s->xfers, s->n_xfers, &s->cap_xfers, sizeof *s->xfers)) return;
         s->xfers[s->n_xfers] = (AsyncXfer){(int64_t)ip->steps, handle_of(ip, op, 2), s->block,
-                                           s->clk[0].vc[P_DMA][P_DMA] + 1, transfer_bytes(ip, op)};
+                                           s->clk[0].vc[P_DMA][P_DMA] + 1, transfer_bytes(ip, op), mte_put};
         s->cur_xfer = &s->xfers[s->n_xfers++];
         return;
     }
-    int64_t event = handle_of(ip, op, 0);
-    uint32_t t = s->clk[0].vc[P_DMA][P_DMA]; /* an event of no recorded transfer: every transfer so far */
-    for (int64_t i = s->n_xfers - 1; i >= 0; i--)
-        if (s->xfers[i].handle == event && s->xfers[i].block == s->block) {
-            t = s->xfers[i].time;
-            break;
-        }
+    /* an event of no recorded transfer: every transfer so far */
+    uint32_t t = waited ? waited->time : s->clk[0].vc[P_DMA][P_DMA];
     for (int k = 0; k < s->layers; k++) {
         Clocks *c = &s->clk[k];
         for (int q = 0; q < N_PIPES; q++)
             if (c->vc[q][P_DMA] < t) c->vc[q][P_DMA] = t;
         if (c->done[P_DMA] < t) c->done[P_DMA] = t;
     }
+}
+
+/* A5's put (pto-isa a5/async/TPutAsync.hpp TPUT_ASYNC_MTE_FALLBACK: the SDMA engine does not do
+ * puts there) copies each chunk GM -> UB scratch on MTE2, then set/wait (MTE2 -> MTE3, the session's
+ * sync_id), UB -> GM on MTE3, then set/wait (MTE3 -> MTE2): its src reads are the op's MTE2
+ * instruction, its dst writes an MTE3 one. The handshake from `from` to `to`, an implementation
+ * detail (layer 0 only: what only it orders is SYNC.internal-order). */
+static void mte_put_handshake(SyncChecker *s, const Op *op, int from, int to) {
+    split_layers(s);
+    s->internal_site = op;
+    Clocks *c = &s->clk[0];
+    uint32_t snap[N_PIPES];
+    memcpy(snap, c->vc[from], sizeof snap);
+    join(c->vc[to], snap);
+    if (snap[to] > c->done[to]) c->done[to] = snap[to];
+}
+
+/* Is `op` an A5 put (mte_put_handshake)? */
+static inline bool is_mte_put(const SyncChecker *s, const Op *op) {
+    return op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
 }
 
 bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
@@ -1473,10 +1502,7 @@ static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Dec
     s->step++;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
-    if (is == IS_BARRIER_ALL_CONTRACT) { /* the op's own PIPE_ALL barrier, in the program's clocks too (async ops) */
-        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
-        async_op(ip, s, op);
-    }
+    if (is == IS_BARRIER_ALL_CONTRACT) async_op(ip, s, op); /* the async ops: their barrier, sessions and events */
     for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
     if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && is != IS_BARRIER_ALL_CONTRACT && internal_sync_runs(ip, s, op, is))
         internal_sync(ip, s, op, is);
@@ -1505,6 +1531,14 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     s->cur_op = NULL;
+    if (is_mte_put(s, op)) { /* the dst writes on MTE3, between the copy's two handshakes */
+        mte_put_handshake(s, op, P_MTE2, P_MTE3);
+        s->cur_pipe = P_MTE3;
+        for (int k = 0; k < s->layers; k++) s->clk[k].vc[P_MTE3][P_MTE3]++;
+        access_footprint(ip, s, in, true);
+        mte_put_handshake(s, op, P_MTE3, P_MTE2);
+        return;
+    }
     if (in->footprint) {
         access_footprint(ip, s, in, true);
         return;
@@ -1565,7 +1599,7 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
  * access, or, when that is in a later loop iteration, right after the transfer). NULL otherwise. */
 static const char *async_wait_fix(Interp *ip, const Report *r, bool carried) {
     const Op *t = r->first;
-    if (OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
+    if (r->p1 != P_DMA || OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
         !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
         return NULL;
     return arena_printf(ip->arena,
@@ -1680,6 +1714,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
             const Op *by = r->internal;
             InternalSync is = by ? OPF_INTERNAL_SYNC(op_info(by->code)->flags) : IS_NONE;
             bool barrier = is == IS_BARRIER_ALL_A2A3, vbarrier = is == IS_SCALAR_PATH_KEYS_A2A3 && transpose_pipe(s, by) == P_V;
+            bool mte_put = by && is_mte_put(s, by);
             diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
                         "%s on %s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
                         "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
@@ -1688,6 +1723,8 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                         r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
                         barrier    ? "pipe_barrier(PIPE_ALL)"
                         : vbarrier ? "pipe_barrier(PIPE_V) between its transposes and its copy into dst"
+                        : mte_put  ? "MTE2 -> MTE3 and MTE3 -> MTE2 handshakes of its copy through UB (A5: pto-isa "
+                                     "TPUT_ASYNC_MTE_FALLBACK)"
                                    : "V <-> S EVENT_ID0 handshake",
                         by ? op_info(by->code)->name : "?",
                         by ? by->loc.line : 0,
