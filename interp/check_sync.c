@@ -21,7 +21,9 @@
  * texpands/tfillpad into mat MTE2, tscatter S on A2/A3. A row's InternalSync says what its
  * implementation synchronises inside itself (tprint's PIPE_ALL barrier on A2/A3, the V <-> S
  * EVENT_ID0 handshakes of A2/A3 trowargmax/min, A2/A3 scalar-path ttrans and A5 one-element
- * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). Scalar and
+ * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). The asynchronous GM
+ * transfers copy on one more pipe, the DMA engine (P_DMA), which only the wait on a transfer's event
+ * orders (async_op; A5's put copies on MTE2 and MTE3 instead: mte_put_handshake). Scalar and
  * control instructions touch no tile memory. */
 #include "interp_impl.h"
 
@@ -1406,14 +1408,14 @@ static bool same_sdma_queue(const SyncChecker *s, uint32_t t) {
     return false;
 }
 
-/* Grows a checker array of `size`-byte items to hold one more; false when out of memory. */
-static bool grow_array(void **items, int64_t n, int64_t *cap, size_t size) {
-    if (n < *cap) return true;
+/* `items`, an array of n `size`-byte items with room for *cap, with room for one more (grown, *cap
+ * updated); NULL when out of memory (`items` unchanged). */
+static void *grow_array(void *items, int64_t n, int64_t *cap, size_t size) {
+    if (n < *cap) return items;
     int64_t c = *cap ? 2 * *cap : 16;
-    void *g = realloc(*items, (size_t)c * size);
-    if (!g) return false;
-    *items = g, *cap = c;
-    return true;
+    void *g = realloc(items, (size_t)c * size);
+    if (g) *cap = c;
+    return g;
 }
 
 /* The asynchronous GM transfer ops, after their PIPE_ALL barrier (pto-isa comm/async/sdma; docs/sync.md):
@@ -1435,7 +1437,9 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
     if (!mte_put) /* the op's own PIPE_ALL barrier, in the program's clocks too */
         for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
     if (op->code == OP_BUILD_ASYNC_SESSION) {
-        if (!grow_array((void **)&s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions)) return;
+        AsyncSessionRec *sessions = grow_array(s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions);
+        if (!sessions) return;
+        s->sessions = sessions;
         s->sessions[s->n_sessions++] = (AsyncSessionRec){(int64_t)ip->steps, positive_attr(op, "queue_num", 1),
                                                          positive_attr(op, "block_bytes", 32 * 1024)};
         return;
@@ -1443,7 +1447,9 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
     if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) {
         if (!mte_put)
             for (int k = 0; k < s->layers; k++) join(s->clk[k].vc[P_DMA], s->clk[k].vc[P_S]); /* after the barrier */
-        if (!grow_array((void **)&s->xfers, s->n_xfers, &s->cap_xfers, sizeof *s->xfers)) return;
+        AsyncXfer *xfers = grow_array(s->xfers, s->n_xfers, &s->cap_xfers, sizeof *s->xfers);
+        if (!xfers) return;
+        s->xfers = xfers;
         s->xfers[s->n_xfers] = (AsyncXfer){(int64_t)ip->steps, handle_of(ip, op, 2), s->block,
                                            s->clk[0].vc[P_DMA][P_DMA] + 1, transfer_bytes(ip, op), mte_put};
         s->cur_xfer = &s->xfers[s->n_xfers++];
