@@ -165,6 +165,7 @@ typedef struct Leftover {
 typedef struct AsyncSessionRec {
     int64_t handle;
     int64_t queue_num, block_bytes;
+    int64_t sync_id;        /* the event id of A5's put handshakes (mte_put_handshake) */
 } AsyncSessionRec;
 
 /* One executed transfer (tput_async, tget_async): its event's value (the step that issued it), its
@@ -1440,8 +1441,11 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
         AsyncSessionRec *sessions = grow_array(s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions);
         if (!sessions) return;
         s->sessions = sessions;
+        const Attr *id = attr_find(&op->attrs, "sync_id");
+        int64_t sync_id = 0;
+        if (id && (!attr_value(id, AK_INT, &sync_id) || sync_id < 0 || sync_id >= SYNC_EVENT_IDS)) sync_id = 0;
         s->sessions[s->n_sessions++] = (AsyncSessionRec){(int64_t)ip->steps, positive_attr(op, "queue_num", 1),
-                                                         positive_attr(op, "block_bytes", 32 * 1024)};
+                                                         positive_attr(op, "block_bytes", 32 * 1024), sync_id};
         return;
     }
     if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) {
@@ -1469,10 +1473,32 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
  * puts there) copies each chunk GM -> UB scratch on MTE2, then set/wait (MTE2 -> MTE3, the session's
  * sync_id), UB -> GM on MTE3, then set/wait (MTE3 -> MTE2): its src reads are the op's MTE2
  * instruction, its dst writes an MTE3 one. The handshake from `from` to `to`, an implementation
- * detail (layer 0 only: what only it orders is SYNC.internal-order). */
-static void mte_put_handshake(SyncChecker *s, const Op *op, int from, int to) {
+ * detail (layer 0 only: what only it orders is SYNC.internal-order); a user flag of the same pipes
+ * and id pending across it is SYNC.internal-key, as for the V <-> S handshakes (internal_sync). */
+static void mte_put_handshake(Interp *ip, SyncChecker *s, const Op *op, int from, int to) {
     split_layers(s);
     s->internal_site = op;
+    int64_t id = 0;
+    const AsyncXfer *x = s->cur_xfer;
+    for (int64_t i = s->n_sessions - 1; x && i >= 0; i--)
+        if (s->sessions[i].handle == x->session) {
+            id = s->sessions[i].sync_id;
+            break;
+        }
+    FlagState *fl = &s->flag[from][to][id];
+    if (fl->set) {
+        fl->set = false, fl->taken_by = op; /* the put's wait takes the one-bit flag: the user's wait hangs */
+        s->flag_dsts[from][id] &= (uint8_t)~(1u << to);
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.internal-key",
+                    "flag (%s -> %s, EVENT_ID%lld) set at line %d is pending across '%s', whose A5 implementation sets "
+                    "and waits that flag itself here, with its session's sync_id (pto-isa a5/async/TPutAsync.hpp, "
+                    "TPUT_ASYNC_MTE_FALLBACK): its set repeats yours and its wait clears the flag, so the wait_flag "
+                    "meant for yours finds nothing to wait for and hangs; fix: use another event id than EVENT_ID%lld "
+                    "for this pair, or another sync_id for the session",
+                    pipe_text(from), pipe_text(to), (long long)id, fl->site ? fl->site->loc.line : 0,
+                    op_info(op->code)->name, (long long)id);
+    }
     Clocks *c = &s->clk[0];
     uint32_t snap[N_PIPES];
     memcpy(snap, c->vc[from], sizeof snap);
@@ -1538,11 +1564,11 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
     }
     s->cur_op = NULL;
     if (is_mte_put(s, op)) { /* the dst writes on MTE3, between the copy's two handshakes */
-        mte_put_handshake(s, op, P_MTE2, P_MTE3);
+        mte_put_handshake(ip, s, op, P_MTE2, P_MTE3);
         s->cur_pipe = P_MTE3;
         for (int k = 0; k < s->layers; k++) s->clk[k].vc[P_MTE3][P_MTE3]++;
         access_footprint(ip, s, in, true);
-        mte_put_handshake(s, op, P_MTE3, P_MTE2);
+        mte_put_handshake(ip, s, op, P_MTE3, P_MTE2);
         return;
     }
     if (in->footprint) {
