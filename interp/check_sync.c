@@ -33,7 +33,7 @@
 /* The core's pipes, then P_DMA: the DMA engine that runs the asynchronous GM transfers (tput_async,
  * tget_async) after they issue. No flag or barrier names it: a PIPE_ALL barrier does not wait for
  * it (barrier_all leaves its row alone), only a wait_async_event / test_async_event of a transfer's
- * event orders that transfer (and the earlier ones) before what follows (async_wait). */
+ * event orders that transfer (and the earlier ones) before what follows (async_op). */
 enum { P_S, P_V, P_M, P_MTE1, P_MTE2, P_MTE3, P_FIX, P_DMA, N_PIPES };
 /* the checker's pipes as PTOAS's pipe enum (ir/sync.c), and back (-1: not modelled; N_PIPES: ALL) */
 static const int8_t sync_of[N_PIPES] = {SYNC_PIPE_S, SYNC_PIPE_V, SYNC_PIPE_M, SYNC_PIPE_MTE1, SYNC_PIPE_MTE2,
@@ -749,7 +749,7 @@ static const Value *typed_operand(const OperandList *l, int i);
 static int pipe_of(const SyncChecker *s, const Op *op) {
     /* a transfer's bytes move on the DMA engine (pto-isa comm/async/sdma: SQEs the op posts), after
      * its PIPE_ALL barrier; but an A5 put is a copy through UB on the core's MTE2 and MTE3
-     * (mte_put_phase), which reads src on MTE2 */
+     * (mte_put_handshake), which reads src on MTE2 */
     if (op->code == OP_TPUT_ASYNC) return s->target == TARGET_A5 ? P_MTE2 : P_DMA;
     if (op->code == OP_TGET_ASYNC) return P_DMA;
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
@@ -1631,8 +1631,8 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
  * access, or, when that is in a later loop iteration, right after the transfer). NULL otherwise. */
 static const char *async_wait_fix(Interp *ip, const Report *r, bool carried) {
     const Op *t = r->first;
-    if (r->p1 != P_DMA || OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
-        !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
+    if (r->p1 != P_DMA || OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 ||
+        !t->results[0] || !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
         return NULL;
     return arena_printf(ip->arena,
                         "insert `%%done = pto.wait_async_event(%%%s, %%%s : !pto.async_event, !pto.async_session) -> i1` "
