@@ -21,28 +21,34 @@
  * texpands/tfillpad into mat MTE2, tscatter S on A2/A3. A row's InternalSync says what its
  * implementation synchronises inside itself (tprint's PIPE_ALL barrier on A2/A3, the V <-> S
  * EVENT_ID0 handshakes of A2/A3 trowargmax/min, A2/A3 scalar-path ttrans and A5 one-element
- * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). Scalar and
+ * textract/tinsert, the PIPE_V barrier inside A2/A3 vector-path ttrans). The asynchronous GM
+ * transfers copy on one more pipe, the DMA engine (P_DMA), which only the wait on a transfer's event
+ * orders (async_op; A5's put copies on MTE2 and MTE3 instead: mte_put_handshake). Scalar and
  * control instructions touch no tile memory. */
 #include "interp_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_S, P_V, P_M, P_MTE1, P_MTE2, P_MTE3, P_FIX, N_PIPES };
+/* The core's pipes, then P_DMA: the DMA engine that runs the asynchronous GM transfers (tput_async,
+ * tget_async) after they issue. No flag or barrier names it: a PIPE_ALL barrier does not wait for
+ * it (barrier_all leaves its row alone), only a wait_async_event / test_async_event of a transfer's
+ * event orders that transfer (and the earlier ones) before what follows (async_op). */
+enum { P_S, P_V, P_M, P_MTE1, P_MTE2, P_MTE3, P_FIX, P_DMA, N_PIPES };
 /* the checker's pipes as PTOAS's pipe enum (ir/sync.c), and back (-1: not modelled; N_PIPES: ALL) */
 static const int8_t sync_of[N_PIPES] = {SYNC_PIPE_S, SYNC_PIPE_V, SYNC_PIPE_M, SYNC_PIPE_MTE1, SYNC_PIPE_MTE2,
-                                        SYNC_PIPE_MTE3, SYNC_PIPE_FIX};
+                                        SYNC_PIPE_MTE3, SYNC_PIPE_FIX, -1};
 static const int8_t pipe_of_sync[SYNC_PIPE_COUNT] = {
     [SYNC_PIPE_S] = P_S,       [SYNC_PIPE_V] = P_V,       [SYNC_PIPE_M] = P_M,       [SYNC_PIPE_MTE1] = P_MTE1,
     [SYNC_PIPE_MTE2] = P_MTE2, [SYNC_PIPE_MTE3] = P_MTE3, [SYNC_PIPE_ALL] = N_PIPES, [SYNC_PIPE_MTE4] = -1,
     [SYNC_PIPE_MTE5] = -1,     [SYNC_PIPE_V2] = -1,       [SYNC_PIPE_FIX] = P_FIX,   [SYNC_PIPE_L1A] = -1,
     [SYNC_PIPE_L1B] = -1};
-static const char *pipe_text(int p) { return sync_pipe_name(sync_of[p]); }
+static const char *pipe_text(int p) { return p == P_DMA ? "the DMA engine" : sync_pipe_name(sync_of[p]); }
 
 /* Whether a pipe completes its own instructions in order, per target (sync-check.md 1.2). */
 static inline bool self_ordered(Target target, int p) {
     if (p == P_S) return true;
-    if (p == P_MTE2 || p == P_MTE3) return false;
+    if (p == P_MTE2 || p == P_MTE3 || p == P_DMA) return false;
     return target == TARGET_A5;
 }
 
@@ -154,6 +160,24 @@ typedef struct Leftover {
 } Leftover;
 
 
+/* An asynchronous GM transfer session (build_async_session): its value (the step that built it,
+ * interp/ops_async.c) and the configuration that decides its transfers' SDMA queues. */
+typedef struct AsyncSessionRec {
+    int64_t handle;
+    int64_t queue_num, block_bytes;
+    int64_t sync_id;        /* the event id of A5's put handshakes (mte_put_handshake) */
+} AsyncSessionRec;
+
+/* One executed transfer (tput_async, tget_async): its event's value (the step that issued it), its
+ * session's value, the context that ran it (SyncChecker.block), its time on P_DMA and its bytes. */
+typedef struct AsyncXfer {
+    int64_t handle, session;
+    int32_t block;
+    uint32_t time;
+    int64_t bytes;
+    bool mte;               /* an A5 put: a copy on MTE2 / MTE3 done when the op returns, event handle 0 */
+} AsyncXfer;
+
 /* What an instruction means to the checker, decoded once: a tile instruction's pipe; a flag op's
  * pipes and event id (-1: _dyn, read at run time); a barrier's pipe (N_PIPES: PIPE_ALL). */
 typedef struct OperandAccess {
@@ -258,6 +282,11 @@ struct SyncChecker {
     CoreState *cores;       /* [0]: the entry's state while a core runs; [1 + i]: core i's (NULL: none yet) */
     Snapshot fifo_free[2][PIPE_MAX_SLOTS]; /* per FIFO direction and slot: the consumer's pop pipe when
                                             * it last freed the slot (sync_checker_fifo_free) */
+    AsyncSessionRec *sessions;      /* every build_async_session executed */
+    int64_t n_sessions, cap_sessions;
+    AsyncXfer *xfers;               /* every transfer executed, oldest first */
+    int64_t n_xfers, cap_xfers;
+    const AsyncXfer *cur_xfer;      /* the transfer running (its P_DMA accesses), or NULL */
     const Op *cur_op;       /* the tile instruction between sync_checker_step and _after */
     const struct Decoded *cur_decoded; /* its decoded form */
     int cur_pipe;           /* its pipe */
@@ -285,6 +314,8 @@ void sync_checker_free(SyncChecker *s) {
     free(s->mid);
     free(s->decoded);
     free(s->cores);
+    free(s->sessions);
+    free(s->xfers);
     for (RefChunk *c = s->ref_chunks, *n; c; c = n) n = c->next, free(c);
     for (AccessChunk *c = s->access_chunks, *n; c; c = n) n = c->next, free(c);
     for (Report *r = s->reports, *n; r; r = n) n = r->next, free(r);
@@ -438,9 +469,12 @@ static MemRegion *region_of(Interp *ip, SyncChecker *s, const uint8_t *p, Access
     return r;
 }
 
+static bool same_sdma_queue(const SyncChecker *s, uint32_t t);
+
 /* Is an access at (pipe q, own time t) ordered before what pipe p does now, in layer c? */
 static inline bool ordered_in(const SyncChecker *s, const Clocks *c, int q, uint32_t t, int p) {
-    if (q == p && !self_ordered(s->target, p)) return t <= c->barrier[p] || t <= c->done[p];
+    if (q == p && !self_ordered(s->target, p))
+        return t <= c->barrier[p] || t <= c->done[p] || (p == P_DMA && same_sdma_queue(s, t));
     return t <= c->vc[p][q];
 }
 
@@ -713,6 +747,11 @@ static const Value *typed_operand(const OperandList *l, int i);
 
 /* The pipe of a tile instruction: its row's pipe rule (ir.h PipeRule), from its operands' memories. */
 static int pipe_of(const SyncChecker *s, const Op *op) {
+    /* a transfer's bytes move on the DMA engine (pto-isa comm/async/sdma: SQEs the op posts), after
+     * its PIPE_ALL barrier; but an A5 put is a copy through UB on the core's MTE2 and MTE3
+     * (mte_put_handshake), which reads src on MTE2 */
+    if (op->code == OP_TPUT_ASYNC) return s->target == TARGET_A5 ? P_MTE2 : P_DMA;
+    if (op->code == OP_TGET_ASYNC) return P_DMA;
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
     if (rule == PR_TRANSPOSE) return transpose_pipe(s, op);
     if (rule == PR_CUBE) return P_M;
@@ -788,11 +827,12 @@ static void split_layers(SyncChecker *s) {
         for (int i = 0; i < s->sem[c].n; i++) memcpy(s->sem[c].clock[i][1], s->sem[c].clock[i][0], sizeof s->sem[c].clock[i][1]);
 }
 
-/* Every pipe after every pipe (PIPE_ALL), in one layer. */
+/* Every pipe of the core after every pipe of the core (PIPE_ALL), in one layer. The DMA engine is
+ * no pipe of the core: the barrier neither waits for its transfers nor orders them. */
 static void barrier_all(Clocks *c) {
     uint32_t all[N_PIPES] = {0};
-    for (int q = 0; q < N_PIPES; q++) join(all, c->vc[q]);
-    for (int q = 0; q < N_PIPES; q++) memcpy(c->vc[q], all, sizeof all), c->barrier[q] = c->done[q] = c->vc[q][q];
+    for (int q = 0; q < P_DMA; q++) join(all, c->vc[q]);
+    for (int q = 0; q < P_DMA; q++) memcpy(c->vc[q], all, sizeof all), c->barrier[q] = c->done[q] = c->vc[q][q];
 }
 
 static int pipe_of(const SyncChecker *s, const Op *op);
@@ -1321,6 +1361,156 @@ static inline void write_accesses(Interp *ip, SyncChecker *s, const Instr *in, c
 
 static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Decoded *d);
 
+/* The value of operand i of `op` in the running frame as an integer (a session's or an event's
+ * handle, interp/ops_async.c), or -1. */
+static int64_t handle_of(const Interp *ip, const Op *op, int i) {
+    const Value *v = i < op->ins.count ? typed_operand(&op->ins, i) : NULL;
+    if (!v || (int64_t)v->id >= ip->frame->fn->n_slots) return -1;
+    return ip->frame->vals[v->id].i;
+}
+
+/* A positive integer attribute of `op`, or `dflt`. */
+static int64_t positive_attr(const Op *op, const char *key, int64_t dflt) {
+    const Attr *a = attr_find(&op->attrs, key);
+    int64_t v;
+    return a && attr_value(a, AK_INT, &v) && v > 0 ? v : dflt;
+}
+
+/* The bytes a transfer moves: its src view's elements (interp/ops_async.c), 0 when unknown. */
+static int64_t transfer_bytes(const Interp *ip, const Op *op) {
+    const Value *v = op->ins.count > 1 ? typed_operand(&op->ins, 1) : NULL;
+    if (!v || !is_view(v) || (int64_t)v->id >= ip->frame->fn->n_slots) return 0;
+    const GmView *g = &ip->frame->vals[v->id].view;
+    if (g->buffer < 0 || g->buffer >= ip->n_gm) return 0;
+    int64_t n = (int64_t)ip->gm[g->buffer].elem_size;
+    for (int i = 0; i < g->rank; i++)
+        if (g->shape[i] < 0 || !checked_mul_i64(n, g->shape[i], &n)) return 0;
+    return n;
+}
+
+/* Do the earlier transfer at P_DMA time t (this context) and the running one share one SDMA queue,
+ * which runs its SQEs in order? pto-isa's SdmaPostAsync (comm/async/sdma/sdma_async_detail_post.hpp)
+ * posts a transfer's block_bytes chunks round-robin on its session's queue_num queues, chunk k on
+ * queue k % queue_num, and then a flag SQE per queue whose landing is the transfer's completion: so
+ * two transfers of one session share a queue, one after the other, when the session has one queue
+ * or both are one chunk (queue 0). Other sessions use other channel groups' queues (pto-isa's
+ * TPUT_ASYNC.md: isolated channel groups), which run at the same time. */
+static bool same_sdma_queue(const SyncChecker *s, uint32_t t) {
+    const AsyncXfer *now = s->cur_xfer, *then = NULL;
+    if (!now) return false;
+    for (int64_t i = s->n_xfers - 1; i >= 0 && !then; i--)
+        if (s->xfers[i].block == s->block && s->xfers[i].time == t) then = &s->xfers[i];
+    if (!then || then->session != now->session || now->session < 0) return false;
+    for (int64_t i = s->n_sessions - 1; i >= 0; i--)
+        if (s->sessions[i].handle == now->session) {
+            const AsyncSessionRec *x = &s->sessions[i];
+            return x->queue_num == 1 || (now->bytes <= x->block_bytes && then->bytes <= x->block_bytes);
+        }
+    return false;
+}
+
+/* `items`, an array of n `size`-byte items with room for *cap, with room for one more (grown, *cap
+ * updated); NULL when out of memory (`items` unchanged). */
+static void *grow_array(void *items, int64_t n, int64_t *cap, size_t size) {
+    if (n < *cap) return items;
+    int64_t c = *cap ? 2 * *cap : 16;
+    void *g = realloc(items, (size_t)c * size);
+    if (g) *cap = c;
+    return g;
+}
+
+/* The asynchronous GM transfer ops, after their PIPE_ALL barrier (pto-isa comm/async/sdma; docs/sync.md):
+ * build_async_session records its session's queues; a transfer starts the DMA engine after
+ * everything the core issued before it (the barrier precedes the doorbell) and is recorded under
+ * its event's handle; wait_async_event / test_async_event (true in pto-run) order that transfer and
+ * every earlier one before everything after them (the post-done flags they poll land after the
+ * transfer's chunks; pto-isa's quiet semantics), through their own barrier. */
+static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
+    s->cur_xfer = NULL;
+    bool mte_put = op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
+    const AsyncXfer *waited = NULL;
+    if (op->code == OP_WAIT_ASYNC_EVENT || op->code == OP_TEST_ASYNC_EVENT) {
+        int64_t event = handle_of(ip, op, 0);
+        for (int64_t i = s->n_xfers - 1; i >= 0 && !waited; i--)
+            if (s->xfers[i].handle == event && s->xfers[i].block == s->block) waited = &s->xfers[i];
+        if (waited && waited->mte) return; /* handle 0: AsyncEvent::Wait / Test return true at once */
+    }
+    if (!mte_put) /* the op's own PIPE_ALL barrier, in the program's clocks too */
+        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
+    if (op->code == OP_BUILD_ASYNC_SESSION) {
+        AsyncSessionRec *sessions = grow_array(s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions);
+        if (!sessions) return;
+        s->sessions = sessions;
+        const Attr *id = attr_find(&op->attrs, "sync_id");
+        int64_t sync_id = 0;
+        if (id && (!attr_value(id, AK_INT, &sync_id) || sync_id < 0 || sync_id >= SYNC_EVENT_IDS)) sync_id = 0;
+        s->sessions[s->n_sessions++] = (AsyncSessionRec){(int64_t)ip->steps, positive_attr(op, "queue_num", 1),
+                                                         positive_attr(op, "block_bytes", 32 * 1024), sync_id};
+        return;
+    }
+    if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) {
+        if (!mte_put)
+            for (int k = 0; k < s->layers; k++) join(s->clk[k].vc[P_DMA], s->clk[k].vc[P_S]); /* after the barrier */
+        AsyncXfer *xfers = grow_array(s->xfers, s->n_xfers, &s->cap_xfers, sizeof *s->xfers);
+        if (!xfers) return;
+        s->xfers = xfers;
+        s->xfers[s->n_xfers] = (AsyncXfer){(int64_t)ip->steps, handle_of(ip, op, 2), s->block,
+                                           s->clk[0].vc[P_DMA][P_DMA] + 1, transfer_bytes(ip, op), mte_put};
+        s->cur_xfer = &s->xfers[s->n_xfers++];
+        return;
+    }
+    /* an event of no recorded transfer: every transfer so far */
+    uint32_t t = waited ? waited->time : s->clk[0].vc[P_DMA][P_DMA];
+    for (int k = 0; k < s->layers; k++) {
+        Clocks *c = &s->clk[k];
+        for (int q = 0; q < N_PIPES; q++)
+            if (c->vc[q][P_DMA] < t) c->vc[q][P_DMA] = t;
+        if (c->done[P_DMA] < t) c->done[P_DMA] = t;
+    }
+}
+
+/* A5's put (pto-isa a5/async/TPutAsync.hpp TPUT_ASYNC_MTE_FALLBACK: the SDMA engine does not do
+ * puts there) copies each chunk GM -> UB scratch on MTE2, then set/wait (MTE2 -> MTE3, the session's
+ * sync_id), UB -> GM on MTE3, then set/wait (MTE3 -> MTE2): its src reads are the op's MTE2
+ * instruction, its dst writes an MTE3 one. The handshake from `from` to `to`, an implementation
+ * detail (layer 0 only: what only it orders is SYNC.internal-order); a user flag of the same pipes
+ * and id pending across it is SYNC.internal-key, as for the V <-> S handshakes (internal_sync). */
+static void mte_put_handshake(Interp *ip, SyncChecker *s, const Op *op, int from, int to) {
+    split_layers(s);
+    s->internal_site = op;
+    int64_t id = 0;
+    const AsyncXfer *x = s->cur_xfer;
+    for (int64_t i = s->n_sessions - 1; x && i >= 0; i--)
+        if (s->sessions[i].handle == x->session) {
+            id = s->sessions[i].sync_id;
+            break;
+        }
+    FlagState *fl = &s->flag[from][to][id];
+    if (fl->set) {
+        fl->set = false, fl->taken_by = op; /* the put's wait takes the one-bit flag: the user's wait hangs */
+        s->flag_dsts[from][id] &= (uint8_t)~(1u << to);
+        s->n_errors++;
+        diag_report(ip->diags, ip->file, SEV_ERROR, op->loc, "SYNC.internal-key",
+                    "flag (%s -> %s, EVENT_ID%lld) set at line %d is pending across '%s', whose A5 implementation sets "
+                    "and waits that flag itself here, with its session's sync_id (pto-isa a5/async/TPutAsync.hpp, "
+                    "TPUT_ASYNC_MTE_FALLBACK): its set repeats yours and its wait clears the flag, so the wait_flag "
+                    "meant for yours finds nothing to wait for and hangs; fix: use another event id than EVENT_ID%lld "
+                    "for this pair, or another sync_id for the session",
+                    pipe_text(from), pipe_text(to), (long long)id, fl->site ? fl->site->loc.line : 0,
+                    op_info(op->code)->name, (long long)id);
+    }
+    Clocks *c = &s->clk[0];
+    uint32_t snap[N_PIPES];
+    memcpy(snap, c->vc[from], sizeof snap);
+    join(c->vc[to], snap);
+    if (snap[to] > c->done[to]) c->done[to] = snap[to];
+}
+
+/* Is `op` an A5 put (mte_put_handshake)? */
+static inline bool is_mte_put(const SyncChecker *s, const Op *op) {
+    return op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
+}
+
 bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {
     s->cur_op = NULL;
     const Decoded *d = decoded(ip, s, in, pc);
@@ -1344,8 +1534,7 @@ static bool tile_op_begin(Interp *ip, SyncChecker *s, const Instr *in, const Dec
     s->step++;
     InternalSync is = d->internal;
     if (is == IS_BARRIER_ALL_A2A3 && internal_sync_runs(ip, s, op, is)) internal_sync(ip, s, op, is); /* at its start */
-    if (is == IS_BARRIER_ALL_CONTRACT) /* the op's own PIPE_ALL barrier, in the program's clocks too (async ops) */
-        for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
+    if (is == IS_BARRIER_ALL_CONTRACT) async_op(ip, s, op); /* the async ops: their barrier, sessions and events */
     for (int k = 0; k < s->layers; k++) s->clk[k].vc[s->cur_pipe][s->cur_pipe]++;
     if (is != IS_NONE && is != IS_BARRIER_ALL_A2A3 && is != IS_BARRIER_ALL_CONTRACT && internal_sync_runs(ip, s, op, is))
         internal_sync(ip, s, op, is);
@@ -1374,6 +1563,14 @@ void sync_checker_after(Interp *ip, SyncChecker *s, const Instr *in) {
         return;
     }
     s->cur_op = NULL;
+    if (is_mte_put(s, op)) { /* the dst writes on MTE3, between the copy's two handshakes */
+        mte_put_handshake(ip, s, op, P_MTE2, P_MTE3);
+        s->cur_pipe = P_MTE3;
+        for (int k = 0; k < s->layers; k++) s->clk[k].vc[P_MTE3][P_MTE3]++;
+        access_footprint(ip, s, in, true);
+        mte_put_handshake(ip, s, op, P_MTE3, P_MTE2);
+        return;
+    }
     if (in->footprint) {
         access_footprint(ip, s, in, true);
         return;
@@ -1430,16 +1627,19 @@ static const char *sync_pair_fix(Interp *ip, const Report *r, bool carried) {
 }
 
 /* An asynchronous GM transfer (tput_async, tget_async): its copy runs on the DMA engine, so only
- * the wait on its event orders it before later accesses; the fix names that wait. NULL otherwise. */
-static const char *async_wait_fix(Interp *ip, const Report *r) {
+ * the wait on its event orders it before later accesses; the fix names that wait (before the second
+ * access, or, when that is in a later loop iteration, right after the transfer). NULL otherwise. */
+static const char *async_wait_fix(Interp *ip, const Report *r, bool carried) {
     const Op *t = r->first;
-    if (OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 || !t->results[0] ||
-        !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
+    if (r->p1 != P_DMA || OPF_INTERNAL_SYNC(op_info(t->code)->flags) != IS_BARRIER_ALL_CONTRACT || t->n_results != 1 ||
+        !t->results[0] || !t->results[0]->type || t->results[0]->type->kind != TY_ASYNC_EVENT || t->ins.count < 3 || !t->ins.items[2].value)
         return NULL;
     return arena_printf(ip->arena,
                         "insert `%%done = pto.wait_async_event(%%%s, %%%s : !pto.async_event, !pto.async_session) -> i1` "
-                        "before line %d (the transfer runs on the DMA engine: a flag pair does not order it, its wait does)",
-                        t->results[0]->name, t->ins.items[2].value->name, r->second->loc.line);
+                        "%s line %d (the transfer runs on the DMA engine: a flag pair or a barrier does not order it, its "
+                        "wait does)",
+                        t->results[0]->name, t->ins.items[2].value->name, carried ? "after" : "before",
+                        carried ? r->first->loc.line : r->second->loc.line);
 }
 
 /* A wait between the two sites that orders other pipes (the wrong-pipe class, PTOAS #664, #930):
@@ -1513,6 +1713,12 @@ static const char *cross_section_fix(Interp *ip, SyncChecker *s, const Report *r
                         pipe_text(r->p1), id, r->first->loc.line, pipe_text(r->p2), id, r->second->loc.line);
 }
 
+/* Is a race report's first or second access an asynchronous GM transfer op's? */
+static bool async_race(const Report *r) {
+    return OPF_INTERNAL_SYNC(op_info(r->first->code)->flags) == IS_BARRIER_ALL_CONTRACT ||
+           OPF_INTERNAL_SYNC(op_info(r->second->code)->flags) == IS_BARRIER_ALL_CONTRACT;
+}
+
 /* Prints the race reports (one per pair of sites) and the flags left set; false when any race was
  * an error. A kernel that executed no sync op at all relies on PTOAS's automatic synchronisation:
  * unless strict, its races become one note listing the orderings it needs. */
@@ -1520,11 +1726,20 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
     Report *rev = NULL; /* oldest first */
     for (Report *r = s->reports, *n; r; r = n) n = r->next, r->next = rev, rev = r;
     s->reports = rev;
-    if (s->n_reports && !s->n_sync_ops && !s->strict) {
+    /* PTOAS's automatic synchronisation (InsertSync) does not know the asynchronous transfer ops: a
+     * race with one of them stays an error in a kernel without sync ops */
+    int64_t n_auto = 0, n_async = 0;
+    for (Report *r = s->reports; r; r = r->next)
+        if (r->kind < 3) {
+            if (async_race(r)) n_async++;
+            else n_auto++;
+        }
+    bool auto_sync = s->n_reports && !s->n_sync_ops && !s->strict;
+    if (auto_sync && n_auto) {
         const char *list = "";
         int64_t pairs = 0; /* one per pipe pair and pair of lines (a RAW and a WAW of one pair are one ordering) */
         for (Report *r = s->reports; r; r = r->next) {
-            if (r->kind >= 3) continue;
+            if (r->kind >= 3 || async_race(r)) continue;
             bool seen = false;
             for (Report *q = s->reports; q != r && !seen; q = q->next)
                 seen = q->kind < 3 && q->p1 == r->p1 && q->p2 == r->p2 && q->first->loc.line == r->first->loc.line &&
@@ -1539,13 +1754,14 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                     "a correct kernel orders %s: %s%s (--check-sync=strict reports each)", ip->entry->name,
                     pairs == 1 ? "this pair of accesses" : arena_printf(ip->arena, "these %lld pairs of accesses", (long long)pairs),
                     list, pairs > 12 ? ", ..." : "");
-        return s->n_errors == 0;
     }
     for (Report *r = s->reports; r; r = r->next) {
+        if (auto_sync && (r->kind >= 3 || !async_race(r))) continue; /* in the note */
         if (r->kind >= 3) { /* ordered, but only by an op's internal synchronisation */
             const Op *by = r->internal;
             InternalSync is = by ? OPF_INTERNAL_SYNC(op_info(by->code)->flags) : IS_NONE;
             bool barrier = is == IS_BARRIER_ALL_A2A3, vbarrier = is == IS_SCALAR_PATH_KEYS_A2A3 && transpose_pipe(s, by) == P_V;
+            bool mte_put = by && is_mte_put(s, by);
             diag_report(ip->diags, ip->file, SEV_WARNING, r->second->loc, "SYNC.internal-order",
                         "%s on %s (%s), bytes %lld..%lld: '%s' on %s (line %d) and '%s' on %s are ordered only by "
                         "the %s inside '%s' at line %d, an implementation detail that goes when that op goes (a debug "
@@ -1554,6 +1770,8 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                         r->first->loc.line, op_info(r->second->code)->name, pipe_text(r->p2),
                         barrier    ? "pipe_barrier(PIPE_ALL)"
                         : vbarrier ? "pipe_barrier(PIPE_V) between its transposes and its copy into dst"
+                        : mte_put  ? "MTE2 -> MTE3 and MTE3 -> MTE2 handshakes of its copy through UB (A5: pto-isa "
+                                     "TPUT_ASYNC_MTE_FALLBACK)"
                                    : "V <-> S EVENT_ID0 handshake",
                         by ? op_info(by->code)->name : "?",
                         by ? by->loc.line : 0,
@@ -1569,7 +1787,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
                                   (r->first->loc.line == r->second->loc.line && r->first->loc.col >= r->second->loc.col));
         const Op *sec1 = section_of(r->first), *sec2 = section_of(r->second);
         bool sections = !cross && !carried && sec1 && sec2 && sec1->code != sec2->code; /* cube and vector */
-        const char *async_fix = !cross && !carried ? async_wait_fix(ip, r) : NULL;
+        const char *async_fix = !cross ? async_wait_fix(ip, r, carried) : NULL;
         const char *fix = async_fix ? async_fix
                           : sections ? cross_section_fix(ip, s, r)
                           : cross ? arena_printf(ip->arena,
@@ -1635,7 +1853,7 @@ bool sync_checker_finish(Interp *ip, SyncChecker *s) {
         }
     }
     report_left_flags(ip, s, NULL, NULL);
-    return s->n_reports == 0 && s->n_errors == 0;
+    return (auto_sync ? n_async : s->n_reports) == 0 && s->n_errors == 0;
 }
 
 /* SYNC.left-set for each flag of the running context still set; `seen` (or NULL) holds the sites

@@ -9,16 +9,18 @@
  * strides are not contiguous is a run-time error, as is a src and dst that partly overlap (the
  * engine's chunk order is not specified). The session's scratch tile holds the engine's control
  * words on the NPU (SetValue/GetValue staging, sdma_async_detail_basic.hpp), never the data:
- * pto-run leaves its bytes as they were (docs/execution.md). Instr: a, b: dst and src view slots
+ * pto-run leaves its bytes as they were (docs/execution.md). A session's and an event's value is a
+ * handle, the step that made it (nothing reads it but --check-sync, which tells sessions and
+ * transfers apart by it: interp/check_sync.c async_op). Instr: a, b: dst and src view slots
  * (transfers), the scratch tile in t[0] (build); dst_slot: the result. */
 #include "interp_impl.h"
 
 #include <string.h>
 
-/* %s = build_async_session: the scratch tile must be defined; the session is its value 1. */
+/* %s = build_async_session: the scratch tile must be defined; the session's handle is this step. */
 static int32_t exec_build_async_session(Interp *ip, const Instr *in, int32_t pc) {
     if (!use_tile(ip, in, &in->t[0])) return PC_ERROR;
-    ip->frame->vals[in->dst_slot].i = 1;
+    ip->frame->vals[in->dst_slot].i = (int64_t)ip->steps;
     return pc + 1;
 }
 
@@ -49,7 +51,7 @@ static bool view_run(const GmView *v, int64_t *count) {
 }
 
 /* tput_async / tget_async: dst's first n elements = src's n (n: src's element count); the event is
- * complete. */
+ * complete, its handle this step. */
 static int32_t exec_async_transfer(Interp *ip, const Instr *in, int32_t pc) {
     const GmView *dst = &ip->frame->vals[in->a].view, *src = &ip->frame->vals[in->b].view;
     int64_t nd, ns;
@@ -64,7 +66,7 @@ static int32_t exec_async_transfer(Interp *ip, const Instr *in, int32_t pc) {
     if (nd < ns)
         return rt_error(ip, in, "dst holds %lld elements, fewer than src's %lld", (long long)nd, (long long)ns);
     if (ns == 0) {
-        ip->frame->vals[in->dst_slot].i = 1;
+        ip->frame->vals[in->dst_slot].i = (int64_t)ip->steps;
         return pc + 1;
     }
     GmBuffer *db = &ip->gm[dst->buffer], *sb = &ip->gm[src->buffer];
@@ -83,7 +85,7 @@ static int32_t exec_async_transfer(Interp *ip, const Instr *in, int32_t pc) {
     GmView written = *dst;
     written.rank = 1, written.shape[0] = ns, written.strides[0] = 1;
     gm_mark_written(ip, &written);
-    ip->frame->vals[in->dst_slot].i = 1;
+    ip->frame->vals[in->dst_slot].i = (int64_t)ip->steps;
     return pc + 1;
 }
 
