@@ -4,12 +4,14 @@
 # corpus/roundtrip, corpus/run:
 #   - every .pto under samples/ and tests/ (outside tests/fuzz/), named after its path with / as _
 #     (samples_..., tests_...): all of them, no selection: with the inputs of `make fuzz-merge`
-#     that is about 2,200 seeds per harness (2.6 MB), and `make fuzz-regress` runs them all in
-#     about 14 s on 2 cores (7 s with the 1,200 seeds before), so no reduction is needed;
-#   - asm_<path>: the same programs in the assembly spelling (seeds_asm.py: a small set, chosen greedily, of
-#     converted programs that still verify and together use every mnemonic they can), since few
-#     repository programs are written in it. Needs BUILD_DIR/pto-as.
-#   Copies whose program is gone and the asm_ seeds are removed first; every other file (the
+#     and the derived seeds below that is about 2,400 seeds per harness (2.7 MB), and
+#     `make fuzz-regress` runs them all in about 17 s on 2 cores (7 s with the 1,200 seeds
+#     before), so no reduction is needed;
+#   - ssa_<path>, asm_<path>, generic_<path>: programs of the repository printed in the SSA form,
+#     in the assembly spelling and in MLIR's generic form, which few of them are written in
+#     (seeds_asm.py: a small set, chosen greedily, whose assembly spellings use every mnemonic).
+#     Needs BUILD_DIR/pto-as.
+#   Copies whose program is gone and the derived seeds are removed first; every other file (the
 #   SHA-1-named inputs that `make fuzz-merge` added after fuzzing) is kept. Programs that trip a
 #   known bug in a harness are left out of that harness's seeds (known_bug below).
 # corpus/datafile: one byte (bits 0-3: element type index of fuzz_datafile.c, bit 4: .npy name)
@@ -44,7 +46,7 @@ known_bug() { # HARNESS PATH: true when PATH is left out of HARNESS's seeds
 programs=$(find samples tests -name '*.pto' ! -path 'tests/fuzz/*' | LC_ALL=C sort)
 for h in roundtrip run; do
     mkdir -p "$here/corpus/$h"
-    rm -f "$here/corpus/$h"/samples_* "$here/corpus/$h"/tests_* "$here/corpus/$h"/asm_*
+    rm -f "$here/corpus/$h"/samples_* "$here/corpus/$h"/tests_* "$here/corpus/$h"/asm_* "$here/corpus/$h"/ssa_* "$here/corpus/$h"/generic_*
     for f in $programs; do
         known_bug "$h" "$f" && continue
         cp "$f" "$here/corpus/$h/$(printf '%s' "$f" | tr '/' '_')"
