@@ -105,7 +105,8 @@ static void scan_text(SpellingSet *set, const char *s, size_t n) {
 static int scan_corpus(SpellingSet *set, const char *dir) {
     DIR *d = opendir(dir);
     cr_assert(d, "cannot open %s (run the unit tests from the repository root)", dir);
-    static char buf[FUZZ_SEED_MAX_LEN];
+    char *buf = malloc(FUZZ_SEED_MAX_LEN);
+    cr_assert(buf);
     int files = 0;
     for (struct dirent *e = readdir(d); e; e = readdir(d)) {
         if (e->d_name[0] == '.') continue;
@@ -113,12 +114,13 @@ static int scan_corpus(SpellingSet *set, const char *dir) {
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         FILE *f = fopen(path, "rb");
         if (!f) continue;
-        size_t n = fread(buf, 1, sizeof buf, f);
+        size_t n = fread(buf, 1, FUZZ_SEED_MAX_LEN, f);
         fclose(f);
         scan_text(set, buf, n);
         files++;
     }
     closedir(d);
+    free(buf);
     return files;
 }
 
