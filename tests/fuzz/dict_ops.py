@@ -11,19 +11,26 @@ ROOT = os.path.join(HERE, "..", "..")
 BEGIN, END = "# ---- op table words (dict_ops.py) ----", "# ---- end of op table words ----"
 
 
-def words():
+def op_names():
+    """Every op row's (full name, assembly mnemonic or None), from ir/ops*.def."""
     out = set()
     for path in glob.glob(os.path.join(ROOT, "ir", "ops*.def")):
         text = open(path).read()
         for m in re.finditer(r'^\s*(?:OP\(\w+,\s*"([\w.]+)",\s*(?:"([\w.]+)"|NULL)|[A-Z_]+_OP\(\w+,\s*"([\w.]+)")', text, re.M):
             full, asm, member = m.groups()
             if full:
-                out.add(full)
-            if asm:
-                out.add(asm)
+                out.add((full, asm))
             if member:  # a family row: the assembly name, and "pto." before it unless it is a full name
-                out.update({member} if member.startswith(("arith.", "pto.")) else {member, "pto." + member})
-        out.update(re.findall(r'ATTR\("(\w+)"', text))
+                out.add((member, None) if member.startswith(("arith.", "pto.")) else ("pto." + member, member))
+    return sorted(out, key=lambda pair: pair[0])
+
+
+def words():
+    out = set()
+    for full, asm in op_names():
+        out.update(w for w in (full, asm) if w)
+    for path in glob.glob(os.path.join(ROOT, "ir", "ops*.def")):
+        out.update(re.findall(r'ATTR\("(\w+)"', open(path).read()))
     attrs = open(os.path.join(ROOT, "ir", "attrs.c")).read()
     for group in re.findall(r"\{([^{}]*NULL)\}", attrs):
         out.update(re.findall(r'"(\w+)"', group))
