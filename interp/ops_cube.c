@@ -153,7 +153,7 @@ static int32_t exec_matmul(Interp *ip, const Instr *in, int32_t pc) {
     if (!p->integer) p->chain_f(p->a, M, p->b, K, N, p->rows);
     /* .acc reads acc_in(i, j) before writing dst(i, j): they may be one tile */
     for (int64_t i = 0; i < M; i++) {
-        const float *row = p->rows + (p->integer ? 0 : i * N);
+        const float *row = p->integer ? NULL : p->rows + i * N; /* no offset on NULL (UB) */
         if (p->integer) chain_row_i(p->ia + i * K, p->ib, K, N, p->irow);
         /* dst and acc_in are 4-byte (f32 or i32) tiles */
         uint32_t *d = (uint32_t *)dv->base + p->off[0].rows[i];

@@ -1004,6 +1004,12 @@ static void print_dps_op_ssa(Printer *p, const Op *op) {
         print_dps_op_dps(p, op);
         return;
     }
+    /* operands written positionally end in every destination the row has (the parser's split):
+     * an op that leaves an optional one out (tgather's index form: no cdst) keeps ins/outs */
+    if (op->n_results == 0 && op->outs.count < opspec_count(info->outs, 2)) {
+        print_dps_op_dps(p, op);
+        return;
+    }
     const Type **in_types, **out_types;
     hoist_literals(p, op, &op->ins, ins_kinds, &in_types);
     bool ssa_result = op->n_results > 0;
