@@ -27,6 +27,12 @@ static int32_t exec_build_async_session(Interp *ip, const Instr *in, int32_t pc)
 bool lower_build_async_session(LowerCtx *ctx, const Op *op) {
     if (op->ins.count < 2 || op->n_results < 1 || !op->results[0])
         return lower_error(ctx, op, (SrcLoc){0}, "expects a scratch tile, a workspace pointer and a result");
+    const Attr *offset = attr_find(&op->attrs, "comm_block_offset");
+    if (offset && offset->ival != 0) /* pto-isa's SQEs add it to both addresses: not modelled */
+        return lower_error(ctx, op, offset->loc,
+                           "comm_block_offset = %lld is not modelled: pto-isa's SDMA transfers add it to both the "
+                           "src and dst address, pto-run copies the views as written; only 0 runs",
+                           (long long)offset->ival);
     Instr in = instr_for(op, exec_build_async_session);
     if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[0])) return false;
     in.dst_slot = (int32_t)op->results[0]->id;

@@ -452,6 +452,8 @@ invoke async_overlap.pto --in buf=data/in16.bin --set o=0 --out buf=$T/async_o0.
 expect async_same_range 0 same=async_o0.bin:data/in16.bin
 invoke async_overlap.pto --in buf=data/in16.bin --set o=4 --out buf=$T/async_o4.bin
 expect async_overlap 1 "err~'pto.tput_async' op src (%buf elements 0..7) and dst (%buf elements 4..11) overlap: the order in which the DMA engine copies is not specified" absent=async_o4.bin
+invoke async_block_offset.pto --in buf=data/in16.bin --set o=8 --out buf=$T/async_bo.bin
+expect async_comm_block_offset_refused 1 "err~async_block_offset.pto:13:" "err~comm_block_offset = 64 is not modelled: pto-isa's SDMA transfers add it to both the src and dst address" absent=async_bo.bin
 invoke trap.pto --set n=2 --zero-inputs --out out=$T/trap_ok.bin
 expect trap_not_taken 0 size=trap_ok.bin:0
 invoke trap.pto --set n=5 --zero-inputs --out out=$T/trap.bin
