@@ -308,6 +308,13 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 /* the fast forms are inlined into the skeletons' loops, which vectorise only then */
 #define EF_FAST_INLINE static inline __attribute__((always_inline))
 
+/* c[0] x^(n-1) + ... + c[n-1] by Horner's rule (n is a constant: the loop unrolls) */
+EF_FAST_INLINE double ef_horner(double x, const double *c, size_t n) {
+    double p = c[0];
+    for (size_t i = 1; i < n; i++) p = p * x + c[i];
+    return p;
+}
+
 /* exp(x) for x in [-110, 100] (clamped: below, exp rounds to +0 in every T; above, to +Inf),
  * x = k ln2 + r with |r| <= ln2/2 (Cody-Waite, ln2 in two parts: k ln2_hi exact), exp(r) by its
  * Taylor polynomial of degree 12 (remainder under 2^-52), 2^k from the bits of the rounding
@@ -319,19 +326,11 @@ EF_FAST_INLINE double ef_exp_approx(double x) {
     const double t = x * 0x1.71547652b82fep0 + shift;
     const double k = t - shift;
     const double r = (x - k * 0x1.62e42feep-1) - k * 0x1.a39ef35793c76p-33;
-    double p = 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
-    p = p * r + 1.0 / 362880.0;
-    p = p * r + 1.0 / 40320.0;
-    p = p * r + 1.0 / 5040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
+    static const double taylor[] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+                                    1.0 / 40320.0,     1.0 / 5040.0,     1.0 / 720.0,     1.0 / 120.0,
+                                    1.0 / 24.0,        1.0 / 6.0,        0.5,             1.0,
+                                    1.0}; /* 1/12! ... 1/0! */
+    const double p = ef_horner(r, taylor, sizeof taylor / sizeof *taylor);
     uint64_t tb;
     memcpy(&tb, &t, sizeof tb);
     const uint64_t scale_bits = (tb - 0x4338000000000000ull + 1023u) << 52; /* 2^k, k in [-159, 145] */
@@ -358,16 +357,9 @@ EF_FAST_INLINE double ef_log_approx(double x) {
     const double f = m - 1.0;
     const double s = f / (2.0 + f);
     const double z = s * s;
-    double p = 1.0 / 21.0;
-    p = p * z + 1.0 / 19.0;
-    p = p * z + 1.0 / 17.0;
-    p = p * z + 1.0 / 15.0;
-    p = p * z + 1.0 / 13.0;
-    p = p * z + 1.0 / 11.0;
-    p = p * z + 1.0 / 9.0;
-    p = p * z + 1.0 / 7.0;
-    p = p * z + 1.0 / 5.0;
-    p = p * z + 1.0 / 3.0;
+    static const double series[] = {1.0 / 21.0, 1.0 / 19.0, 1.0 / 17.0, 1.0 / 15.0, 1.0 / 13.0,
+                                    1.0 / 11.0, 1.0 / 9.0,  1.0 / 7.0,  1.0 / 5.0,  1.0 / 3.0};
+    const double p = ef_horner(z, series, sizeof series / sizeof *series);
     const double v = ed * 0x1.62e42feep-1 + (ed * 0x1.a39ef35793c76p-33 + 2.0 * s * (1.0 + z * p));
     return x > 0.0 && x <= 0x1.fffffffffffffp1023 ? v : NAN;
 }
