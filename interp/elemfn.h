@@ -395,6 +395,20 @@ EF_FAST_INLINE double ef_fmod_fast(double a, double b) {
 #define EFX_expdif ~, EFX_EXPDIF
 #define EFX_EXPDIF(T, a, b, c) ef_exp_approx((double)RND(T, EF_sub(T, a, b, c)))
 #define EFXM_expdif ~, EFXM_DOUBLE
+/* pow(a, b) on f32 as exp(b log a) in double, for finite a > 0 (else NaN: libm): the product's
+ * relative error is the log's (2^-51) times |b log a|, under about 2^-44 wherever the result is a
+ * finite float (|b log a| < 104), and exp adds 2^-51; glibc's pow is within 2^-52. */
+EF_FAST_INLINE double ef_pow_approx(double a, double b) { return ef_exp_approx(b * ef_log_approx(a)); }
+#define EFX_pow ~, EFX_POW
+#define EFX_POW(T, a, b, c) ef_pow_approx((double)(a), (double)(b))
+#define EFXM_pow ~, EFXM_POW
+#define EFXM_POW(T) EFXM_POW_##T
+#define EFXM_POW_f32 0x1p-42
+#define EFXM_POW_f16 0.0 /* through float: two roundings, not this form's one */
+#define EFXM_POW_bf16 0.0
+#define EFX_pows ~, EFX_POW
+#define EFXM_pows ~, EFXM_POW
+
 /* fmod and TREM's floor modulo are exact where they run fast: a margin only marks them. f32
  * only: the loop stays scalar (no vector int32 truncation of the quotient here), which beats the
  * libm call on f32 but not f16/bf16's own loop (their margin 0: no fast form) */

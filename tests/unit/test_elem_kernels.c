@@ -584,3 +584,27 @@ Test(elem_fast, tfmod_trem_match_libm_bit_for_bit, .timeout = 120) {
         }
     cr_assert_gt(fast_path, 3 * 48 * FAST_N / 2, "most pairs take the fast path (%lld)", (long long)fast_path);
 }
+
+/* TPOW f32 (fast form exp(b log a), elemfn.h ef_pow_approx): random positive bases with exponents
+ * of every size, and the special cases the fast form hands to libm (a <= 0, Inf, NaN, b = +-Inf,
+ * a = 1, b = 0, negative bases with integer exponents). */
+Test(elem_fast, tpow_f32_matches_libm_bit_for_bit, .timeout = 120) {
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00001u, 0x3f800000u,
+                                       0xbf800000u, 0xc0000000u, 0x40400000u, 0x00000001u, 0x7f7fffffu, 0x3f000000u};
+    float a[FAST_N], b[FAST_N];
+    uint32_t want[FAST_N];
+    uint64_t s = 11;
+    for (int round = 0; round < 96; round++) {
+        for (int i = 0; i < FAST_N; i++) {
+            uint32_t ua = rng_next(&s) & 0x7fffffffu, ub = rng_next(&s);
+            if (i % 2) ub = (ub & 0x807fffffu) | ((110u + rng_next(&s) % 40u) << 23); /* |b| in [2^-17, 2^13) */
+            if (i % 3 == 0) ua = (ua & 0x007fffffu) | ((120u + rng_next(&s) % 16u) << 23); /* a in [2^-7, 2^9) */
+            if (i % 29 == 0) ua = special[rng_next(&s) % 12];
+            if (i % 31 == 0) ub = special[rng_next(&s) % 12];
+            if (i % 37 == 0) ua |= 0x80000000u, ub = fbits_of((float)((int)(rng_next(&s) % 9) - 4)); /* (-a)^k */
+            a[i] = float_of(ua), b[i] = float_of(ub);
+            want[i] = REF_BITS(pow, DT_F32, a[i], b[i]);
+        }
+        cr_assert_gt(fast_run(OP_TPOW, DT_F32, a, b, want, FAST_N), 0);
+    }
+}
