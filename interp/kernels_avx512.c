@@ -17,6 +17,7 @@
 #define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))
 #define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
 #define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+#define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
 #define KISA_TABLE kernels_avx512
 #define KISA_NAME "avx512"
 #include "kernels_isa.h"
