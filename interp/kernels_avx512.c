@@ -18,6 +18,13 @@
 #define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
 #define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 #define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
+/* 16 floats -> 16 f16 (RNE) in one 512-bit conversion, kept in a register before the store */
+#define KISA_F16_NARROW_16(d, s)                                                                   \
+    do {                                                                                           \
+        __m256i h_ = _mm512_cvtps_ph(_mm512_loadu_ps(s), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); \
+        KISA_IN_REGISTER(h_);                                                                      \
+        _mm256_storeu_si256((__m256i *)(void *)(d), h_);                                           \
+    } while (0)
 #define KISA_TABLE kernels_avx512
 #define KISA_NAME "avx512"
 #include "kernels_isa.h"

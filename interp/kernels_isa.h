@@ -9,6 +9,7 @@
  *   KISA_F16_NARROW(vp)     the nvf at vp -> nvh of f16 bits (RNE)           default: branch-free C
  *   KISA_WIDEN_U16(h)       nvh -> nvu, zero-extending                       default: generic
  *   KISA_IN_REGISTER(v)     keeps v in a register (a store is not fused)     default: nothing
+ *   KISA_F16_NARROW_16(d, s) 16 floats at s -> 16 f16 at d (RNE), when wider than NL  default: none
  * The f16 conversions must be bit-identical to fp_f16_to_f32 / fp_f32_to_f16 (checked by
  * tests/unit/test_kernels_fast.c, exhaustively for f16 -> f32).
  *
@@ -191,6 +192,9 @@ KINLINE void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
 
 KINLINE void cvt_f32_to_f16(uint16_t *dst, const float *src, int64_t n) {
     int64_t i = 0;
+#ifdef KISA_F16_NARROW_16
+    for (; i + 16 <= n; i += 16) KISA_F16_NARROW_16(dst + i, src + i); /* a wider conversion first */
+#endif
     for (; i + NL <= n; i += NL) {
         nvf v = load_nvf(src + i);
         store_narrowed_f16(dst + i, &v);
