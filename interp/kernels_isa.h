@@ -203,21 +203,15 @@ KINLINE void cvt_f32_to_f16(uint16_t *dst, const float *src, int64_t n) {
 }
 
 KINLINE void cvt_bf16_to_f32(float *dst, const uint16_t *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = bf16_widen(load_nvh(src + i));
-        memcpy(dst + i, &v, sizeof v);
-    }
-    for (; i < n; i++) dst[i] = fp_bf16_to_f32(src[i]);
+    for (int64_t i = 0; i < n; i++) dst[i] = fp_bf16_to_f32(src[i]); /* the compiler's loop, as wide as it goes */
 }
 
 KINLINE void cvt_f32_to_bf16(uint16_t *dst, const float *src, int64_t n) {
-    int64_t i = 0;
-    for (; i + NL <= n; i += NL) {
-        nvf v = load_nvf(src + i);
-        store_nvh(dst + i, bf16_narrow(&v));
+    for (int64_t i = 0; i < n; i++) { /* the compiler's loop: as wide as the variant allows */
+        const uint32_t x = fp_float_bits(src[i]);
+        const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+        dst[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? (x >> 16) | 0x0040u : rounded);
     }
-    for (; i < n; i++) dst[i] = fp_f32_to_bf16(src[i]);
 }
 
 /* ---- walk planning and overlap checks (shared by every element type) ------------------------ */
