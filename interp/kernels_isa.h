@@ -10,6 +10,7 @@
  *   KISA_WIDEN_U16(h)       nvh -> nvu, zero-extending                       default: generic
  *   KISA_IN_REGISTER(v)     keeps v in a register (a store is not fused)     default: nothing
  *   KISA_F16_NARROW_16(d, s) 16 floats at s -> 16 f16 at d (RNE), when wider than NL  default: none
+ *   KISA_F16_WIDEN_16(d, s)  16 f16 at s -> 16 floats at d (exact), when wider than NL  default: none
  * The f16 conversions must be bit-identical to fp_f16_to_f32 / fp_f32_to_f16 (checked by
  * tests/unit/test_kernels_fast.c, exhaustively for f16 -> f32).
  *
@@ -183,6 +184,9 @@ KINLINE nvh bf16_narrow(const nvf *vp) {
  * elementwise kernels, kernels_elem.h). */
 KINLINE void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
     int64_t i = 0;
+#ifdef KISA_F16_WIDEN_16
+    for (; i + 16 <= n; i += 16) KISA_F16_WIDEN_16(dst + i, src + i); /* a wider conversion first */
+#endif
     for (; i + NL <= n; i += NL) {
         nvf v = KISA_F16_WIDEN(load_nvh(src + i));
         memcpy(dst + i, &v, sizeof v);
