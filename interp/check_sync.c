@@ -750,8 +750,9 @@ static int pipe_of(const SyncChecker *s, const Op *op) {
     /* a transfer's bytes move on the DMA engine (pto-isa comm/async/sdma: SQEs the op posts), after
      * its PIPE_ALL barrier; but an A5 put is a copy through UB on the core's MTE2 and MTE3
      * (mte_put_handshake), which reads src on MTE2 */
-    if (op->code == OP_TPUT_ASYNC) return s->target == TARGET_A5 ? P_MTE2 : P_DMA;
-    if (op->code == OP_TGET_ASYNC) return P_DMA;
+    const AsyncRole role = OPF_ASYNC_ROLE(op_info(op->code)->flags);
+    if (role == AR_PUT) return s->target == TARGET_A5 ? P_MTE2 : P_DMA;
+    if (role == AR_GET) return P_DMA;
     PipeRule rule = OPF_PIPE_RULE(op_info(op->code)->flags);
     if (rule == PR_TRANSPOSE) return transpose_pipe(s, op);
     if (rule == PR_CUBE) return P_M;
@@ -1427,9 +1428,10 @@ static void *grow_array(void *items, int64_t n, int64_t *cap, size_t size) {
  * transfer's chunks; pto-isa's quiet semantics), through their own barrier. */
 static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
     s->cur_xfer = NULL;
-    bool mte_put = op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
+    const AsyncRole role = OPF_ASYNC_ROLE(op_info(op->code)->flags);
+    bool mte_put = role == AR_PUT && s->target == TARGET_A5;
     const AsyncXfer *waited = NULL;
-    if (op->code == OP_WAIT_ASYNC_EVENT || op->code == OP_TEST_ASYNC_EVENT) {
+    if (role == AR_WAIT) {
         int64_t event = handle_of(ip, op, 0);
         for (int64_t i = s->n_xfers - 1; i >= 0 && !waited; i--)
             if (s->xfers[i].handle == event && s->xfers[i].block == s->block) waited = &s->xfers[i];
@@ -1437,7 +1439,7 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
     }
     if (!mte_put) /* the op's own PIPE_ALL barrier, in the program's clocks too */
         for (int k = 0; k < s->layers; k++) barrier_all(&s->clk[k]);
-    if (op->code == OP_BUILD_ASYNC_SESSION) {
+    if (role == AR_SESSION) {
         AsyncSessionRec *sessions = grow_array(s->sessions, s->n_sessions, &s->cap_sessions, sizeof *s->sessions);
         if (!sessions) return;
         s->sessions = sessions;
@@ -1448,7 +1450,7 @@ static void async_op(Interp *ip, SyncChecker *s, const Op *op) {
                                                          positive_attr(op, "block_bytes", 32 * 1024), sync_id};
         return;
     }
-    if (op->code == OP_TPUT_ASYNC || op->code == OP_TGET_ASYNC) {
+    if (role == AR_PUT || role == AR_GET) {
         if (!mte_put)
             for (int k = 0; k < s->layers; k++) join(s->clk[k].vc[P_DMA], s->clk[k].vc[P_S]); /* after the barrier */
         AsyncXfer *xfers = grow_array(s->xfers, s->n_xfers, &s->cap_xfers, sizeof *s->xfers);
@@ -1508,7 +1510,7 @@ static void mte_put_handshake(Interp *ip, SyncChecker *s, const Op *op, int from
 
 /* Is `op` an A5 put (mte_put_handshake)? */
 static inline bool is_mte_put(const SyncChecker *s, const Op *op) {
-    return op->code == OP_TPUT_ASYNC && s->target == TARGET_A5;
+    return OPF_ASYNC_ROLE(op_info(op->code)->flags) == AR_PUT && s->target == TARGET_A5;
 }
 
 bool sync_checker_step(Interp *ip, SyncChecker *s, const Instr *in, int32_t pc) {

@@ -588,6 +588,18 @@ typedef enum InternalSync {
 #define OPF_INTERNAL(x) ((uint64_t)(x) << 35)
 #define OPF_INTERNAL_SYNC(flags) ((InternalSync)(((flags) >> 35) & 7u))
 
+/* The part an asynchronous GM transfer row plays (bits 39..41 of the flags; ops_async.def), read
+ * by pto-run --check-sync's model of the DMA engine (interp/check_sync.c async_op). */
+typedef enum AsyncRole {
+    AR_NONE,
+    AR_SESSION,     /* build_async_session: a session and its queues */
+    AR_PUT,         /* tput_async: a copy on the DMA engine; on A5 through UB on MTE2/MTE3 */
+    AR_GET,         /* tget_async: a copy on the DMA engine */
+    AR_WAIT         /* wait_async_event / test_async_event: orders its transfer and the earlier ones */
+} AsyncRole;
+#define OPF_ASYNC(role) ((uint64_t)(role) << 39)
+#define OPF_ASYNC_ROLE(flags) ((AsyncRole)(((flags) >> 39) & 7u))
+
 typedef struct OpInfo {
     const char *name;        /* full name, e.g. "pto.tmuls", "arith.addi", "scf.for" */
     const char *asm_name;    /* assembly-form mnemonic without `pto.` ("tmuls"), or NULL */
