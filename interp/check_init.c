@@ -9,7 +9,8 @@
  * written, or zero-filled only by the simulator's semantics of a TLOAD with no pad value (which
  * TLOAD, kept in a small site table). Before a tile instruction runs, the valid region of each
  * tile it reads is checked; after it ran, the valid region of its destination is marked written,
- * or the whole footprint for OPF_PAD_FILL rows with a pad value. Tmp operands are scratch, named
+ * or the whole footprint for OPF_PAD_FILL rows with a pad value. Tmp operands are scratch (marked
+ * written, or with the op's site when SPEC_GARBAGE: the board leaves its own data there), named
  * operands (SPEC_NAMED: tassign, treshape) are not accessed. Reports are per (site, tile), with a
  * count of executions. */
 #include "interp_impl.h"
@@ -17,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ST_UNSET = 0, ST_SET = 1, ST_PAD0 = 2 /* + index of the site: a null-pad TLOAD, or a hidden scratch write */ };
+enum { ST_UNSET = 0, ST_SET = 1, ST_PAD0 = 2 /* + index of the site: a null-pad TLOAD, a hidden scratch write, or an op's
+                                               * SPEC_GARBAGE scratch operand */ };
 enum { MAX_PAD_SITES = 256 - ST_PAD0 };
 
 typedef struct InitRegion {
@@ -164,7 +166,8 @@ static bool check_run(void *vctx, const uint8_t *p, int64_t n) {
     return false;
 }
 
-/* The state byte naming site: a null-pad TLOAD (its zero fill) or an op's hidden scratch write. */
+/* The state byte naming site: a null-pad TLOAD (its zero fill), an op's hidden scratch write, or
+ * its SPEC_GARBAGE scratch operand. */
 static uint8_t site_state(InitChecker *c, const Op *site) {
     int k = 0;
     while (k < c->n_pad_sites && c->pad_sites[k] != site) k++;
@@ -303,6 +306,7 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             TileRef t;
             tile_ref_fill(&v->type->tile, ip->opts.target, &t);
             MarkCtx set = {ip, c, ST_SET};
+            if (pass == 0 && (info->ins[i].flags & SPEC_GARBAGE)) set.state = site_state(c, op); /* the board's, not ours */
             if (pass == 1 && (info->flags & OPF_ONE_ELEMENT)) { /* tsetval: the one element at its offset */
                 int64_t e = read_int(ip->frame, &in->sc[1]), es = (int64_t)dtype_size(t.dtype);
                 if (e >= 0 && e < (int64_t)t.rows * t.cols) mark_run(&set, tv->base + e * es, es);
@@ -316,6 +320,13 @@ void init_checker_after(Interp *ip, InitChecker *c, const Instr *in) {
             tile_byte_runs(&t, tv->base, pass == 0 ? t.rows : tv->vr, pass == 0 ? t.cols : tv->vc, mark_run, &set);
         }
     }
+}
+
+/* The position of the op's SPEC_GARBAGE scratch operand, or -1. */
+static int garbage_operand(const OpInfo *info) {
+    for (int i = 0; i < OPSPEC_MAX && info->ins[i].name; i++)
+        if (info->ins[i].flags & SPEC_GARBAGE) return i;
+    return -1;
 }
 
 void init_checker_mark_valid(Interp *ip, InitChecker *c, const TileRef *t, const TileView *tv) {
@@ -343,7 +354,16 @@ bool init_checker_finish(Interp *ip, InitChecker *c) {
             const char *read = arena_printf(ip->arena, "'%s' reads tile %%%s (%s) at element (%d, %d), bytes %lld..%lld",
                                             op_info(r->site->code)->name, r->value->name, mem, r->row, r->col,
                                             (long long)r->lo, (long long)r->hi - 1);
-            if (r->pad_site && !(op_info(r->pad_site->code)->flags & OPF_PAD_FILL))
+            const int garbage = r->pad_site ? garbage_operand(op_info(r->pad_site->code)) : -1;
+            if (garbage >= 0)
+                diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.scratch",
+                            "%s, which '%s' at line %d took as its scratch operand '%s'%s: the hardware keeps its own "
+                            "working data there (the SDMA engine's control words), pto-run leaves the bytes as they were, "
+                            "so the value here is the board's garbage; fix: keep data out of that scratch tile, or write "
+                            "it again before reading it",
+                            read, op_info(r->pad_site->code)->name, r->pad_site->loc.line,
+                            op_info(r->pad_site->code)->ins[garbage].name, times);
+            else if (r->pad_site && !(op_info(r->pad_site->code)->flags & OPF_PAD_FILL))
                 diag_report(ip->diags, ip->file, SEV_ERROR, r->site->loc, "INIT.scratch",
                             "%s, which '%s' at line %d overwrote through its hidden scratch%s: the A2/A3 Mode 1 row-expand "
                             "without tmp broadcasts through UB [0x2e000, 0x30000) (pto-isa TMP_UB_OFFSET); pto-run, like "

@@ -417,9 +417,12 @@ enum {
     SPEC_GENERIC_ONLY = 1u << 7, /* PTOAS's custom form cannot spell this operand (tmov's
                                * preQuantScalar: its parser takes it for the fp tile), so DPS output
                                * writes the op in MLIR's generic form when it is present */
-    SPEC_INDEX    = 1u << 8   /* written in brackets right after the operand before it, `%arr[%i]`
+    SPEC_INDEX    = 1u << 8,  /* written in brackets right after the operand before it, `%arr[%i]`
                                * (a run of SPEC_INDEX positions: `%arr[%i, %j]`); the generic form
                                * lists it as a plain operand */
+    SPEC_GARBAGE  = 1u << 9   /* (with SPEC_TMP) the hardware keeps its own working data there (the
+                               * SDMA engine's control words), which pto-run does not write: a later
+                               * read of those bytes is an INIT.scratch report under --check-init */
 };
 
 typedef struct OperandSpec {
