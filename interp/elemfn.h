@@ -84,6 +84,33 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
  * overflow (|quotient * b| <= |a|); vectorises like EI_QUOT, where `%` is one idiv per element. */
 #define EI_REMAINDER(T, a, b) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT(T, a, b) * EI_P(T, b)))
 
+/* A divisor fixed for a whole call (a tile-scalar op's scalar b), up to 32 bits: the quotient is
+ * trunc(a * rb), where rb is 1/b rounded to double and then moved one ulp away from zero
+ * (ei_recip_away). Exact: rb lies in (1/|b|, (1/|b|)(1 + 2^-51.4)], so |a| rb rounded is at least
+ * |a/b| (an integer quotient is a double and rounding is monotonic) and under |a/b| (1 + 2^-51),
+ * short of the next integer (at least 1/|b| away, and |a| < 2^32). A multiply per element where the
+ * divide took the divider (tests/unit/test_elem_kernels.c compares it with C's / and %). */
+#define EI_RECIP_OK_i8 1
+#define EI_RECIP_OK_u8 1
+#define EI_RECIP_OK_i16 1
+#define EI_RECIP_OK_u16 1
+#define EI_RECIP_OK_i32 1
+#define EI_RECIP_OK_u32 1
+#define EI_RECIP_OK_i64 0
+#define EI_RECIP_OK_u64 0
+static inline double ei_recip_away(double b) {
+    double r = 1.0 / b;
+    uint64_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    bits++; /* finite and nonzero: the next double away from zero */
+    memcpy(&r, &bits, sizeof r);
+    return r;
+}
+#define EI_QUOT_RECIP(T, a, rb) ((EI_PROMO_##T)((double)(a) * (rb)))
+#define EI_REMAINDER_RECIP(T, a, b, rb) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT_RECIP(T, a, rb) * EI_P(T, b)))
+/* b is neither 0 nor the -1 that traps beside INT_MIN: no element divided by it faults */
+#define EI_DIVISOR_SAFE(T, b) ((b) != 0 && !(EI_SIGNED_WIDE_##T && (int64_t)(b) == -1))
+
 #define EC_OK(T, a, b) EFAULT_NONE
 #define EC_DIVISOR(T, a, b) ((b) == 0 ? EFAULT_DIV_ZERO : EI_DIV_TRAPS(T, a, b) ? EFAULT_DIV_OVERFLOW : EFAULT_NONE)
 /* Shift counts: the simulator shifts the promoted value; counts outside [0, width of the
@@ -127,6 +154,12 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EF_div(T, a, b, c) ef_div_pin((a), (b))
 #define EI_div(T, a, b, c) EI_QUOT(T, a, b)
 #define EC_div EC_DIVISOR
+/* ERB_NAME (`~, FORM`) and ERBF_NAME (`~, 1`): FORM(T, a, b, rb) is EI_NAME for a divisor b fixed
+ * per call, rb = ei_recip_away(b) (kernels_elem.h runs it for tile-scalar ops on types with
+ * EI_RECIP_OK) */
+#define ERB_div ~, EIR_DIV
+#define ERBF_div ~, 1
+#define EIR_DIV(T, a, b, rb) EI_QUOT_RECIP(T, a, rb)
 
 /* scalar / tile (TDIVS with the scalar first, TRECIP = 1 / x) */
 #define EFDOM_rdiv FI
@@ -151,12 +184,18 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EF_rem(T, a, b, c) ef_rem_##T((a), (b))
 #define EI_rem(T, a, b, c) ei_rem_##T((a), (b))
 #define EC_rem EC_DIVISOR
+#define ERB_rem ~, EIR_REM
+#define ERBF_rem ~, 1
+#define EIR_REM(T, a, b, rb) ei_rem_recip_##T((a), (b), (rb))
 
 /* TFMOD: C's remainder, sign of the dividend */
 #define EFDOM_fmod FI
 #define EF_fmod(T, a, b, c) fmod((double)(a), (double)(b))
 #define EI_fmod(T, a, b, c) EI_REMAINDER(T, a, b)
 #define EC_fmod EC_DIVISOR
+#define ERB_fmod ~, EIR_FMOD
+#define ERBF_fmod ~, 1
+#define EIR_FMOD(T, a, b, rb) EI_REMAINDER_RECIP(T, a, b, rb)
 
 /* TPOW: pow in double (f16 rounds through float); integers by squaring, wrapping */
 #define EFDOM_pow FI

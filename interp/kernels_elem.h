@@ -100,6 +100,13 @@ KE_DEF_REM_FAST(bf16)
         KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER(T, a, b);                                      \
         if ((a >= 0) != (b >= 0) && r != 0) r = (KE_STORE_##T)(EI_WRAP(r) + EI_WRAP(b));           \
         return r;                                                                                  \
+    }                                                                                              \
+    /* the same with a divisor fixed per call (elemfn.h, EI_QUOT_RECIP; types up to 32 bits, whose \
+     * wrapped sum is that of the promoted width's unsigned type: 32-bit lanes, no 64-bit ones) */ \
+    KINLINE KE_STORE_##T ei_rem_recip_##T(KE_STORE_##T a, KE_STORE_##T b, double rb) {             \
+        const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_RECIP(T, a, b, rb);                      \
+        const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
+        return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
     }
 KE_DEF_IREM(i8)
 KE_DEF_IREM(u8)
@@ -227,6 +234,10 @@ KE_DEF_POW_ROW(u64)
 #define KE_SECOND_(x, y, ...) y
 #define KE_SECOND(...) KE_SECOND_(__VA_ARGS__)
 #define KE_CHECK_B_ONLY(elem) KE_SECOND(ECB_##elem, 0, ~)
+/* elem's form for a divisor fixed per call (elemfn.h's ERB_NAME), and 1 when it has one on T */
+#define KE_NO_RECIP(T, a, b, rb) ((void)(a), (void)(rb), 0)
+#define KE_RECIP(elem) KE_SECOND(ERB_##elem, KE_NO_RECIP, ~)
+#define KE_INT_RECIP(elem, T) (KE_SECOND(ERBF_##elem, 0, ~) && EI_RECIP_OK_##T)
 /* 1 when elem has a row form for two tile operands (elemfn.h's EIP_NAME), else 0 */
 #define KE_INT_POW(elem) KE_SECOND(EIP_##elem, 0, ~)
 /* 1 when elem has a row form for a tile and a scalar on type T (elemfn.h's EIPS_NAME) */
@@ -472,6 +483,18 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         }                                                                                          \
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+            if (KE_INT_RECIP(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape && EI_DIVISOR_SAFE(T, kv)) { \
+                const double rb = ei_recip_away((double)kv); /* a multiply per element, no fault */ \
+                for (int64_t r = 0; r < rows; r++) {                                               \
+                    ST *restrict dp = (ST *)d.p + r * d.rs;                                        \
+                    const ST *p0 = (const ST *)s0.p + r * s0.rs;                                   \
+                    for (int64_t c = 0; c < cols; c++) {                                           \
+                        const ST x0 = p0[c];                                                       \
+                        dp[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rb);                        \
+                    }                                                                              \
+                }                                                                                  \
+                return EFAULT_NONE;                                                                \
+            }                                                                                      \
             for (int64_t r = 0; r < rows; r++) {                                                   \
                 ST *restrict dp = (ST *)d.p + r * d.rs;                                            \
                 const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \

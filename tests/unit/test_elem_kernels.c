@@ -251,6 +251,100 @@ Test(elem_fn, integer_quotient_and_remainder_through_double_are_exact) {
     }
 }
 
+/* A tile-scalar op divides by one scalar b: the kernels multiply by ei_recip_away(b) instead
+ * (elemfn.h, EI_QUOT_RECIP). Against C's / and % for every divisor in [-3000, 3000], the edges and
+ * random ones, with dividends at and beside exact multiples of b (the case a reciprocal rounded
+ * the wrong way gets wrong), the type's limits and random ones, for i32 and u32; then TDIVS,
+ * TFMODS and TREMS i32 kernels of every variant on a row of such dividends. */
+static void check_recip_i32(int32_t a, int32_t b) {
+    if (b == 0 || (a == INT32_MIN && b == -1)) return;
+    const double rb = ei_recip_away((double)b);
+    cr_assert_eq(EI_QUOT_RECIP(i32, a, rb), a / b, "%d / %d", a, b);
+    cr_assert_eq(EI_REMAINDER_RECIP(i32, a, b, rb), a % b, "%d %% %d", a, b);
+}
+
+static void check_recip_u32(uint32_t a, uint32_t b) {
+    if (b == 0) return;
+    const double rb = ei_recip_away((double)b);
+    cr_assert_eq(EI_QUOT_RECIP(u32, a, rb), a / b, "%u / %u", a, b);
+    cr_assert_eq(EI_REMAINDER_RECIP(u32, a, b, rb), a % b, "%u %% %u", a, b);
+}
+
+static void check_recip_divisor(int32_t b, uint64_t *s) {
+    if (b == 0) return; /* EFAULT_DIV_ZERO: the kernels check the scalar first */
+    static const int32_t fixed[] = {INT32_MIN, INT32_MIN + 1, -1, 0, 1, INT32_MAX - 1, INT32_MAX};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        check_recip_i32(fixed[i], b);
+        check_recip_u32((uint32_t)fixed[i], (uint32_t)b);
+    }
+    const int64_t mb = b < 0 ? -(int64_t)b : b, umb = (uint32_t)b;
+    for (int k = 0; k < 24; k++) { /* q * b - 1, q * b, q * b + 1 for small, large and random q */
+        int64_t q = k < 8 ? k : k < 16 ? INT32_MAX / mb - (k - 8) : (int64_t)(rng_next(s) % (uint32_t)(INT32_MAX / mb + 1));
+        for (int sign = -1; sign <= 1; sign += 2)
+            for (int d = -1; d <= 1; d++) {
+                int64_t a = sign * q * mb + d;
+                if (a >= INT32_MIN && a <= INT32_MAX) check_recip_i32((int32_t)a, b);
+            }
+        int64_t uq = k < 8 ? k : k < 16 ? (int64_t)(UINT32_MAX / umb) - (k - 8) : (int64_t)(rng_next(s) % (UINT32_MAX / umb + 1));
+        for (int d = -1; d <= 1; d++) {
+            int64_t a = uq * umb + d;
+            if (a >= 0 && a <= UINT32_MAX) check_recip_u32((uint32_t)a, (uint32_t)b);
+        }
+    }
+    for (int k = 0; k < 16; k++) {
+        uint32_t r = rng_next(s);
+        check_recip_i32((int32_t)r, b);
+        check_recip_u32(r, (uint32_t)b);
+    }
+}
+
+Test(elem_fn, quotient_by_a_fixed_divisor_through_its_reciprocal_is_exact, .timeout = 120) {
+    uint64_t s = 7;
+    for (int32_t b = -3000; b <= 3000; b++) check_recip_divisor(b, &s);
+    for (int e = 11; e < 32; e++) /* +-2^e and its neighbours */
+        for (int d = -1; d <= 1; d++) {
+            int64_t p = ((int64_t)1 << e) + d;
+            if (p <= INT32_MAX) check_recip_divisor((int32_t)p, &s);
+            check_recip_divisor((int32_t)-p, &s);
+            check_recip_divisor((int32_t)(uint32_t)(((uint64_t)1 << e) + (uint64_t)d), &s);
+        }
+    static const int32_t edge[] = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1, 46341, -46341, 65535, 65537, 3 * 7 * 11 * 13 * 17 * 19};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) check_recip_divisor(edge[i], &s);
+    for (int k = 0; k < 4000; k++) {
+        int32_t b = (int32_t)rng_next(&s) >> (rng_next(&s) % 31);
+        check_recip_divisor(b, &s);
+    }
+    /* the kernels: dst = src op b over a row of dividends, in every variant */
+    enum { N = 96 };
+    static const int32_t divisors[] = {3, -3, 7, -1, 1, 10, -10, 46341, INT32_MIN, INT32_MAX, 65536, -65537};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *t = kernel_isa_table((KernelIsa)isa);
+        for (size_t j = 0; j < sizeof divisors / sizeof *divisors; j++) {
+            const int32_t b = divisors[j];
+            int32_t src[N], dst[N];
+            for (int i = 0; i < N; i++)
+                src[i] = i < 6 ? (int32_t[]){INT32_MIN + (b == -1), INT32_MIN + 1, INT32_MAX, 0, -1, 1}[i]
+                       : i < 48 ? (int32_t)((int64_t)(i - 27) * (b == INT32_MIN ? 1 : b) + (i % 3) - 1) : (int32_t)rng_next(&s);
+            if (b == -1) src[0] = INT32_MIN + 1; /* INT_MIN / -1 faults (tested above) */
+            const OpCode ops[] = {OP_TDIVS, OP_TFMODS, OP_TREMS};
+            for (size_t o = 0; o < 3; o++) {
+                KernelElem k = t->elem[ops[o]][DT_I32];
+                cr_assert_not_null(k);
+                KTile sk = {(uint8_t *)src, N, 1};
+                KScalar ks = {.u = (uint64_t)(int64_t)b};
+                cr_assert_eq(k((KTile){(uint8_t *)dst, N, 1}, &sk, ks, 1, N), 0);
+                for (int i = 0; i < N; i++) {
+                    int32_t a = src[i], want = o == 0 ? a / b : a % b;
+                    if (o == 2 && (a >= 0) != (b >= 0) && want != 0) want = (int32_t)((uint32_t)want + (uint32_t)b);
+                    cr_assert_eq(dst[i], want, "%s %s: %d, %d gives %d, not %d", t->name, op_info(ops[o])->name, a, b,
+                                 dst[i], want);
+                }
+            }
+        }
+    }
+}
+
 /* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
  * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
  * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
