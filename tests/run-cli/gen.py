@@ -61,3 +61,12 @@ d.tofile("data/async_dst.bin")
 np.arange(3, 11, dtype=np.float32).tofile("data/async_back.bin")
 np.array([1], dtype=np.float32).tofile("data/async_flag.bin")
 np.tile(np.arange(8, dtype=np.float32), 2).tofile("data/async_overlap_8.bin")
+# subset_pingpong.pto: %ws split by rows into ping (doubled) and pong (plus one), the parent stored;
+# subset_loop.pto: each 8-row window tripled
+sa = (np.arange(256, dtype=np.float32) * np.float32(0.25) - np.float32(7)).reshape(16, 16)
+sa.tofile("data/subset_a_16x16.bin")
+sp = sa.copy()
+sp[:8] *= np.float32(2)
+sp[8:] += np.float32(1)
+sp.tofile("data/subset_pingpong_16x16.bin")
+(sa * np.float32(3)).tofile("data/subset_loop_16x16.bin")
