@@ -576,9 +576,9 @@ Test(parser, eventid_array_misuse_says_how_to_write_it) {
                  {4, "%arr", "'pto.eventid_array_get' op expects its operands as `%array[%index]`"},
                  {5, "]|[", "'pto.eventid_array_set' op expects its operands as `%array[%index], %value`"},
                  {6, "%c0[", "'pto.eventid_array_get' op operand 'array' expects a !pto.eventid_array, got %c0 of type index"},
-                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array or a "
-                           "pointer, in pto.load_scalar, pto.store_scalar, pto.eventid_array_get and pto.eventid_array_set; "
-                           "PTOAS's pto.subset is not implemented)"});
+                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array, a "
+                           "pointer or a tile, in pto.subset, pto.load_scalar, pto.store_scalar, pto.eventid_array_get and "
+                           "pto.eventid_array_set)"});
 }
 
 Test(parser, store_scalar_writes_its_value_first) {
@@ -656,13 +656,12 @@ Test(parser, nested_values_are_scoped) {
 
 Test(parser, unsupported_operations_are_reported_and_parsing_continues) {
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
-                 "pto.tpack ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.pointer_cast ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
                  "%u = pto.tscatters %t, 1.0 : " T16 ", f32\n"
                  "%v = pto.tmuls %u, 2.0 : " T16 "\n" /* %u is known (poisoned): no cascade */
                  "%w = tfoo %v : " T16 "\n"
                  "%z = pto.tmuls %nope, 2.0 : " T16 "\n",
-                 {2, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa defines it "
-                                     "nowhere (no CPU simulator, no NPU code) (issue #11)"},
+                 {2, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {3, "pto.tscatters", "unsupported operation 'pto.tscatters'"},
                  {5, "tfoo", "unsupported operation 'tfoo'"},
                  {6, "%nope", "'pto.tmuls' op operand 'src' uses undefined value %nope"});
@@ -675,7 +674,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%s = pto.tget_scale_addr(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.pointer_cast {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_tile_memref -> !pto.tile_buf<vec, 16x16xf32>\n"
-                 "pto.tpack ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.pointer_cast ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.bind_tile", "unsupported operation 'pto.bind_tile': this PTOAS operation is not implemented"},
                  {7, "pto.tget_scale_addr",
@@ -684,8 +683,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  {8, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {9, "pto.declare_tile_memref",
                   "unsupported operation 'pto.declare_tile_memref': this PTOAS operation is not implemented"},
-                 {10, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa "
-                                   "defines it nowhere (no CPU simulator, no NPU code) (issue #11)"},
+                 {10, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 
