@@ -70,3 +70,6 @@ sp[:8] *= np.float32(2)
 sp[8:] += np.float32(1)
 sp.tofile("data/subset_pingpong_16x16.bin")
 (sa * np.float32(3)).tofile("data/subset_loop_16x16.bin")
+# subset_boxed.pto: rows 16-47 of the DN 48x32 f16 matrix of f16_48x32.bin, as a DN 32x32 matrix
+dn = np.arange(48 * 32, dtype=np.float16).reshape(32, 48).T  # (r, c) at r + 48 c
+np.ascontiguousarray(dn[16:48].T).tofile("data/subset_boxed_rows16_32x32.bin")

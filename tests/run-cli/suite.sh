@@ -553,3 +553,5 @@ invoke subset_refused.pto --entry colsplit
 expect subset_column_split_refused 1 "err~that splits its rows: PTOAS's IR gives such a view %ws's row stride (16 elements), the C++ PTOAS emits gives it its own (8)"
 invoke subset_refused.pto --entry pack
 expect tpack_refused 1 "err~'pto.tpack' op pto-isa implements TPACK nowhere: no CPU simulator semantics"
+invoke subset_boxed.pto --in a=data/f16_48x32.bin --out b=$T/subset_boxed.bin
+expect subset_boxed_box_rows 0 same=subset_boxed.bin:data/subset_boxed_rows16_32x32.bin
