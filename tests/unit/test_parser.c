@@ -1095,3 +1095,56 @@ Test(parser, tmrgsort_result_count_errors) {
                  {4, "%h", "'pto.tmrgsort' op cannot infer the type of result %h; write it in the signature (': ... -> TYPE')"},
                  {6, "%s", "'pto.tmrgsort' op produces 1 result, got 2 names"});
 }
+
+/* ---- pto.subset: the result type inferred as PTOAS infers it --------------------------------- */
+
+Test(parser, subset_result_type_is_inferred) {
+    Module *m = parse_ok("module {\n  func.func @k(%i: index) {\n"
+                         "    %c8 = arith.constant 8 : index\n"
+                         "    %c0 = arith.constant 0 : index\n"
+                         "    %p = pto.alloc_tile : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %a = pto.subset %p[%c8, %c0] sizes [12, 16] : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %b = pto.subset %p[%i, %c0] sizes [16, 16] {} : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %c = pto.subset %p[16, 0] sizes [16, 16] : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    return\n  }\n}\n");
+    const Func *f = m->funcs[0];
+    const TileType *a = &nth_op(f, 3)->results[0]->type->tile, *b = &nth_op(f, 4)->results[0]->type->tile,
+                   *c = &nth_op(f, 5)->results[0]->type->tile;
+    cr_assert_eq(nth_op(f, 3)->code, OP_SUBSET);
+    cr_assert(a->rows == 12 && a->cols == 16 && a->dtype == DT_F16 && a->pad == 1);
+    cr_assert_eq(a->valid_rows, 8);   /* 16 valid rows, offset 8: 8 left */
+    cr_assert_eq(a->valid_cols, 16);
+    cr_assert_eq(b->valid_rows, DIM_DYNAMIC); /* a run-time offset */
+    cr_assert_eq(c->valid_rows, 16);  /* offset 16 mod 16 = 0: the next period, all 16 */
+    EXPECT_DIAGS("%c0 = arith.constant 0 : index\n"
+                 "%p = pto.alloc_tile : " TB16 "\n"
+                 "%a = pto.subset %p[%c0, %c0] : " TB16 "\n"
+                 "%b = pto.subset %p[%c0] sizes [8, 16] : " TB16 "\n"
+                 "pto.tmuls %p[%c0, %c0] sizes [8, 16], 2.0 : " TB16 "\n",
+                 {3, "pto.subset", "'pto.subset' op cannot infer the type of result %a: it needs a tile source and `sizes [R, C]` "
+                                   "of two positive integers"},
+                 {4, "%p[", "'pto.subset' op expects its operands as `%source[%rowOffset, %colOffset]`"},
+                 {5, "%p[", "'pto.tmuls' op does not take an indexed operand '%p[...]' (`%v[%i]` indexes an event-id array, a "
+                            "pointer or a tile, in pto.subset, pto.load_scalar, pto.store_scalar, pto.eventid_array_get and "
+                            "pto.eventid_array_set)"},
+                 {5, "sizes", "'pto.tmuls' op unexpected keyword 'sizes' (`KEY [...]` without '=' is an attribute of the ops "
+                              "that take one: pto.subset's sizes)"});
+}
+
+Test(parser, int_array_attributes) {
+    int64_t v[4];
+    int n = -1;
+    Attr a = {.kind = ATTR_RAW, .text = "[16, -8]"};
+    cr_assert(attr_int_array(&a, v, 4, &n) && n == 2 && v[0] == 16 && v[1] == -8);
+    a.text = "[]";
+    cr_assert(attr_int_array(&a, v, 4, &n) && n == 0);
+    const char *bad[] = {"[16, ]", "[16 8]", "[16, 8] x", "16, 8", "[99999999999999999999]", "[1, 2, 3, 4, 5]", "[a]"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        a.text = bad[i];
+        cr_assert_not(attr_int_array(&a, v, 4, &n), "%s", bad[i]);
+    }
+    cr_assert_eq(subset_valid_dim(8, 16, 12), 4);
+    cr_assert_eq(subset_valid_dim(8, 16, 16), 8);
+    cr_assert_eq(subset_valid_dim(8, 0, 0), 0);
+    cr_assert_eq(subset_valid_dim(8, 16, -4), 4); /* -4 mod 16 = 12 */
+}
