@@ -555,3 +555,5 @@ invoke subset_refused.pto --entry pack
 expect tpack_refused 1 "err~'pto.tpack' op pto-isa implements TPACK nowhere: no CPU simulator semantics"
 invoke subset_boxed.pto --in a=data/f16_48x32.bin --out b=$T/subset_boxed.bin
 expect subset_boxed_box_rows 0 same=subset_boxed.bin:data/subset_boxed_rows16_32x32.bin
+invoke subset_colmajor.pto --in a=data/subset_a_16x16.bin --out b=$T/subset_cm.bin
+expect subset_colmajor_columns 0 same=subset_cm.bin:data/subset_colmajor_right_16x8.bin
