@@ -1159,7 +1159,7 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}};
             continue;
         }
-        if (op_sig_style(info) == SIG_OPERAND0_VIEW) { /* typed once its operands are resolved (type_view_result) */
+        if (op_sig_style(info) == SIG_OPERAND0_VIEW) { /* typed once its operands are resolved (view_result_tile, below) */
             res_types[i] = (TypeUse){NULL, {0}};
             continue;
         }
