@@ -467,6 +467,71 @@ bool lower_treshape(LowerCtx *ctx, const Op *op) { return lower_tile_view(ctx, o
 /* pto.bitcast: the view with another element type, within src's bytes. */
 bool lower_bitcast(LowerCtx *ctx, const Op *op) { return lower_tile_view(ctx, op, false); }
 
+/* ---- SUBSET ------------------------------------------------------------------------------------ */
+
+/* The result views the window of src at (rowOffset, colOffset) in place: a window that keeps src's
+ * full rows (row-major: all columns; col-major: all rows) is contiguous in src's storage, rows
+ * (columns) the same distance apart, so it is src's bytes from the window's first element on
+ * (for a boxed tile, from its first whole inner box). Offsets are index values: checked here.
+ * Instr.a: 1 when src is row-major (the window starts at element row0 * cols), 0 col-major. */
+static int32_t exec_subset(Interp *ip, const Instr *in, int32_t pc) {
+    const TileRef *td = &in->t[0], *ts = &in->t[1];
+    TileView *s = use_tile(ip, in, ts);
+    if (!s) return PC_ERROR;
+    int64_t r0 = read_int(ip->frame, &in->sc[0]), c0 = read_int(ip->frame, &in->sc[1]);
+    if (r0 < 0 || c0 < 0 || r0 > (int64_t)ts->rows - td->rows || c0 > (int64_t)ts->cols - td->cols)
+        return rt_error(ip, in, "window at [%lld, %lld] of %dx%d lies outside %%%s's %dx%d shape", (long long)r0, (long long)c0,
+                        td->rows, td->cols, ts->name, ts->rows, ts->cols);
+    if ((in->a && r0 % ts->box_r != 0) || (!in->a && c0 % ts->box_c != 0))
+        return rt_error(ip, in, "%s offset %lld is not a multiple of %%%s's inner box %s (%d)", in->a ? "row" : "col",
+                        (long long)(in->a ? r0 : c0), ts->name, in->a ? "rows" : "cols", in->a ? ts->box_r : ts->box_c);
+    int64_t first = in->a ? r0 * ts->cols : c0 * ts->rows; /* the other offset is 0: the window keeps that dim whole */
+    TileView view = *s;
+    view.base = s->base + first * (int64_t)dtype_size(ts->dtype);
+    view.vr = (int32_t)(td->static_vr >= 0 ? td->static_vr : subset_valid_dim(td->rows, s->vr, r0));
+    view.vc = (int32_t)(td->static_vc >= 0 ? td->static_vc : subset_valid_dim(td->cols, s->vc, c0));
+    view.flags = VIEW_DEFINED;
+    ip->frame->vals[td->slot].tile = view;
+    return pc + 1;
+}
+
+/* pto.subset: the views that keep src's full rows run as exec_subset's alias; a column split
+ * (row-major: fewer columns than src) is refused when it runs, since PTOAS's two readings of it
+ * disagree on its row stride (docs/ptoas-compat.md). */
+bool lower_subset(LowerCtx *ctx, const Op *op) {
+    Instr in = instr_for(op, exec_subset);
+    if (op->ins.count < 3 || op->n_results < 1 || !op->results[0])
+        return lower_error(ctx, op, (SrcLoc){0}, "expects `%%v = pto.subset %%src[%%row, %%col] sizes [R, C] : Ts`");
+    Operand res = {.kind = OPD_VALUE, .value = op->results[0], .loc = op->results[0]->loc};
+    if (!tile_ref(ctx, op, &op->ins.items[0], &in.t[1]) || !tile_ref(ctx, op, &res, &in.t[0])) return false;
+    for (int i = 0; i < 2; i++) {
+        if (!scalar_ref(ctx, op, &op->ins.items[1 + i], DT_INDEX, &in.sc[i])) return false;
+        if (dtype_is_float(in.sc[i].type)) return lower_error(ctx, op, op->ins.items[1 + i].loc, "expects an integer (index) offset");
+    }
+    const TileRef *td = &in.t[0], *ts = &in.t[1];
+    in.a = ts->blayout == BL_ROW_MAJOR;
+    bool full = in.a ? td->cols == ts->cols : td->rows == ts->rows;
+    if (!full)
+        return emit_unsupported(ctx, op, "takes a %dx%d window of the %s %dx%d tile %%%s that splits its %s: PTOAS's IR gives "
+                                "such a view %%%s's %s stride (%d elements), the C++ PTOAS emits gives it its own (%d), and the two "
+                                "readings disagree, so pto-run runs only windows that keep the parent's full %s "
+                                "(docs/ptoas-compat.md)", td->rows, td->cols, in.a ? "row-major" : "col-major", ts->rows, ts->cols,
+                                ts->name, in.a ? "rows" : "columns", ts->name, in.a ? "row" : "column", in.a ? ts->cols : ts->rows,
+                                in.a ? td->cols : td->rows, in.a ? "rows" : "columns");
+    in.defines_dst = true;
+    emit(ctx, &in);
+    return true;
+}
+
+/* ---- TPACK ------------------------------------------------------------------------------------- */
+
+/* pto.tpack: refused when it runs; pto-isa defines TPACK in no CPU simulator file (nor NPU code), so
+ * there are no semantics to execute bit-exact. */
+bool lower_tpack(LowerCtx *ctx, const Op *op) {
+    return emit_unsupported(ctx, op, "pto-isa implements TPACK nowhere: no CPU simulator semantics, so pto-run cannot run it "
+                            "(pto-as verifies it as PTOAS does)");
+}
+
 /* ---- TTRANS ------------------------------------------------------------------------------------ */
 
 /* The transposition's plan (Instr.extra): both tiles' offset tables (any layout, boxed included)

@@ -44,6 +44,7 @@ static const AttrKindInfo kinds[AK_KIND_COUNT] = {
     [AK_STRING] = {NULL, "a string (\"c2v_fifo\")"},
     [AK_SYMBOL] = {NULL, "a function symbol (@name)"},
     [AK_ADDRESS_SPACE] = {address_space_names, "one of vec, mat (#pto.address_space<vec>)"},
+    [AK_INT_ARRAY] = {NULL, "a list of integers ([16, 8])"},
 };
 
 bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
@@ -71,6 +72,37 @@ bool attr_enum_word(const Attr *a, const char **word, size_t *len) {
     return *len > 0;
 }
 
+bool attr_int_array(const Attr *a, int64_t *vals, int max, int *count) {
+    const char *t = a && a->kind == ATTR_RAW ? a->text : NULL;
+    if (!t || *t != '[') return false;
+    int n = 0;
+    t++;
+    while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+    if (*t == ']') {
+        *count = 0;
+        return t[1] == '\0';
+    }
+    for (;;) {
+        while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+        bool neg = *t == '-';
+        if (neg) t++;
+        if (*t < '0' || *t > '9') return false;
+        int64_t v = 0;
+        while (*t >= '0' && *t <= '9') {
+            if (!checked_mul_i64(v, 10, &v) || !checked_add_i64(v, neg ? -(*t - '0') : *t - '0', &v)) return false;
+            t++;
+        }
+        if (n >= max) return false;
+        vals[n++] = v;
+        while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r') t++;
+        if (*t == ']') break;
+        if (*t != ',') return false;
+        t++;
+    }
+    *count = n;
+    return t[1] == '\0';
+}
+
 bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
     if ((unsigned)kind >= AK_KIND_COUNT) return false;
     if (kind == AK_BOOL) {
@@ -86,6 +118,14 @@ bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value) {
     if (kind == AK_STRING) { /* the value is the text itself (a->text) */
         *value = 0;
         return a->kind == ATTR_STRING && a->text;
+    }
+    if (kind == AK_INT_ARRAY) { /* the value is the number of integers */
+        int64_t vals[8];
+        int n = 0;
+        *value = 0;
+        if (!attr_int_array(a, vals, 8, &n)) return false;
+        *value = n;
+        return true;
     }
     if (kind == AK_SYMBOL) {
         *value = 0;

@@ -456,10 +456,15 @@ typedef enum AttrValueKind {
     AK_STRING,        /* a string literal ("c2v_fifo": reserve_buffer's name) */
     AK_SYMBOL,        /* a function symbol (@kernel_vector: import_reserved_buffer's peer_func) */
     AK_ADDRESS_SPACE, /* vec mat (#pto.address_space<vec>: reserve_buffer's location) */
+    AK_INT_ARRAY,     /* a list of integers, `[16, 8]` (subset's sizes) */
     AK_KIND_COUNT
 } AttrValueKind;
 
-enum { ATTR_REQUIRED = 1u << 0 };
+enum {
+    ATTR_REQUIRED = 1u << 0,
+    ATTR_KEYWORD  = 1u << 1  /* PTOAS's custom form writes it as `NAME VALUE` after the operands, not in
+                              * the attribute dictionary (subset's `sizes [16, 8]`) */
+};
 
 typedef struct AttrSpec {
     const char *name;   /* "cmpMode"; NULL ends the list */
@@ -544,8 +549,11 @@ typedef enum SigStyle {
                      * operands, `-> R` for the result */
     SIG_PIPE_INIT,  /* PTOAS's lowered pipe init format (ops_pipe.def): the attributes in braces
                      * first, then each operand typed in place, `{...}(%a : A, %b : B) -> R` */
-    SIG_PAREN       /* `(%a, %b : A, B) {attrs} -> R`: every operand typed in the parentheses, the
+    SIG_PAREN,      /* `(%a, %b : A, B) {attrs} -> R`: every operand typed in the parentheses, the
                      * attribute dictionary after them (PTOAS's async GM transfer ops, ops_async.def) */
+    SIG_OPERAND0_VIEW /* `: T0`, naming the first operand's type; the one result is a tile view whose
+                     * type is inferred from the operands and attributes (view_result_tile; pto.subset),
+                     * or written `: T0 -> R` */
 } SigStyle;
 #define OPF_SIG(style) ((unsigned)(style) << 8)
 
@@ -639,6 +647,9 @@ bool attr_value(const Attr *a, AttrValueKind kind, int64_t *value);
 /* The enum word of an attribute as written (no copy): the last word inside `<...>` of a raw
  * attribute (`#pto.pipe<PIPE_V>`, `<PIPE_V>`), a string's contents, or a bare word. */
 bool attr_enum_word(const Attr *a, const char **word, size_t *len);
+/* The integers of an AK_INT_ARRAY attribute as written (`[16, 8]`): up to `max` into vals, their
+ * number in *count; false when the value is not such a list or holds more than max. */
+bool attr_int_array(const Attr *a, int64_t *vals, int max, int *count);
 
 /* Synchronisation arguments (ir/sync.c): pipes in PTOAS's enum order (PTOAttrs.td), so that
  * SYNC_PIPE_ALL is 6 and SYNC_PIPE_FIX 10, then the two virtual MTE2 pipes. */
@@ -841,5 +852,21 @@ bool sync_buf_args(const Op *op, int *pipe, int64_t *buf_id);
 bool sync_cross_args(const Op *op, int *pipe, int64_t *id);
 /* How many cross-core semaphore ids a target has (A2/A3 FFTS: 16; A5 intra-block: 32). */
 int sync_cross_ids(Target target);
+
+/* Tile views with an inferred result type (ir/views.c; rows with SIG_OPERAND0_VIEW: pto.subset). */
+/* An integer operand's value where PTOAS sees a constant: an integer literal, or a value defined by
+ * arith.constant with an integer literal; false otherwise. */
+bool operand_const_int(const Operand *o, int64_t *out);
+/* pto.subset's window: rows x cols (its `sizes`), or false when the attribute is not two integers. */
+bool subset_sizes(const Op *op, int64_t *rows, int64_t *cols);
+/* A subset's valid dim (PTOAS's rule, static and at run time): the window's size clipped to what
+ * is left of the parent's valid dim `pv` past the offset taken modulo pv (an offset of pv, the
+ * next ping/pong half, gives pv again); 0 when pv is not positive. */
+int64_t subset_valid_dim(int64_t size, int64_t pv, int64_t offset);
+/* The result type of a view op (PTOAS SubsetOp::inferReturnTypes): shape `sizes`, src's element
+ * type, loc and config, each valid dim subset_valid_dim of src's static valid dim and a constant
+ * offset, `?` (DIM_DYNAMIC) when either is not static. False when src has no tile type or the
+ * sizes are not two positive integers. */
+bool view_result_tile(const Op *op, TileType *out);
 
 #endif

@@ -217,11 +217,6 @@ static const struct {
 } unimplemented[] = {
     {"MX matmul (microscaling with scale tiles) is not implemented yet (issue #12)",
      "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
-    {"TPACK has no reference semantics to implement: pto-isa defines it nowhere (no CPU simulator, no NPU code) "
-     "(issue #11)", "tpack"},
-    {"its result is a view that PTOAS's IR gives the parent's row stride, while the C++ PTOAS emits declares it "
-     "Tile<R, C> at the offset, rows C elements apart; pto-run takes a tile's strides from its type, so neither "
-     "reading is implemented (docs/ptoas-compat.md)", "subset"},
     {"this PTOAS operation is not implemented",
      "bind_tile declare_tile_memref pointer_cast"},
 };

@@ -1054,6 +1054,30 @@ static void print_dps_op_ssa(Printer *p, const Op *op) {
 
 /* ---- other ops: their own syntax ------------------------------------------------------------ */
 
+/* An op's attributes after its operands: the row's ATTR_KEYWORD ones as `NAME VALUE` (subset's
+ * `sizes [16, 8]`, integers printed canonically), then the others in a dictionary. */
+static void print_keyword_attrs_and_dict(Printer *p, const Op *op) {
+    const OpInfo *info = op_info(op->code);
+    AttrList rest = {arena_alloc_array(p->arena, (size_t)(op->attrs.count ? op->attrs.count : 1), sizeof(Attr)), 0};
+    for (int i = 0; i < op->attrs.count; i++) {
+        const Attr *a = &op->attrs.items[i];
+        const AttrSpec *spec = a->key ? op_attr_spec(info, a->key) : NULL;
+        int64_t vals[8];
+        int n = 0;
+        if (spec && (spec->flags & ATTR_KEYWORD) && spec->kind == AK_INT_ARRAY && attr_int_array(a, vals, 8, &n)) {
+            outf(p, " %s [", a->key);
+            for (int j = 0; j < n; j++) outf(p, "%s%lld", j ? ", " : "", (long long)vals[j]);
+            out(p, "]");
+            continue;
+        }
+        rest.items[rest.count++] = *a;
+    }
+    if (rest.count) {
+        out(p, " ");
+        print_attr_dict(p, &rest);
+    }
+}
+
 /* The signature style of a custom-syntax op, from its row (SigStyle in ir.h). */
 static SigStyle sig_style(const Op *op) {
     SigStyle style = op_sig_style(op_info(op->code));
@@ -1225,10 +1249,7 @@ static void print_custom_op(Printer *p, const Op *op) {
             print_operand_or_name(p, &kw->list.items[0], kw_names[k][0]);
         }
     }
-    if (op->attrs.count) {
-        out(p, " ");
-        print_attr_dict(p, &op->attrs);
-    }
+    print_keyword_attrs_and_dict(p, op);
     const Type *r = op->n_results ? op->results[0]->type : NULL;
     const Type *t0 = op->ins.count ? types[0] : NULL;
     switch (sig_style(op)) {
@@ -1240,6 +1261,7 @@ static void print_custom_op(Printer *p, const Op *op) {
         break;
     case SIG_RESULT: outf(p, " : %s", type_text(p, r)); break;
     case SIG_OPERAND0:
+    case SIG_OPERAND0_VIEW: /* the result type is inferred from the operands (PTOAS's custom form) */
     case SIG_OPERAND0_INDEX: outf(p, " : %s", type_text(p, t0)); break;
     case SIG_ARROW: outf(p, " : %s -> %s", type_text(p, t0), type_text(p, r)); break;
     case SIG_ARROW_ONLY: outf(p, " -> %s", type_text(p, r)); break;

@@ -8,7 +8,8 @@
  *
  * Some tokens are classified with trailing context so that the grammar stays LALR(1):
  *   TK_VALUE_DEF  `%x` followed by `=` (or by `, %y, ... =`): a definition, not a use;
- *   TK_KEY        `ident` followed by `=` (not `==`): a keyword argument or type parameter key;
+ *   TK_KEY        `ident` followed by `=` (not `==`): a keyword argument or type parameter key; also
+ *                 `sizes` followed by `[` (PTOAS's `sizes [R, C]` of pto.subset, an attribute);
  *   TK_BARE_KW    `ident` followed by `,`: a bare keyword operand such as `slt` in `arith.cmpi slt, ...`
  *                 (also a type name like `f32` in `: f32, T`);
  *   TK_LBRACE_DICT `{` followed by `key =`: an attribute dictionary, never a region. */

@@ -343,6 +343,7 @@ Token lexer_next(Lexer *lx) {
         }
 
         ident / anyws* "=" [^=] { lx->cursor = cur; return make_token(lx, TK_KEY, start, cur); }
+        "sizes" / anyws* "[" { lx->cursor = cur; return make_token(lx, TK_KEY, start, cur); } /* PTOAS's `sizes [R, C]` (pto.subset) */
         ident / anyws* "," {
             lx->cursor = cur;
             TokenKind k = keyword_kind(start, (size_t)(cur - start));

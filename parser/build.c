@@ -1131,7 +1131,7 @@ static void bind_signature(ParseCtx *ctx, Op *op, const Signature *sig, Operand 
     }
     if (k == 1) {
         /* one shared type: the result type and the type of every operand whose position accepts it */
-        for (int i = 0; i < R; i++)
+        for (int i = 0; i < R && op_sig_style(op_info(op->code)) != SIG_OPERAND0_VIEW; i++)
             res_types[i] = op->predicate                                   ? (TypeUse){pc_scalar_type(ctx, DT_I1), {0}}
                            : op_sig_style(op_info(op->code)) == SIG_OPERAND0_INDEX ? (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}}
                                                                            : *L[0];
@@ -1157,6 +1157,10 @@ static void infer_result_types(ParseCtx *ctx, Op *op, const OpInfo *info, Operan
         }
         if (op_sig_style(info) == SIG_OPERAND0_INDEX) {
             res_types[i] = (TypeUse){pc_scalar_type(ctx, DT_INDEX), {0}};
+            continue;
+        }
+        if (op_sig_style(info) == SIG_OPERAND0_VIEW) { /* typed once its operands are resolved (view_result_tile, below) */
+            res_types[i] = (TypeUse){NULL, {0}};
             continue;
         }
         TypeUse t = {NULL, {0}};
@@ -1443,7 +1447,7 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
                     pc_error(ctx, it->loc, "'%s' op expects its operands as `%s`", opn, indexed_form(ctx, info));
                 else
                     pc_error(ctx, it->loc, "'%s' op does not take an indexed operand '%.*s[...]' (`%%v[%%i]` indexes an "
-                             "event-id array or a pointer, in %s; PTOAS's pto.subset is not implemented)", opn, (int)it->tok.len,
+                             "event-id array, a pointer or a tile, in %s)", opn, (int)it->tok.len,
                              it->tok.text, indexed_op_names(ctx));
                 malformed = true;
                 break;
@@ -1546,6 +1550,17 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
             }
             op->attr_args_bracketed = it->kind == IT_ATTR_ARGS;
             break;
+        case IT_ATTR_KEYWORD: { /* `sizes [16, 8]`: an attribute the row writes as a keyword */
+            const AttrSpec *as = op_attr_spec(info, it->attr->key);
+            if (!as || !(as->flags & ATTR_KEYWORD)) {
+                pc_error(ctx, it->loc, "'%s' op unexpected keyword '%.*s' (`KEY [...]` without '=' is an attribute of the ops "
+                         "that take one: pto.subset's sizes)", opn, (int)it->tok.len, it->tok.text);
+                malformed = true;
+                break;
+            }
+            ptrvec_push(ctx->scratch, &operand_attrs, it->attr);
+            break;
+        }
         case IT_ATTR_DICT:
             if (have_dict) {
                 pc_error(ctx, it->loc, "'%s' op has more than one attribute dictionary", opn);
@@ -1773,6 +1788,22 @@ void pc_generic_stmt(ParseCtx *ctx, ResultDefs *defs, OpDraft *d) {
         const OperandSpec *s = spec_at(info->outs, n_outs_spec, i);
         resolve_use(ctx, fc, op, &op->outs.items[i], s ? s->name : "operand", s ? s->kinds : K_ANY,
                     s && (s->flags & SPEC_FORWARD));
+    }
+
+    /* a view's result type follows from its resolved operands and attributes (ir/views.c) */
+    if (op_sig_style(info) == SIG_OPERAND0_VIEW && results_ok && R == 1 && op->results && !op->results[0]->type) {
+        TileType vt;
+        if (view_result_tile(op, &vt)) {
+            Type *t = arena_alloc(ctx->arena, sizeof *t);
+            t->kind = TY_TILE;
+            t->dtype = vt.dtype;
+            t->tile = vt;
+            t->tile_buf = true;
+            op->results[0]->type = t;
+        } else if (!malformed) {
+            pc_error(ctx, op->loc, "'%s' op cannot infer the type of result %%%s: it needs a tile source and `sizes [R, C]` "
+                     "of two positive integers", opn, op->results[0]->name);
+        }
     }
 
     /* 7. arity */

@@ -52,7 +52,9 @@ typedef enum ItemKind {
     IT_ATTR_DICT,     /* { key = value, ... } */
     IT_PAREN,         /* (operands [: types]) right after the op name (generic MLIR-style op syntax) */
     IT_INDEXED,       /* %arr[%i, ...] (positions marked SPEC_INDEX: event-id arrays): tok, operands */
-    IT_ATTR_VALUE     /* a bare attribute as an operand: dense<...>, #pto.x<...> (tok) */
+    IT_ATTR_VALUE,    /* a bare attribute as an operand: dense<...>, #pto.x<...> (tok) */
+    IT_ATTR_KEYWORD   /* key [values]: an attribute written as a keyword after the operands, PTOAS's
+                       * `sizes [16, 8]` (rows' ATTR_KEYWORD attributes): tok, attr */
 } ItemKind;
 
 typedef struct Item {
@@ -63,7 +65,7 @@ typedef struct Item {
     PtrVec *operands;     /* IT_SYMBOL_CALL, IT_KEYWORD_LIST, IT_INS, IT_OUTS: Operand* */
     PtrVec *types;        /* IT_INS, IT_OUTS: TypeUse* (may be empty) */
     PtrVec *attrs;        /* IT_ATTR_ARGS, IT_ANGLE, IT_ATTR_DICT: Attr* */
-    Attr *attr;           /* IT_KEYWORD_ATTR; IT_INS: the string literal leading the list (OPF_STRING_IN_INS), key NULL */
+    Attr *attr;           /* IT_KEYWORD_ATTR, IT_ATTR_KEYWORD; IT_INS: the string literal leading the list (OPF_STRING_IN_INS), key NULL */
     bool operand_attrs;   /* IT_INS / IT_OUTS: some operand carried its own {attr-dict} (PTOAS's tcvt, tcmp:
                            * the op's attributes, in `attrs`) */
     SrcLoc operand_attr_loc;

@@ -359,6 +359,10 @@ group_nodict
     | T_KEY '=' T_ATTR                      { $$ = pc_item(ctx, IT_KEYWORD_ATTR, @1); $$->tok = TOK(@1);
                                               $$->attr = pc_attr(ctx, ATTR_RAW, pc_key_text(ctx, TOK(@1), false), TOK(@3), @3); }
     | '[' attr_elems_opt ']'                { $$ = pc_item(ctx, IT_ATTR_ARGS, @$); $$->attrs = $2; }
+    /* `sizes [16, 8]` (the lexer makes `sizes` before `[` a key): an attribute written as a keyword */
+    | T_KEY '[' attr_values_opt ']'         { SrcLoc list = @2; list.len = @4.offset + @4.len - @2.offset;
+                                              $$ = pc_item(ctx, IT_ATTR_KEYWORD, @$); $$->tok = TOK(@1);
+                                              $$->attr = pc_attr_raw(ctx, pc_key_text(ctx, TOK(@1), false), list); }
     | '<' angle_elems '>'                   { $$ = pc_item(ctx, IT_ANGLE, @$);
                                               $$->attrs = pc_list1(ctx, pc_attr_raw(ctx, NULL, @$)); }
     ;

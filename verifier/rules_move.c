@@ -501,3 +501,127 @@ void verify_ttrans(VerifyCtx *ctx, const Op *op) {
                     (long long)((src.tile->valid_cols + blk - 1) / blk * blk), (long long)((src.tile->valid_rows + y - 1) / y * y));
     }
 }
+
+/* ---- SUBSET ------------------------------------------------------------------------------------ */
+
+/* The inner box of a boxed layout (PTOAS's computeInnerShape): 16x16 for fractal 1024, 16x2 for 32,
+ * and for 512 16 x 32 bytes (slayout row_major) or 32 bytes x 16 (col_major); false for none_box. */
+static bool subset_inner_box(const TileType *t, int64_t *ir, int64_t *ic) {
+    int64_t es = (int64_t)dtype_size(t->dtype);
+    if (t->slayout == SL_NONE_BOX || es <= 0) return false;
+    if (t->fractal == 1024) *ir = 16, *ic = 16;
+    else if (t->fractal == 32) *ir = 16, *ic = 2;
+    else if (t->slayout == SL_ROW_MAJOR) *ir = 16, *ic = 32 / es;
+    else *ir = 32 / es, *ic = 16;
+    return true;
+}
+
+/* pto.subset: PTOAS SubsetOp::verify and its inferred result type. An SSA view of an R x C window
+ * of src: its result type is what PTOAS infers; a boxed src takes windows of whole inner boxes that
+ * keep its full rows (row-major) or full columns (col-major), the other offset a static 0. */
+void verify_subset(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0);
+    if (op->n_results < 1 || !op->results[0]) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"),
+                "is an SSA view: write `%%v = pto.subset %%src[%%row, %%col] sizes [R, C] : Ts`");
+        return;
+    }
+    TileArg dst = tile_of_value("result", op->results[0]);
+    if (!src.tile || !dst.tile) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "form"), "expects tile_buf src and tile_buf result");
+        return;
+    }
+    int64_t rows, cols;
+    if (!subset_sizes(op, &rows, &cols)) {
+        const Attr *a = attr_find(&op->attrs, "sizes");
+        if (a) /* (a missing one is OP.attr-missing) */
+            vreport(ctx, op, a->loc, SEV_ERROR, op_rule(ctx, op, "sizes"),
+                    "expects sizes to be two integers [R, C] (rank-2 tiles), got %s", a->text ? a->text : "another value");
+        return;
+    }
+    if (rows <= 0 || cols <= 0) {
+        vreport(ctx, op, attr_find(&op->attrs, "sizes")->loc, SEV_ERROR, op_rule(ctx, op, "sizes"),
+                "subset sizes must be positive, got [%lld, %lld]", (long long)rows, (long long)cols);
+        return;
+    }
+    TileType inferred;
+    if (view_result_tile(op, &inferred) && !tile_type_equal(&inferred, dst.tile)) {
+        Type it = {.kind = TY_TILE, .dtype = inferred.dtype, .tile = inferred, .tile_buf = true};
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "result-type"),
+                "result type %s differs from the type PTOAS infers, %s (sizes, src's element type, loc and config, "
+                "valid dims from src's and the offsets)", type_text(ctx, op->results[0]->type), type_text(ctx, &it));
+        return;
+    }
+    int64_t ir, ic;
+    if (!subset_inner_box(src.tile, &ir, &ic)) return;
+    SrcLoc sizes_loc = attr_find(&op->attrs, "sizes")->loc;
+    if (rows % ir != 0 || cols % ic != 0) {
+        vreport(ctx, op, sizes_loc, SEV_ERROR, op_rule(ctx, op, "box-size"),
+                "boxed layout subset sizes must be multiples of inner shape %lldx%lld, got [%lld, %lld]", (long long)ir,
+                (long long)ic, (long long)rows, (long long)cols);
+        return;
+    }
+    int64_t off[2];
+    bool known[2];
+    for (int i = 0; i < 2; i++) {
+        known[i] = 1 + i < op->ins.count && operand_const_int(&op->ins.items[1 + i], &off[i]);
+        if (!known[i]) continue;
+        const Operand *o = &op->ins.items[1 + i];
+        if (off[i] < 0 || off[i] % (i ? ic : ir) != 0) {
+            vreport(ctx, op, o->loc, SEV_ERROR, op_rule(ctx, op, "box-offset"),
+                    "boxed layout subset %s offset %lld must be a non-negative multiple of the inner %s (%lld)",
+                    i ? "col" : "row", (long long)off[i], i ? "cols" : "rows", (long long)(i ? ic : ir));
+            return;
+        }
+    }
+    bool row_major = src.tile->blayout == BL_ROW_MAJOR;
+    int keep = row_major ? 1 : 0; /* the dim the window keeps whole, whose offset is a static 0 */
+    if ((row_major ? cols != src.tile->cols : rows != src.tile->rows)) {
+        vreport(ctx, op, sizes_loc, SEV_ERROR, op_rule(ctx, op, "box-full"),
+                "boxed %s subset must keep full %s (%lld), got sizes [%lld, %lld]", row_major ? "RowMajor" : "ColMajor",
+                row_major ? "cols" : "rows", (long long)(row_major ? src.tile->cols : src.tile->rows), (long long)rows,
+                (long long)cols);
+        return;
+    }
+    if (!known[keep] || off[keep] != 0)
+        vreport(ctx, op, 1 + keep < op->ins.count ? op->ins.items[1 + keep].loc : op->loc, SEV_ERROR,
+                op_rule(ctx, op, "box-static-offset"), "boxed %s subset requires static %s offset = 0",
+                row_major ? "RowMajor" : "ColMajor", row_major ? "col" : "row");
+}
+
+/* ---- TPACK ------------------------------------------------------------------------------------- */
+
+/* pto.tpack: PTOAS TPackOp::verify. A5 only; src and dst vec tiles in the row_major blayout with the
+ * same valid shape, src's elements 4 -> 2, 4 -> 1 or 2 -> 1 bytes wide into dst's. */
+void verify_tpack(VerifyCtx *ctx, const Op *op) {
+    TileArg src = tile_in(op, 0), dst = tile_out(op, 0);
+    if (!src.tile || !dst.tile) return;
+    if (ctx->target != TARGET_A5) {
+        vreport(ctx, op, op->loc, SEV_ERROR, op_rule(ctx, op, "target"), "tpack is only supported on A5 targets");
+        return;
+    }
+    const TileArg *both[2] = {&src, &dst};
+    for (int i = 0; i < 2; i++) {
+        if (both[i]->tile->loc != LOC_VEC) {
+            vreport(ctx, op, both[i]->loc, SEV_ERROR, op_rule(ctx, op, "loc"), "expects %s to be in the vec address space, got loc=%s",
+                    both[i]->name, tile_loc_name(both[i]->tile->loc));
+            return;
+        }
+        if (both[i]->tile->blayout != BL_ROW_MAJOR) {
+            vreport(ctx, op, both[i]->loc, SEV_ERROR, op_rule(ctx, op, "layout"), "expects %s to use the row_major blayout",
+                    both[i]->name);
+            return;
+        }
+    }
+    if (src.tile->valid_rows != dst.tile->valid_rows || src.tile->valid_cols != dst.tile->valid_cols) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "valid-shape"),
+                "expects src and dst to have the same valid_shape, got %sx%s and %sx%s", dim_text(ctx, src.tile->valid_rows),
+                dim_text(ctx, src.tile->valid_cols), dim_text(ctx, dst.tile->valid_rows), dim_text(ctx, dst.tile->valid_cols));
+        return;
+    }
+    size_t sb = dtype_size(src.tile->dtype), db = dtype_size(dst.tile->dtype);
+    if (!((sb == 4 && db == 2) || (sb == 4 && db == 1) || (sb == 2 && db == 1)))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects A5 tpack element-size pair to be 4->2, 4->1, or 2->1 bytes, got %s (%zu) -> %s (%zu)",
+                dtype_name(src.tile->dtype), sb, dtype_name(dst.tile->dtype), db);
+}

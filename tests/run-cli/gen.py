@@ -61,3 +61,18 @@ d.tofile("data/async_dst.bin")
 np.arange(3, 11, dtype=np.float32).tofile("data/async_back.bin")
 np.array([1], dtype=np.float32).tofile("data/async_flag.bin")
 np.tile(np.arange(8, dtype=np.float32), 2).tofile("data/async_overlap_8.bin")
+# subset_pingpong.pto: %ws split by rows into ping (doubled) and pong (plus one), the parent stored;
+# subset_loop.pto: each 8-row window tripled
+sa = (np.arange(256, dtype=np.float32) * np.float32(0.25) - np.float32(7)).reshape(16, 16)
+sa.tofile("data/subset_a_16x16.bin")
+sp = sa.copy()
+sp[:8] *= np.float32(2)
+sp[8:] += np.float32(1)
+sp.tofile("data/subset_pingpong_16x16.bin")
+(sa * np.float32(3)).tofile("data/subset_loop_16x16.bin")
+# subset_boxed.pto: rows 16-47 of the DN 48x32 f16 matrix of f16_48x32.bin, as a DN 32x32 matrix
+dn = np.arange(48 * 32, dtype=np.float16).reshape(32, 48).T  # (r, c) at r + 48 c
+np.ascontiguousarray(dn[16:48].T).tofile("data/subset_boxed_rows16_32x32.bin")
+# subset_colmajor.pto: columns 8-15 of subset_a_16x16.bin read as a DN 16x16 matrix, as a DN 16x8
+sdn = sa.reshape(16, 16).T  # (r, c) at r + 16 c
+np.ascontiguousarray(sdn[:, 8:16].T).tofile("data/subset_colmajor_right_16x8.bin")

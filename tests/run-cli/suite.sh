@@ -537,3 +537,23 @@ expect print_trace_records_start_lines 0 "out~s = +002.500|" "out~[3] L9 pto.pri
     "out~4294967295 " "out~[8] L14 pto.print scalar=%m=-1" "noout~|[3] L9" "noout~4294967295 [8]"
 invoke print.pto --set s=2.5 --set n=42 --diagnostics=json
 expect print_json_on_stderr 0 json "err~s = +002.500|" "noout~s = +002.500|"
+# pto.subset (ops_move.c): views that keep the parent's full rows alias its bytes at the window's
+# offset (static or run time); a column split and pto.tpack are refused by name when they run
+invoke subset_pingpong.pto --in a=data/subset_a_16x16.bin --out o=$T/subset_pp.bin
+expect subset_pingpong_rows 0 same=subset_pp.bin:data/subset_pingpong_16x16.bin
+invoke subset_pingpong.pto --in a=data/subset_a_16x16.bin --check-init --check-sync=strict
+expect subset_views_seen_by_checkers 1 "err~race on tile %ws (UB), bytes 0..1023: 'pto.tadds' on PIPE_V (line 23) and 'pto.tstore' on PIPE_MTE3" "noerr~INIT."
+invoke subset_loop.pto --in a=data/subset_a_16x16.bin --set start=0 --out o=$T/subset_loop.bin
+expect subset_runtime_offset 0 same=subset_loop.bin:data/subset_loop_16x16.bin
+invoke subset_loop.pto --in a=data/subset_a_16x16.bin --set start=4 --out o=$T/subset_oob.bin
+expect subset_runtime_offset_out_of_range 1 "err~'pto.subset' op window at [12, 0] of 8x16 lies outside %ws's 16x16 shape"
+invoke subset_init.pto --zero-inputs --check-init
+expect subset_check_init_sees_alias 1 "err~'pto.tstore' reads tile %ws (UB) at element (8, 0), bytes 512..515, which no instruction wrote"
+invoke subset_refused.pto --entry colsplit
+expect subset_column_split_refused 1 "err~that splits its rows: PTOAS's IR gives such a view %ws's row stride (16 elements), the C++ PTOAS emits gives it its own (8)"
+invoke subset_refused.pto --entry pack
+expect tpack_refused 1 "err~'pto.tpack' op pto-isa implements TPACK nowhere: no CPU simulator semantics"
+invoke subset_boxed.pto --in a=data/f16_48x32.bin --out b=$T/subset_boxed.bin
+expect subset_boxed_box_rows 0 same=subset_boxed.bin:data/subset_boxed_rows16_32x32.bin
+invoke subset_colmajor.pto --in a=data/subset_a_16x16.bin --out b=$T/subset_cm.bin
+expect subset_colmajor_columns 0 same=subset_cm.bin:data/subset_colmajor_right_16x8.bin

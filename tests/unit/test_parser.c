@@ -576,9 +576,9 @@ Test(parser, eventid_array_misuse_says_how_to_write_it) {
                  {4, "%arr", "'pto.eventid_array_get' op expects its operands as `%array[%index]`"},
                  {5, "]|[", "'pto.eventid_array_set' op expects its operands as `%array[%index], %value`"},
                  {6, "%c0[", "'pto.eventid_array_get' op operand 'array' expects a !pto.eventid_array, got %c0 of type index"},
-                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array or a "
-                           "pointer, in pto.load_scalar, pto.store_scalar, pto.eventid_array_get and pto.eventid_array_set; "
-                           "PTOAS's pto.subset is not implemented)"});
+                 {8, "%t", "'pto.tmuls' op does not take an indexed operand '%t[...]' (`%v[%i]` indexes an event-id array, a "
+                           "pointer or a tile, in pto.subset, pto.load_scalar, pto.store_scalar, pto.eventid_array_get and "
+                           "pto.eventid_array_set)"});
 }
 
 Test(parser, store_scalar_writes_its_value_first) {
@@ -656,13 +656,12 @@ Test(parser, nested_values_are_scoped) {
 
 Test(parser, unsupported_operations_are_reported_and_parsing_continues) {
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
-                 "pto.tpack ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.pointer_cast ins(%t : " TB16 ") outs(%t : " TB16 ")\n"
                  "%u = pto.tscatters %t, 1.0 : " T16 ", f32\n"
                  "%v = pto.tmuls %u, 2.0 : " T16 "\n" /* %u is known (poisoned): no cascade */
                  "%w = tfoo %v : " T16 "\n"
                  "%z = pto.tmuls %nope, 2.0 : " T16 "\n",
-                 {2, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa defines it "
-                                     "nowhere (no CPU simulator, no NPU code) (issue #11)"},
+                 {2, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {3, "pto.tscatters", "unsupported operation 'pto.tscatters'"},
                  {5, "tfoo", "unsupported operation 'tfoo'"},
                  {6, "%nope", "'pto.tmuls' op operand 'src' uses undefined value %nope"});
@@ -675,7 +674,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  "%s = pto.tget_scale_addr(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.pointer_cast {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_tile_memref -> !pto.tile_buf<vec, 16x16xf32>\n"
-                 "pto.tpack ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
+                 "pto.pointer_cast ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.bind_tile", "unsupported operation 'pto.bind_tile': this PTOAS operation is not implemented"},
                  {7, "pto.tget_scale_addr",
@@ -684,8 +683,7 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
                  {8, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {9, "pto.declare_tile_memref",
                   "unsupported operation 'pto.declare_tile_memref': this PTOAS operation is not implemented"},
-                 {10, "pto.tpack", "unsupported operation 'pto.tpack': TPACK has no reference semantics to implement: pto-isa "
-                                   "defines it nowhere (no CPU simulator, no NPU code) (issue #11)"},
+                 {10, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {11, "pto.unknown_region", "unsupported operation 'pto.unknown_region'"});
 }
 
@@ -1096,4 +1094,57 @@ Test(parser, tmrgsort_result_count_errors) {
                  {3, "%d", "'pto.tmrgsort' op produces 2 results, got 3 names"},
                  {4, "%h", "'pto.tmrgsort' op cannot infer the type of result %h; write it in the signature (': ... -> TYPE')"},
                  {6, "%s", "'pto.tmrgsort' op produces 1 result, got 2 names"});
+}
+
+/* ---- pto.subset: the result type inferred as PTOAS infers it --------------------------------- */
+
+Test(parser, subset_result_type_is_inferred) {
+    Module *m = parse_ok("module {\n  func.func @k(%i: index) {\n"
+                         "    %c8 = arith.constant 8 : index\n"
+                         "    %c0 = arith.constant 0 : index\n"
+                         "    %p = pto.alloc_tile : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %a = pto.subset %p[%c8, %c0] sizes [12, 16] : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %b = pto.subset %p[%i, %c0] sizes [16, 16] {} : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    %c = pto.subset %p[16, 0] sizes [16, 16] : !pto.tile_buf<vec, 32x16xf16, valid=16x16, pad=1>\n"
+                         "    return\n  }\n}\n");
+    const Func *f = m->funcs[0];
+    const TileType *a = &nth_op(f, 3)->results[0]->type->tile, *b = &nth_op(f, 4)->results[0]->type->tile,
+                   *c = &nth_op(f, 5)->results[0]->type->tile;
+    cr_assert_eq(nth_op(f, 3)->code, OP_SUBSET);
+    cr_assert(a->rows == 12 && a->cols == 16 && a->dtype == DT_F16 && a->pad == 1);
+    cr_assert_eq(a->valid_rows, 8);   /* 16 valid rows, offset 8: 8 left */
+    cr_assert_eq(a->valid_cols, 16);
+    cr_assert_eq(b->valid_rows, DIM_DYNAMIC); /* a run-time offset */
+    cr_assert_eq(c->valid_rows, 16);  /* offset 16 mod 16 = 0: the next period, all 16 */
+    EXPECT_DIAGS("%c0 = arith.constant 0 : index\n"
+                 "%p = pto.alloc_tile : " TB16 "\n"
+                 "%a = pto.subset %p[%c0, %c0] : " TB16 "\n"
+                 "%b = pto.subset %p[%c0] sizes [8, 16] : " TB16 "\n"
+                 "pto.tmuls %p[%c0, %c0] sizes [8, 16], 2.0 : " TB16 "\n",
+                 {3, "pto.subset", "'pto.subset' op cannot infer the type of result %a: it needs a tile source and `sizes [R, C]` "
+                                   "of two positive integers"},
+                 {4, "%p[", "'pto.subset' op expects its operands as `%source[%rowOffset, %colOffset]`"},
+                 {5, "%p[", "'pto.tmuls' op does not take an indexed operand '%p[...]' (`%v[%i]` indexes an event-id array, a "
+                            "pointer or a tile, in pto.subset, pto.load_scalar, pto.store_scalar, pto.eventid_array_get and "
+                            "pto.eventid_array_set)"},
+                 {5, "sizes", "'pto.tmuls' op unexpected keyword 'sizes' (`KEY [...]` without '=' is an attribute of the ops "
+                              "that take one: pto.subset's sizes)"});
+}
+
+Test(parser, int_array_attributes) {
+    int64_t v[4];
+    int n = -1;
+    Attr a = {.kind = ATTR_RAW, .text = "[16, -8]"};
+    cr_assert(attr_int_array(&a, v, 4, &n) && n == 2 && v[0] == 16 && v[1] == -8);
+    a.text = "[]";
+    cr_assert(attr_int_array(&a, v, 4, &n) && n == 0);
+    const char *bad[] = {"[16, ]", "[16 8]", "[16, 8] x", "16, 8", "[99999999999999999999]", "[1, 2, 3, 4, 5]", "[a]"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        a.text = bad[i];
+        cr_assert_not(attr_int_array(&a, v, 4, &n), "%s", bad[i]);
+    }
+    cr_assert_eq(subset_valid_dim(8, 16, 12), 4);
+    cr_assert_eq(subset_valid_dim(8, 16, 16), 8);
+    cr_assert_eq(subset_valid_dim(8, 0, 0), 0);
+    cr_assert_eq(subset_valid_dim(8, 16, -4), 4); /* -4 mod 16 = 12 */
 }
