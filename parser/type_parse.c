@@ -89,7 +89,7 @@ overflow:
 
 /* Notes the element types PTO tiles, pointers and views take, under an "unknown element type". */
 static void note_element_types(ParseCtx *ctx) {
-    char list[240];
+    char list[320];
     size_t n = 0;
     list[0] = '\0';
     for (int dt = DT_F16; dt < DT_COUNT && n < sizeof list; dt++)
@@ -262,7 +262,8 @@ static void set_loc(TileBuilder *b, const TParam *p, const char *by) {
 }
 
 /* The element types a tile takes, for messages. */
-#define TILE_DTYPE_LIST "f16, bf16, f32, i8, ui8, i16, ui16, i32, ui32, i64, ui64, f8E4M3FN, f8E4M3, f8E5M2 or f8E8M0FNU"
+#define TILE_DTYPE_LIST "f16, bf16, f32, i8, ui8, i16, ui16, i32, ui32, i64, ui64, f8E4M3FN, f8E4M3, f8E5M2, " \
+                        "f8E8M0FNU, f8E4M3FNUZ, f8E4M3B11FNUZ or f8E5M2FNUZ"
 
 static void set_dtype(TileBuilder *b, const TParam *p, const char *by) {
     Tok t;

@@ -168,7 +168,7 @@ Test(datafile, bf16_travels_as_u2) {
 /* the fp8 types travel as raw bytes ('|u1', as bf16's '<u2'): every bit pattern, NaN encodings
  * included, comes back unchanged, in .npy and in .bin */
 Test(datafile, f8_travels_as_u1) {
-    const DType types[] = {DT_F8E4M3FN, DT_F8E4M3, DT_F8E5M2, DT_F8E8M0FNU};
+    const DType types[] = {DT_F8E4M3FN, DT_F8E4M3, DT_F8E5M2, DT_F8E8M0FNU, DT_F8E4M3FNUZ, DT_F8E4M3B11FNUZ, DT_F8E5M2FNUZ};
     for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
         DataArray a;
         char err[256] = "";
