@@ -266,10 +266,42 @@ static double f8_decode(uint8_t bits, char format) {
 /* The 256 values of each decoding, built once per instruction at lowering. */
 typedef struct MxPlan {
     int form;             /* MM_* */
+    DType scale_dt;       /* both scale tiles' element type */
     TileRef scale[2];     /* lhs_scale, rhs_scale (t[0..3]: dst, lhs, rhs, acc_in / bias) */
-    double lut[3][256];   /* lhs, rhs, scale decodings */
+    double lut[3][256];   /* lhs, rhs, e8m0 scale decodings */
     TileOffsets off[6];   /* dst, lhs, rhs, acc_in / bias, lhs_scale, rhs_scale */
 } MxPlan;
+
+/* The scale element types pto-run multiplies as the simulator's `scale0(i, k / 32) * scale1(k /
+ * 32, j)` does for the C++ type PTOAS emits: f8E8M0FNU (float8_e8m0_t: each decoded to double, the
+ * product in double), f16 and bf16 (the product rounded to the type, as each _Float16 / __bf16
+ * operation rounds; the float product of two such values is exact, so rounding it once is the
+ * type's own product), i8 and ui8 (an int product). */
+static bool mx_scale_dtype(DType dt) {
+    return dt == DT_F8E8M0FNU || dt == DT_F16 || dt == DT_BF16 || dt == DT_I8 || dt == DT_U8;
+}
+
+/* One scale element at (r, c) as raw bits. */
+static inline uint32_t scale_at(const TileView *v, const TileOffsets *o, DType dt, int64_t r, int64_t c) {
+    int64_t at = o->rows[r] + o->cols[c];
+    if (dt == DT_F16 || dt == DT_BF16) {
+        uint16_t h;
+        memcpy(&h, v->base + at * 2, 2);
+        return h;
+    }
+    return v->base[at];
+}
+
+/* The product of two scales (raw bits) as the simulator's double scaleFactor. */
+static inline double scale_product(const MxPlan *p, uint32_t x, uint32_t y) {
+    switch (p->scale_dt) {
+    case DT_F16: return fp_f16_to_f32(fp_f32_to_f16(fp_f16_to_f32((uint16_t)x) * fp_f16_to_f32((uint16_t)y)));
+    case DT_BF16: return fp_bf16_to_f32(fp_f32_to_bf16(fp_bf16_to_f32((uint16_t)x) * fp_bf16_to_f32((uint16_t)y)));
+    case DT_I8: return (double)((int)(int8_t)x * (int)(int8_t)y);
+    case DT_U8: return (double)((int)x * (int)y);
+    default: return p->lut[2][x] * p->lut[2][y];
+    }
+}
 
 /* MX reads: lhs M x K, rhs K x N, lhs_scale M x ceil(K / 32), rhs_scale ceil(K / 32) x N, then as
  * matmul_footprint (acc_in M x N; bias(0, c) and dst's whole valid region for the bias form). */
@@ -334,7 +366,8 @@ static int32_t exec_matmul_mx(Interp *ip, const Instr *in, int32_t pc) {
         for (int64_t j = 0; j < N; j++) {
             float chain = 0.0f;
             for (int64_t k = 0; k < K; k++) {
-                double scale = p->lut[2][f8_at(sa, &p->off[4], i, k / 32)] * p->lut[2][f8_at(sb, &p->off[5], k / 32, j)];
+                double scale = scale_product(p, scale_at(sa, &p->off[4], p->scale_dt, i, k / 32),
+                                             scale_at(sb, &p->off[5], p->scale_dt, k / 32, j));
                 chain = (float)((double)chain + p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale);
             }
             float *d = (float *)dv->base + p->off[0].rows[i] + p->off[0].cols[j];
@@ -376,9 +409,11 @@ bool lower_matmul_mx(LowerCtx *ctx, const Op *op) {
     if (fa == 0 || fa == 's' || fb == 0 || fb == 's' || d->dtype != DT_F32 || (form != MM_PLAIN && in.t[3].dtype != DT_F32))
         return emit_unsupported(ctx, op, "has no kernel for (dst, lhs, rhs) = (%s, %s, %s)", dtype_name(d->dtype),
                                 dtype_name(a->dtype), dtype_name(b->dtype));
-    if (p->scale[0].dtype != DT_F8E8M0FNU || p->scale[1].dtype != DT_F8E8M0FNU)
-        return emit_unsupported(ctx, op, "has no kernel for %s scales: pto-run executes f8E8M0FNU scales (pto-isa's "
-                                "float8_e8m0_t) only", dtype_name(p->scale[0].dtype != DT_F8E8M0FNU ? p->scale[0].dtype : p->scale[1].dtype));
+    p->scale_dt = p->scale[0].dtype;
+    if (!mx_scale_dtype(p->scale_dt) || p->scale[1].dtype != p->scale_dt)
+        return emit_unsupported(ctx, op, "has no kernel for (lhs_scale, rhs_scale) = (%s, %s): pto-run executes two scale "
+                                "tiles of one type, f8E8M0FNU, f16, bf16, i8 or ui8", dtype_name(p->scale[0].dtype),
+                                dtype_name(p->scale[1].dtype));
     for (int v = 0; v < 256; v++) {
         p->lut[0][v] = f8_decode((uint8_t)v, fa);
         p->lut[1][v] = f8_decode((uint8_t)v, fb);

@@ -69,6 +69,30 @@ def cases(T, case):
                          d=acc(16, 32)),
                     ["a", "sa", "b", "sb"], ["d"], "TMATMUL_MX(d, a, sa, b, sb);", "a5",
                     desc="TMATMUL_MX with e8m0 scales 0x00 (2^-127), 0xFF (2^128), 0x7F (1.0): infinite results"))
+    # scale tiles of the other types PTOAS accepts and pto-run multiplies as the emitted C++ does
+    # (PTOAS's own MX tests use f16 scales): f16 and bf16 products rounded to the type, i8 / ui8
+    # products in int; 16x64 by 64x16 so that two 2-byte scale tiles fit the 4 KiB scaling buffer
+    def f16_edges(r, c, lhs, seed):
+        """f16 scales near 1 with NaN, +-inf, +-0, 65504 and a subnormal where TMatmulMX reads them
+        (lhs: column 0 or 1 of each row; rhs: rows 0 and 1)."""
+        rng = np.random.default_rng(seed)
+        v = [float(x) for x in rng.uniform(-4.0, 4.0, r * c)]
+        sp = [float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 65504.0, 6e-8, -2.0]
+        at = [(i, i % 2) for i in range(len(sp))] if lhs else [(i % 2, 2 * i + 1) for i in range(len(sp))]
+        for (er, ec), x in zip(at, sp):
+            v[er * c + ec] = x
+        return ("values", v)
+
+    for sdt, kind in (("f16", "rand"), ("f16", "special"), ("bf16", "rand"), ("i8", "small"), ("ui8", "rand")):
+        out.append(case("tmatmul_mx_f8E4M3FN_f8E5M2_%s_%s_scales_a5" % (sdt, kind), "tmatmul.mx",
+                        dict(a=left("f8E4M3FN", 16, 64),
+                             sa=T(sdt, 16, 64, loc="scaling", data=f16_edges(16, 64, True, 11) if kind == "special" else kind),
+                             b=right("f8E5M2", 64, 16),
+                             sb=T(sdt, 64, 16, loc="scaling", col_major=sdt in ("i8", "ui8"),
+                                  data=f16_edges(64, 16, False, 12) if kind == "special" else kind),
+                             d=acc(16, 16)),
+                        ["a", "sa", "b", "sb"], ["d"], "TMATMUL_MX(d, a, sa, b, sb);", "a5",
+                        desc="TMATMUL_MX with %s scale tiles (%s data): the C++ type's own product" % (sdt, kind)))
     # TGEMV_MX: one valid lhs row (the simulator forwards to TMATMUL_MX)
     for op, cpp, ins in (("tgemv.mx", "TGEMV_MX(d, a, sa, b, sb);", ["a", "sa", "b", "sb"]),
                          ("tgemv.mx.acc", "TGEMV_MX(d, d, a, sa, b, sb);", ["d", "a", "sa", "b", "sb"]),
