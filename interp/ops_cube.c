@@ -7,7 +7,8 @@
  * Execution gathers lhs (M x K) and rhs (K x N) out of their boxed layouts into dense row-major
  * staging, then runs i, k, j: row i's N accumulators advance one k at a time, which keeps every
  * element's chain in k order and leaves the j loop free to vectorise (the f32 kernel takes a few
- * rows i per pass over k, kernels_matmul.c). */
+ * rows i per pass over k, kernels_matmul.c). The A5 MX rows (pto-isa TMatmulMX: fp8 operands and
+ * scale tiles) are at the end: one element at a time, in the simulator's order. */
 #include "interp_impl.h"
 
 #include <math.h>

@@ -6,7 +6,8 @@
  * simulator's static checks (TMatmul.hpp), which hold on both targets: the boxes of lhs row-major
  * (Zz or Nz), rhs Zn, dst Nz; a bias tile is one row-major row of dst's type. PTOAS leaves the
  * triple of the .acc forms unchecked; the simulator does not compile them either way, so pto-as
- * checks them too (docs/rules.md). */
+ * checks them too (docs/rules.md). The A5 MX rows (tmatmul.mx*, tgemv.mx*) and tget_scale_addr:
+ * verify_matmul_mx and verify_tget_scale_addr at the end. */
 #include "vctx.h"
 
 #include <string.h>
