@@ -93,6 +93,14 @@ def cases(T, case):
                              d=acc(16, 16)),
                         ["a", "sa", "b", "sb"], ["d"], "TMATMUL_MX(d, a, sa, b, sb);", "a5",
                         desc="TMATMUL_MX with %s scale tiles (%s data): the C++ type's own product" % (sdt, kind)))
+    # TMOV mat (Nz) -> left / right of fp8 bytes (the MX operands' way into L0A / L0B): a copy
+    out.append(case("tmov_mat_left_f8E4M3FN_32x64_a5", "tmov",
+                    dict(m=T("f8E4M3FN", 32, 64, (20, 50), col_major=True, loc="mat", slayout="row_major"),
+                         a=left("f8E4M3FN", 32, 64, (20, 50))),
+                    ["m"], ["a"], "TMOV(a, m);", "a5", desc="TMOV mat (Nz) -> left f8E4M3FN, a 20x50 valid region"))
+    out.append(case("tmov_mat_right_f8E5M2_64x32_a5", "tmov",
+                    dict(m=T("f8E5M2", 64, 32, col_major=True, loc="mat", slayout="row_major"), b=right("f8E5M2", 64, 32)),
+                    ["m"], ["b"], "TMOV(b, m);", "a5", desc="TMOV mat (Nz) -> right (Zn) f8E5M2"))
     # TGEMV_MX: one valid lhs row (the simulator forwards to TMATMUL_MX)
     for op, cpp, ins in (("tgemv.mx", "TGEMV_MX(d, a, sa, b, sb);", ["a", "sa", "b", "sb"]),
                          ("tgemv.mx.acc", "TGEMV_MX(d, d, a, sa, b, sb);", ["d", "a", "sa", "b", "sb"]),
