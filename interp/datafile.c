@@ -72,6 +72,8 @@ const char *npy_descr_for(DType dtype) {
     case DT_U32: return "<u4";
     case DT_I64: return "<i8";
     case DT_U64: return "<u8";
+    case DT_F8E4M3FN: case DT_F8E4M3: case DT_F8E5M2: case DT_F8E8M0FNU: /* raw bits, as bf16's <u2 */
+    case DT_F8E4M3FNUZ: case DT_F8E4M3B11FNUZ: case DT_F8E5M2FNUZ: return "|u1";
     default: return NULL;
     }
 }

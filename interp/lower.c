@@ -120,7 +120,7 @@ bool tile_ref_from_type(LowerCtx *ctx, const Op *op, SrcLoc loc, const TileType 
     memset(out, 0, sizeof *out);
     out->slot = -1;
     out->auto_index = -1;
-    if (!dtype_is_float(tt->dtype) && !dtype_is_int(tt->dtype))
+    if (!dtype_is_float(tt->dtype) && !dtype_is_int(tt->dtype) && !dtype_is_f8(tt->dtype))
         return lower_error(ctx, op, loc, "tiles of element type %s cannot be executed", dtype_name(tt->dtype));
     int64_t footprint;
     if (tt->rows < 1 || tt->cols < 1 || tt->rows > INT32_MAX || tt->cols > INT32_MAX ||

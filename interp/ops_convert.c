@@ -297,7 +297,8 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
 
     DType sd = in.t[1].dtype, dd = in.t[0].dtype;
     const CvtType *S = &cvt_types[sd], *D = &cvt_types[dd];
-    if (!S->load || !D->store)
+    bool f8_copy = sd == dd && dtype_is_f8(sd) && op->ins.count == 1 && !attr_find(&op->attrs, "reluPreMode");
+    if (!f8_copy && (!S->load || !D->store))
         return emit_unsupported(ctx, op, "has no conversion from %s to %s", dtype_name(sd), dtype_name(dd));
     CvtPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
     const OpInfo *info = op_info(op->code);
@@ -322,7 +323,7 @@ bool lower_convert(LowerCtx *ctx, const Op *op) {
     p->dst_dtype = dd;
     /* one element type, no relu, no saturation: the simulator's static_cast<T>(T) is the identity
      * (TCVT f32 -> f32 keeps a signalling NaN's bits; through double it would be quietened) */
-    p->copy = !p->relu && !p->saturate && sd == dd;
+    p->copy = (!p->relu && !p->saturate && sd == dd) || f8_copy; /* an fp8 tmov: its bytes as they are */
     if (p->staged || p->copy) {
         tile_offsets(ctx->ip->arena, &in.t[0], &p->doff);
         tile_offsets(ctx->ip->arena, &in.t[1], &p->soff);

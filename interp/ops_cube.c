@@ -7,7 +7,8 @@
  * Execution gathers lhs (M x K) and rhs (K x N) out of their boxed layouts into dense row-major
  * staging, then runs i, k, j: row i's N accumulators advance one k at a time, which keeps every
  * element's chain in k order and leaves the j loop free to vectorise (the f32 kernel takes a few
- * rows i per pass over k, kernels_matmul.c). */
+ * rows i per pass over k, kernels_matmul.c). The A5 MX rows (pto-isa TMatmulMX: fp8 operands and
+ * scale tiles) are at the end: one element at a time, in the simulator's order. */
 #include "interp_impl.h"
 
 #include <math.h>
@@ -235,4 +236,203 @@ bool lower_matmul(LowerCtx *ctx, const Op *op) {
     in.extra = p;
     emit(ctx, &in);
     return true;
+}
+
+/* ---- MX matmul (ops_cube.def MX_MATMUL_OP): pto-isa TMatmulMX ------------------------------- */
+
+/* An 8-bit float's value as pto-isa's MXType<EXP, MAN, BIAS>::operator double decodes it (the
+ * format is dtype_f8_format's letter): exponent field 0 is a subnormal (a zero for e8m0, whose
+ * field 0 is 2^-127 since it has no mantissa), every other field a normal number, the all-ones
+ * field included (no NaN or infinity: e4m3 0x7F is 480, e5m2 0x7C is 65536, e8m0 0xFF 2^128), and
+ * the negative zero pattern +0. */
+static double f8_decode(uint8_t bits, char format) {
+    int man = format == 'e' ? 3 : format == 'm' ? 2 : 0, exp = format == 'e' ? 4 : format == 'm' ? 5 : 8;
+    int bias = format == 'e' ? 7 : format == 'm' ? 15 : 127;
+    uint64_t mantissa = bits & ((1u << man) - 1), exponent = (bits >> man) & ((1u << exp) - 1);
+    uint64_t sign = exp + man < 8 ? (bits >> (man + exp)) & 1u : 0, out;
+    if (exponent > 0 || man == 0) {
+        out = sign << 63 | (exponent + 1023 - (uint64_t)bias) << 52 | mantissa << (52 - man);
+    } else if (mantissa == 0) {
+        return 0.0;
+    } else { /* subnormal: the leading one of the mantissa becomes the implicit bit */
+        int i = man - 1;
+        while (i >= 0 && !((mantissa >> i) & 1u)) i--;
+        out = sign << 63 | (uint64_t)(1023 - bias + 1 + (i - man)) << 52 | (mantissa & ((1u << i) - 1)) << (52 - i);
+    }
+    double v;
+    memcpy(&v, &out, sizeof v);
+    return v;
+}
+
+/* The 256 values of each decoding, built once per instruction at lowering. */
+typedef struct MxPlan {
+    int form;             /* MM_* */
+    DType scale_dt;       /* both scale tiles' element type */
+    TileRef scale[2];     /* lhs_scale, rhs_scale (t[0..3]: dst, lhs, rhs, acc_in / bias) */
+    double lut[3][256];   /* lhs, rhs, e8m0 scale decodings */
+    TileOffsets off[6];   /* dst, lhs, rhs, acc_in / bias, lhs_scale, rhs_scale */
+} MxPlan;
+
+/* The scale element types pto-run multiplies as the simulator's `scale0(i, k / 32) * scale1(k /
+ * 32, j)` does for the C++ type PTOAS emits: f8E8M0FNU (float8_e8m0_t: each decoded to double, the
+ * product in double), f16 and bf16 (the product rounded to the type, as each _Float16 / __bf16
+ * operation rounds; the float product of two such values is exact, so rounding it once is the
+ * type's own product), i8 and ui8 (an int product). */
+static bool mx_scale_dtype(DType dt) {
+    return dt == DT_F8E8M0FNU || dt == DT_F16 || dt == DT_BF16 || dt == DT_I8 || dt == DT_U8;
+}
+
+/* One scale element at (r, c) as raw bits. */
+static inline uint32_t scale_at(const TileView *v, const TileOffsets *o, DType dt, int64_t r, int64_t c) {
+    int64_t at = o->rows[r] + o->cols[c];
+    if (dt == DT_F16 || dt == DT_BF16) {
+        uint16_t h;
+        memcpy(&h, v->base + at * 2, 2);
+        return h;
+    }
+    return v->base[at];
+}
+
+/* The product of two scales (raw bits) as the simulator's double scaleFactor. */
+static inline double scale_product(const MxPlan *p, uint32_t x, uint32_t y) {
+    switch (p->scale_dt) {
+    case DT_F16: return fp_f16_to_f32(fp_f32_to_f16(fp_f16_to_f32((uint16_t)x) * fp_f16_to_f32((uint16_t)y)));
+    case DT_BF16: return fp_bf16_to_f32(fp_f32_to_bf16(fp_bf16_to_f32((uint16_t)x) * fp_bf16_to_f32((uint16_t)y)));
+    case DT_I8: return (double)((int)(int8_t)x * (int)(int8_t)y);
+    case DT_U8: return (double)((int)x * (int)y);
+    default: return p->lut[2][x] * p->lut[2][y];
+    }
+}
+
+/* MX reads: lhs M x K, rhs K x N, lhs_scale M x ceil(K / 32), rhs_scale ceil(K / 32) x N, then as
+ * matmul_footprint (acc_in M x N; bias(0, c) and dst's whole valid region for the bias form). */
+static int matmul_mx_footprint(const Interp *ip, const Instr *in, TileWindowAccess *acc) {
+    const MxPlan *p = in->extra;
+    const Op *op = in->op;
+    int first = p->form == MM_ACC ? 1 : 0;
+    const Value *lhs = op->ins.items[first].value, *ls = op->ins.items[first + 1].value, *rhs = op->ins.items[first + 2].value,
+                *rs = op->ins.items[first + 3].value, *dst = op->outs.items[0].value;
+    const Value *x = p->form == MM_ACC ? op->ins.items[0].value : p->form == MM_BIAS ? op->ins.items[4].value : NULL;
+    const TileView *a = defined_view(ip, lhs), *b = defined_view(ip, rhs), *d = defined_view(ip, dst);
+    if (!a || !b || !d || !defined_view(ip, ls) || !defined_view(ip, rs) || (x && !defined_view(ip, x))) return -1;
+    int32_t M = a->vr, K = a->vc, N = b->vc, KS = (K + 31) / 32;
+    if (M > in->t[0].rows || N > in->t[0].cols || K > in->t[2].rows || M > p->scale[0].rows || KS > p->scale[0].cols ||
+        KS > p->scale[1].rows || N > p->scale[1].cols)
+        return -1; /* refused when it runs */
+    int n = 0;
+    acc[n++] = (TileWindowAccess){lhs, 0, 0, M, K, false, NULL, NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){rhs, 0, 0, K, N, false, "K (lhs's valid columns)", NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){ls, 0, 0, M, KS, false, "M x ceil(K / 32) (lhs's valid shape)", NULL, 0, NULL};
+    acc[n++] = (TileWindowAccess){rs, 0, 0, KS, N, false, "ceil(K / 32) x N (K: lhs's valid columns)", NULL, 0, NULL};
+    if (p->form == MM_ACC) acc[n++] = (TileWindowAccess){x, 0, 0, M, N, false, "M x N (lhs's valid rows by rhs's valid columns)", NULL, 0, NULL};
+    if (p->form == MM_BIAS) { /* dst's whole valid region is written: it covers the M x N product */
+        acc[n++] = (TileWindowAccess){x, 0, 0, 1, d->vc, false, "dst's valid columns", NULL, 0, NULL};
+        if (d->vr > M) acc[n++] = (TileWindowAccess){dst, M, 0, d->vr - M, d->vc, false, NULL, NULL, 0, NULL};
+        if (d->vc > N) acc[n++] = (TileWindowAccess){dst, 0, N, M < d->vr ? M : d->vr, d->vc - N, false, NULL, NULL, 0, NULL};
+        if (d->vr >= M && d->vc >= N) {
+            acc[n++] = (TileWindowAccess){dst, 0, 0, d->vr, d->vc, true, NULL, NULL, 0, NULL};
+            return n;
+        }
+        acc[n++] = (TileWindowAccess){dst, 0, 0, d->vr, d->vc, true, NULL, NULL, 0, NULL};
+        if (n >= MAX_WINDOW_ACCESSES) return -1;
+    }
+    acc[n++] = (TileWindowAccess){dst, 0, 0, M, N, true, NULL, NULL, 0, NULL};
+    return n;
+}
+
+/* One byte of an f8 tile at (r, c) through its offsets. */
+static inline uint8_t f8_at(const TileView *v, const TileOffsets *o, int64_t r, int64_t c) {
+    return v->base[o->rows[r] + o->cols[c]];
+}
+
+static int32_t exec_matmul_mx(Interp *ip, const Instr *in, int32_t pc) {
+    const MxPlan *p = in->extra;
+    const TileRef *dt = &in->t[0], *at = &in->t[1], *bt = &in->t[2], *xt = &in->t[3];
+    TileView *dv = use_tile(ip, in, dt), *av = dv ? use_tile(ip, in, at) : NULL, *bv = av ? use_tile(ip, in, bt) : NULL;
+    TileView *sa = bv ? use_tile(ip, in, &p->scale[0]) : NULL, *sb = sa ? use_tile(ip, in, &p->scale[1]) : NULL;
+    TileView *xv = p->form == MM_PLAIN || !sb ? NULL : use_tile(ip, in, xt);
+    if (!sb || (p->form != MM_PLAIN && !xv)) return PC_ERROR;
+    int64_t M = av->vr, K = av->vc, N = bv->vc, KS = (K + 31) / 32;
+    if (M > dt->rows || N > dt->cols || K > bt->rows)
+        return rt_error(ip, in, "an %lldx%lld by %lldx%lld product does not fit: rhs has %d rows, dst is %dx%d",
+                        (long long)M, (long long)K, (long long)K, (long long)N, bt->rows, dt->rows, dt->cols);
+    if (M > p->scale[0].rows || KS > p->scale[0].cols || KS > p->scale[1].rows || N > p->scale[1].cols)
+        return rt_error(ip, in, "the scales of an %lldx%lld by %lldx%lld product (%lldx%lld and %lldx%lld) do not fit "
+                        "lhs_scale %dx%d and rhs_scale %dx%d", (long long)M, (long long)K, (long long)K, (long long)N,
+                        (long long)M, (long long)KS, (long long)KS, (long long)N, p->scale[0].rows, p->scale[0].cols,
+                        p->scale[1].rows, p->scale[1].cols);
+    /* the simulator's loop: a float chain from 0, each term (a * b) * (sa * sb) in double, the sum
+     * rounded to float after each k; .acc adds acc_in(i, j) in float */
+    for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+            float chain = 0.0f;
+            for (int64_t k = 0; k < K; k++) {
+                double scale = scale_product(p, scale_at(sa, &p->off[4], p->scale_dt, i, k / 32),
+                                             scale_at(sb, &p->off[5], p->scale_dt, k / 32, j));
+                chain = (float)((double)chain + p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale);
+            }
+            float *d = (float *)dv->base + p->off[0].rows[i] + p->off[0].cols[j];
+            if (p->form == MM_ACC) {
+                float c;
+                memcpy(&c, (const float *)xv->base + p->off[3].rows[i] + p->off[3].cols[j], 4);
+                chain = c + chain;
+            }
+            memcpy(d, &chain, 4);
+        }
+    if (p->form == MM_BIAS) /* bias(0, c) over dst's whole valid region, after the product */
+        for (int64_t r = 0; r < dv->vr; r++)
+            for (int64_t c = 0; c < dv->vc; c++) {
+                float x, y;
+                float *d = (float *)dv->base + p->off[0].rows[r] + p->off[0].cols[c];
+                memcpy(&x, d, 4);
+                memcpy(&y, (const float *)xv->base + p->off[3].rows[0] + p->off[3].cols[c], 4);
+                x = x + y;
+                memcpy(d, &x, 4);
+            }
+    return pc + 1;
+}
+
+bool lower_matmul_mx(LowerCtx *ctx, const Op *op) {
+    int form = matmul_form(op->code), first = form == MM_ACC ? 1 : 0;
+    if (op->ins.count < first + 4 + (form == MM_BIAS) || op->outs.count < 1)
+        return lower_error(ctx, op, (SrcLoc){0}, "expects lhs, lhs_scale, rhs, rhs_scale%s", form == MM_PLAIN ? "" : " and one more tile");
+    Instr in = instr_for(op, exec_matmul_mx);
+    in.footprint = matmul_mx_footprint;
+    MxPlan *p = arena_alloc(ctx->ip->arena, sizeof *p);
+    p->form = form;
+    if (!tile_ref(ctx, op, &op->outs.items[0], &in.t[0]) || !tile_ref(ctx, op, &op->ins.items[first], &in.t[1]) ||
+        !tile_ref(ctx, op, &op->ins.items[first + 1], &p->scale[0]) || !tile_ref(ctx, op, &op->ins.items[first + 2], &in.t[2]) ||
+        !tile_ref(ctx, op, &op->ins.items[first + 3], &p->scale[1]))
+        return false;
+    if (form != MM_PLAIN && !tile_ref(ctx, op, &op->ins.items[form == MM_ACC ? 0 : 4], &in.t[3])) return false;
+    const TileRef *d = &in.t[0], *a = &in.t[1], *b = &in.t[2];
+    char fa = dtype_f8_format(a->dtype), fb = dtype_f8_format(b->dtype);
+    if (fa == 0 || fa == 's' || fb == 0 || fb == 's' || d->dtype != DT_F32 || (form != MM_PLAIN && in.t[3].dtype != DT_F32))
+        return emit_unsupported(ctx, op, "has no kernel for (dst, lhs, rhs) = (%s, %s, %s)", dtype_name(d->dtype),
+                                dtype_name(a->dtype), dtype_name(b->dtype));
+    p->scale_dt = p->scale[0].dtype;
+    if (!mx_scale_dtype(p->scale_dt) || p->scale[1].dtype != p->scale_dt)
+        return emit_unsupported(ctx, op, "has no kernel for (lhs_scale, rhs_scale) = (%s, %s): pto-run executes two scale "
+                                "tiles of one type, f8E8M0FNU, f16, bf16, i8 or ui8", dtype_name(p->scale[0].dtype),
+                                dtype_name(p->scale[1].dtype));
+    for (int v = 0; v < 256; v++) {
+        p->lut[0][v] = f8_decode((uint8_t)v, fa);
+        p->lut[1][v] = f8_decode((uint8_t)v, fb);
+        p->lut[2][v] = f8_decode((uint8_t)v, 's');
+    }
+    for (int i = 0; i < 4; i++)
+        if (i < 3 || form != MM_PLAIN) tile_offsets(ctx->ip->arena, &in.t[i], &p->off[i]);
+    tile_offsets(ctx->ip->arena, &p->scale[0], &p->off[4]);
+    tile_offsets(ctx->ip->arena, &p->scale[1], &p->off[5]);
+    in.extra = p;
+    emit(ctx, &in);
+    return true;
+}
+
+/* pto-isa's TGET_SCALE_ADDR rebinds dst's data pointer: the CPU simulator to src's own bytes, the
+ * NPU to the MX scale buffer behind src's L0A / L0B address. pto-run keeps each buffer apart and
+ * models neither, so the op verifies but does not run. */
+bool lower_tget_scale_addr(LowerCtx *ctx, const Op *op) {
+    return emit_unsupported(ctx, op, "is not executed: pto-isa rebinds dst to the MX scale storage behind src (the CPU "
+                            "simulator to src's own bytes), and pto-run keeps the scaling buffer apart from L0A / L0B");
 }

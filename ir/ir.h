@@ -183,6 +183,14 @@ typedef enum DType {
     DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64,
     DT_I1,     /* scalar booleans (arith.cmpi results, scf.if conditions) */
     DT_INDEX,  /* scalar index (64-bit signed at run time) */
+    /* the 8-bit float element types of the A5 MX (microscaling) matmul (ops_cube.def), MLIR's
+     * spellings as PTOAS's tile_buf takes them; one byte each, no arithmetic outside the MX rows */
+    DT_F8E4M3FN, /* 4 exponent bits (bias 7), 3 mantissa bits: an MX operand */
+    DT_F8E4M3,   /* the same bits as f8E4M3FN for pto-isa's float8_e4m3_t (MLIR's IEEE-style variant) */
+    DT_F8E5M2,   /* 5 exponent bits (bias 15), 2 mantissa bits: an MX operand */
+    DT_F8E8M0FNU, /* 8 exponent bits (bias 127), no sign, no mantissa: an MX scale (power of two) */
+    DT_F8E4M3FNUZ, DT_F8E4M3B11FNUZ, /* MLIR's other e4m3 spellings: PTOAS emits float8_e4m3_t for them */
+    DT_F8E5M2FNUZ, /* MLIR's other e5m2 spelling: PTOAS emits float8_e5m2_t for it */
     DT_COUNT
 } DType;
 
@@ -198,6 +206,15 @@ bool dtype_is_float(DType dt);
 bool dtype_is_int(DType dt);
 /* True for the unsigned integer element types. */
 bool dtype_is_unsigned(DType dt);
+/* True for the 8-bit float types (f8E4M3FN, f8E4M3, f8E5M2, f8E8M0FNU and the FNUZ spellings). */
+bool dtype_is_f8(DType dt);
+/* The pto-isa decoding of an 8-bit float type (PTOAS's C++ element type for it): 'e' for
+ * float8_e4m3_t (f8E4M3FN, f8E4M3, f8E4M3FNUZ, f8E4M3B11FNUZ), 'm' for float8_e5m2_t (f8E5M2,
+ * f8E5M2FNUZ), 's' for float8_e8m0_t (f8E8M0FNU), 0 for any other type. */
+char dtype_f8_format(DType dt);
+/* Why a float element type MLIR (and so PTOAS's tile_buf) spells but pto-as does not take is refused
+ * ("f4E2M1FN": sub-byte, ...), or NULL when `s` is no such spelling. */
+const char *dtype_unsupported_reason(const char *s, size_t len);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Types                                                                                       */

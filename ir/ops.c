@@ -187,6 +187,7 @@ Func *module_entry(const Module *m, const char *name) {
 static const int8_t matmul_forms[OP_COUNT] = {
 #define OP(...)
 #define MATMUL_OP(id, name, form, flags) [OP_##id] = MM_FORM_##form,
+#define MX_MATMUL_OP(id, name, form, flags) [OP_##id] = MM_FORM_##form,
 #define MM_FORM_plain MM_PLAIN
 #define MM_FORM_acc MM_ACC
 #define MM_FORM_bias MM_BIAS
@@ -215,8 +216,6 @@ static const struct {
     const char *reason;
     const char *names; /* space-separated mnemonics, without "pto." */
 } unimplemented[] = {
-    {"MX matmul (microscaling with scale tiles) is not implemented yet (issue #12)",
-     "tmatmul.mx tmatmul.mx.acc tmatmul.mx.bias tgemv.mx tgemv.mx.acc tgemv.mx.bias tget_scale_addr"},
     {"this PTOAS operation is not implemented",
      "bind_tile declare_tile_memref pointer_cast"},
 };

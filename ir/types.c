@@ -17,6 +17,8 @@ static const DTypeName dtype_names[] = {
     {"f16", DT_F16},   {"bf16", DT_BF16}, {"f32", DT_F32},   {"i8", DT_I8},     {"ui8", DT_U8},
     {"i16", DT_I16},   {"ui16", DT_U16},  {"i32", DT_I32},   {"ui32", DT_U32},  {"i64", DT_I64},
     {"ui64", DT_U64},  {"i1", DT_I1},     {"index", DT_INDEX},
+    {"f8E4M3FN", DT_F8E4M3FN}, {"f8E4M3", DT_F8E4M3}, {"f8E5M2", DT_F8E5M2}, {"f8E8M0FNU", DT_F8E8M0FNU},
+    {"f8E4M3FNUZ", DT_F8E4M3FNUZ}, {"f8E4M3B11FNUZ", DT_F8E4M3B11FNUZ}, {"f8E5M2FNUZ", DT_F8E5M2FNUZ},
     {"u8", DT_U8},     {"u16", DT_U16},   {"u32", DT_U32},   {"u64", DT_U64},   {"si8", DT_I8},
     {"si16", DT_I16},  {"si32", DT_I32},  {"si64", DT_I64},  {"half", DT_F16},  {"float", DT_F32},
     {"fp16", DT_F16},  {"fp32", DT_F32},  {"bfloat16", DT_BF16}, {"int8", DT_I8}, {"int16", DT_I16},
@@ -27,6 +29,8 @@ static const DTypeName dtype_names[] = {
 size_t dtype_size(DType dt) {
     switch (dt) {
     case DT_I8: case DT_U8: case DT_I1: return 1;
+    case DT_F8E4M3FN: case DT_F8E4M3: case DT_F8E5M2: case DT_F8E8M0FNU: return 1;
+    case DT_F8E4M3FNUZ: case DT_F8E4M3B11FNUZ: case DT_F8E5M2FNUZ: return 1;
     case DT_F16: case DT_BF16: case DT_I16: case DT_U16: return 2;
     case DT_F32: case DT_I32: case DT_U32: return 4;
     case DT_I64: case DT_U64: case DT_INDEX: return 8;
@@ -56,6 +60,39 @@ bool dtype_is_float(DType dt) { return dt == DT_F16 || dt == DT_BF16 || dt == DT
 bool dtype_is_int(DType dt) { return dt >= DT_I8 && dt <= DT_U64; }
 
 bool dtype_is_unsigned(DType dt) { return dt == DT_U8 || dt == DT_U16 || dt == DT_U32 || dt == DT_U64; }
+
+bool dtype_is_f8(DType dt) { return dt >= DT_F8E4M3FN && dt <= DT_F8E5M2FNUZ; }
+
+char dtype_f8_format(DType dt) {
+    switch (dt) {
+    case DT_F8E4M3FN: case DT_F8E4M3: case DT_F8E4M3FNUZ: case DT_F8E4M3B11FNUZ: return 'e';
+    case DT_F8E5M2: case DT_F8E5M2FNUZ: return 'm';
+    case DT_F8E8M0FNU: return 's';
+    default: return 0;
+    }
+}
+
+typedef struct UnsupportedFloat {
+    const char *name;
+    const char *reason;
+} UnsupportedFloat;
+
+/* MLIR's other narrow float types: PTOAS's tile_buf takes any MLIR type, its MX rows only
+ * the 8-bit ones, PTOAS's C++ names only the e4m3 and e5m2 ones (pto-isa decodes e4m3, e5m2, e8m0 and packed fp4 pairs). */
+static const UnsupportedFloat unsupported_floats[] = {
+    {"f4E2M1FN", "a 4-bit type: pto-as sizes elements in whole bytes and PTOAS's MX matmul takes 8-bit floats only"},
+    {"f6E2M3FN", "a 6-bit type: pto-as sizes elements in whole bytes and no PTOAS op takes it"},
+    {"f6E3M2FN", "a 6-bit type: pto-as sizes elements in whole bytes and no PTOAS op takes it"},
+    {"f8E3M4", "PTOAS has no C++ element type for it and pto-isa no decoding (the 8-bit floats are the e4m3, e5m2 "
+               "and e8m0 spellings)"},
+};
+
+const char *dtype_unsupported_reason(const char *s, size_t len) {
+    for (size_t i = 0; i < sizeof unsupported_floats / sizeof *unsupported_floats; i++)
+        if (strlen(unsupported_floats[i].name) == len && memcmp(unsupported_floats[i].name, s, len) == 0)
+            return unsupported_floats[i].reason;
+    return NULL;
+}
 
 const char *tile_loc_name(TileLoc loc) {
     static const char *const names[LOC_COUNT] = {"vec", "mat", "left", "right", "acc", "bias", "scaling"};

@@ -89,13 +89,14 @@ overflow:
 
 /* Notes the element types PTO tiles, pointers and views take, under an "unknown element type". */
 static void note_element_types(ParseCtx *ctx) {
-    char list[160];
+    char list[320];
     size_t n = 0;
     list[0] = '\0';
-    for (int dt = DT_F16; dt <= DT_U64 && n < sizeof list; dt++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", dt == DT_F16 ? "" : ", ", dtype_name((DType)dt));
+    for (int dt = DT_F16; dt < DT_COUNT && n < sizeof list; dt++)
+        if (dt != DT_I1 && dt != DT_INDEX)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", dt == DT_F16 ? "" : ", ", dtype_name((DType)dt));
     SrcLoc nowhere = {0, 0, 0, 0};
-    pc_note(ctx, nowhere, "PTO element types are %s (f64, the fp8 and MX types and other MLIR types are not; fp8 and MX are not implemented yet, issue #12)", list);
+    pc_note(ctx, nowhere, "PTO element types are %s (f64, fp4, fp6 and the other MLIR types are not)", list);
 }
 
 /* Parses a shape token `d0xd1x...[xdtype]`. dims gets room for every dim; `?` is DIM_DYNAMIC.
@@ -135,8 +136,14 @@ static bool parse_shape(ParseCtx *ctx, Tok t, int64_t **dims_out, int *rank_out,
             *has_dtype = true;
             *dtype_loc = sub_loc(t, start, t.len - start);
             if (!dtype_from_name(t.text + start, t.len - start, dtype)) {
-                pc_error_rule(ctx, PARSE_RULE_TYPE, *dtype_loc, "unknown element type '%.*s'", (int)(t.len - start), t.text + start);
-                note_element_types(ctx);
+                const char *why = dtype_unsupported_reason(t.text + start, t.len - start);
+                if (why)
+                    pc_error_rule(ctx, PARSE_RULE_TYPE, *dtype_loc, "element type '%.*s' is not supported: %s", (int)(t.len - start),
+                                  t.text + start, why);
+                else {
+                    pc_error_rule(ctx, PARSE_RULE_TYPE, *dtype_loc, "unknown element type '%.*s'", (int)(t.len - start), t.text + start);
+                    note_element_types(ctx);
+                }
                 return false;
             }
             break;
@@ -254,12 +261,19 @@ static void set_loc(TileBuilder *b, const TParam *p, const char *by) {
     if (tile_claim(b, F_LOC, by, p->loc)) b->tile.loc = loc;
 }
 
+/* The element types a tile takes, for messages. */
+#define TILE_DTYPE_LIST "f16, bf16, f32, i8, ui8, i16, ui16, i32, ui32, i64, ui64, f8E4M3FN, f8E4M3, f8E5M2, " \
+                        "f8E8M0FNU, f8E4M3FNUZ, f8E4M3B11FNUZ or f8E5M2FNUZ"
+
 static void set_dtype(TileBuilder *b, const TParam *p, const char *by) {
     Tok t;
     DType dt;
     if (!value_ident(p, &t) || !dtype_from_name(t.text, t.len, &dt) || dt == DT_INDEX || dt == DT_I1) {
-        tile_fail(b, p->loc, "unknown dtype '%s' in %s (expected f16, bf16, f32, i8, ui8, i16, ui16, i32, ui32, i64 or ui64)",
-                  value_text(b, p), b->type_name);
+        const char *why = value_ident(p, &t) ? dtype_unsupported_reason(t.text, t.len) : NULL;
+        if (why)
+            tile_fail(b, p->loc, "dtype '%s' in %s is not supported: %s", value_text(b, p), b->type_name, why);
+        else
+            tile_fail(b, p->loc, "unknown dtype '%s' in %s (expected " TILE_DTYPE_LIST ")", value_text(b, p), b->type_name);
         return;
     }
     if (tile_claim(b, F_DTYPE, by, p->loc)) b->tile.dtype = dt;
@@ -439,8 +453,7 @@ static void tile_shape(TileBuilder *b, const TParam *p) {
         return;
     }
     if (dt == DT_INDEX || dt == DT_I1) {
-        tile_fail(b, dloc, "unknown dtype '%s' in %s (expected f16, bf16, f32, i8, ui8, i16, ui16, i32, ui32, i64 or ui64)",
-                  dtype_name(dt), b->type_name);
+        tile_fail(b, dloc, "unknown dtype '%s' in %s (expected " TILE_DTYPE_LIST ")", dtype_name(dt), b->type_name);
         return;
     }
     if (!tile_claim(b, F_ROWS, "shape", p->loc) || !tile_claim(b, F_COLS, "shape", p->loc) ||
@@ -822,7 +835,8 @@ static Type *build_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
 
 TypeUse *pc_type(ParseCtx *ctx, Tok name, PtrVec *params, SrcLoc span) {
     DType dt;
-    if (!params && name.text[0] != '!' && dtype_from_name(name.text, name.len, &dt))
+    /* the fp8 types are element types only: as a scalar type they stay an other type, as before */
+    if (!params && name.text[0] != '!' && dtype_from_name(name.text, name.len, &dt) && !dtype_is_f8(dt))
         return pc_type_use(ctx, pc_scalar_type(ctx, dt), span);
     const char *text = ctx->file->text + span.offset;
     /* a spelling that failed before: the same poisoned type, no second error (one bad type makes

@@ -82,6 +82,12 @@ void verify_convert(VerifyCtx *ctx, const Op *op) {
     }
     bool types_ok = check_op_dtype(ctx, op, &src);
     types_ok = check_op_dtype(ctx, op, &dst) && types_ok;
+    /* an 8-bit float moves as it is (pto-isa has no fp8 conversion in TMOV; PTOAS checks no type) */
+    if (types_ok && !is_tcvt && (dtype_is_f8(src.tile->dtype) || dtype_is_f8(dst.tile->dtype)) &&
+        (src.tile->dtype != dst.tile->dtype || op->ins.count > 1 || attr_find(&op->attrs, "reluPreMode")))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "f8-pair"),
+                "expects an fp8 tmov to copy its element type as it is (same src and dst type, no fp tile, "
+                "preQuantScalar or relu), got %s to %s", dtype_name(src.tile->dtype), dtype_name(dst.tile->dtype));
     if (is_tcvt && types_ok && !(cvt_destinations(ctx, src.tile->dtype) & DTBIT(dst.tile->dtype)))
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "pair"),
                 "expects a conversion from %s that %s supports (to %s), got %s (docs/isa/TCVT.md)",

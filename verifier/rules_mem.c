@@ -155,6 +155,11 @@ void verify_tload(VerifyCtx *ctx, const Op *op) {
                 tile_loc_name(dst.tile->loc), type_text(ctx, dst.type));
     check_transfer_width(ctx, op, src, &dst, "src", "dst");
     check_transfer_count(ctx, op, src, "src", &dst);
+    /* PTOAS TLoadOp: A2/A3 loads integers, f16, bf16 and f32 only; A5 any 1/2/4/8-byte type (fp8 too) */
+    if (ctx->target == TARGET_A2A3 && dtype_is_f8(dst.tile->dtype))
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects A2/A3 tload dst element type to be i8/i16/i32/i64/u64/f16/bf16/f32, got %s (%s)",
+                dtype_name(dst.tile->dtype), type_text(ctx, dst.type));
 }
 
 /* The (acc, GM) element type pairs of tstore's preQuantScalar form (PTOAS TStoreOp::verify:
@@ -202,6 +207,11 @@ void verify_tstore(VerifyCtx *ctx, const Op *op) {
                 a5 ? "loc=vec or loc=acc" : "loc=vec, loc=mat, or loc=acc", tile_loc_name(src.tile->loc),
                 type_text(ctx, src.type));
     if (src.tile->loc != LOC_ACC) check_transfer_width(ctx, op, dst, &src, "src", "dst");
+    /* PTOAS TStoreOp: a vec (or A2/A3 mat) src of integers, f16, bf16 or f32 (no fp8 on either target) */
+    if (src.tile->loc != LOC_ACC && dtype_is_f8(src.tile->dtype))
+        vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects %s vec tstore src element type to be i8/i16/i32/i64/u64/f16/bf16/f32, got %s (%s)",
+                target_label(ctx->target), dtype_name(src.tile->dtype), type_text(ctx, src.type));
     check_transfer_count(ctx, op, dst, "dst", &src);
     if (op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1 && src.tile->loc != LOC_ACC)
         vreport(ctx, op, src.loc, SEV_ERROR, op_rule(ctx, op, "relu"),

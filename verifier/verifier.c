@@ -395,7 +395,7 @@ static bool check_tile_capacity(VerifyCtx *ctx, const Op *op, const Type *type, 
 /* SPEC 3 well-formedness of a tile type; problems are reported at `loc` when `report` is set. */
 static bool check_tile_rules(VerifyCtx *ctx, const Op *op, const Type *type, SrcLoc loc, bool report) {
     const TileType *t = &type->tile;
-    if (!dtype_is_float(t->dtype) && !dtype_is_int(t->dtype)) {
+    if (!dtype_is_float(t->dtype) && !dtype_is_int(t->dtype) && !dtype_is_f8(t->dtype)) {
         if (report)
             vreport(ctx, op, loc, SEV_ERROR, "TILE.dtype", "expects a tile element type, got %s (%s)",
                     dtype_name(t->dtype), type_text(ctx, type));

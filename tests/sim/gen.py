@@ -31,6 +31,11 @@ NP = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16, "i8": np.int8, "u
 CPP = {"f32": "float", "f16": "half", "bf16": "bfloat16_t", "i8": "int8_t", "ui8": "uint8_t", "i16": "int16_t",
        "ui16": "uint16_t", "i32": "int32_t", "ui32": "uint32_t"}
 NP["ui64"], CPP["ui64"] = np.uint64, "uint64_t"  # quantisation words (scaling tiles)
+# the 8-bit floats of the MX matmul: raw bytes here (data kind "rand": every bit pattern), the C++ type
+# PTOAS emits for each spelling in the harness (pto-isa MXTypes.hpp)
+for _f8, _cpp in (("f8E4M3FN", "float8_e4m3_t"), ("f8E4M3", "float8_e4m3_t"), ("f8E5M2", "float8_e5m2_t"),
+                  ("f8E8M0FNU", "float8_e8m0_t")):
+    NP[_f8], CPP[_f8] = np.uint8, _cpp
 for _w in ("8", "16", "32", "64"):  # PTOAS spells unsigned types both ui32 and u32
     NP["u" + _w], CPP["u" + _w] = NP["ui" + _w], CPP["ui" + _w]
 PAD = {0: "Null", 1: "Zero", 2: "Max", 3: "Min"}

@@ -165,6 +165,32 @@ Test(datafile, bf16_travels_as_u2) {
     data_array_free(&a);
 }
 
+/* the fp8 types travel as raw bytes ('|u1', as bf16's '<u2'): every bit pattern, NaN encodings
+ * included, comes back unchanged, in .npy and in .bin */
+Test(datafile, f8_travels_as_u1) {
+    const DType types[] = {DT_F8E4M3FN, DT_F8E4M3, DT_F8E5M2, DT_F8E8M0FNU, DT_F8E4M3FNUZ, DT_F8E4M3B11FNUZ, DT_F8E5M2FNUZ};
+    for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+        DataArray a;
+        char err[256] = "";
+        cr_assert(data_array_alloc(&a, types[t], 16, 16, err, sizeof err));
+        for (int i = 0; i < 256; i++) ((uint8_t *)a.data)[i] = (uint8_t)i;
+        cr_assert_str_eq(npy_descr_for(types[t]), "|u1");
+        const char *names[] = {"f8.npy", "f8.bin"};
+        for (int n = 0; n < 2; n++) {
+            const char *p = tmp_path(names[n]);
+            cr_assert(datafile_write(p, &a, err, sizeof err), "%s", err);
+            DataArray b;
+            cr_assert(datafile_read(p, types[t], &b, err, sizeof err), "%s", err);
+            cr_assert_eq(b.count, 256);
+            cr_assert_eq(memcmp(a.data, b.data, 256), 0, "%s of %s", names[n], dtype_name(types[t]));
+            data_array_free(&b);
+        }
+        DataArray c;
+        cr_assert_not(datafile_read(tmp_path("f8.npy"), DT_I8, &c, err, sizeof err)); /* '|u1' is not i8's '|i1' */
+        data_array_free(&a);
+    }
+}
+
 Test(datafile, corrupt_headers_are_clear_errors) {
     struct {
         const char *name;

@@ -671,15 +671,13 @@ Test(parser, generic_syntax_of_unknown_ops_parses) {
     /* PTOAS ops outside our table, in their own generic shapes: only "unsupported operation" */
     EXPECT_DIAGS("%t = pto.alloc_tile : " TB16 "\n"
                  "%f = pto.bind_tile {\n  name = \"fifo\",\n  peer_func = @vector_kernel,\n  size = 8192\n} -> i32\n"
-                 "%s = pto.tget_scale_addr(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
+                 "%s = pto.tscale_frob(%t, %f : " TB16 ", i32) {cap = 2} -> !pto.async_session\n"
                  "%p = pto.pointer_cast {dir_mask = 1}(%f : i32) -> !pto.pipe\n"
                  "%a = pto.declare_tile_memref -> !pto.tile_buf<vec, 16x16xf32>\n"
                  "pto.pointer_cast ins(%t {rmode = #pto<round_mode ROUND>} : " TB16 ") outs(%t : " TB16 ")\n"
                  "pto.unknown_region {\n  %u = pto.tmuls %t, 2.0 : " T16 "\n}\n",
                  {2, "pto.bind_tile", "unsupported operation 'pto.bind_tile': this PTOAS operation is not implemented"},
-                 {7, "pto.tget_scale_addr",
-                  "unsupported operation 'pto.tget_scale_addr': MX matmul (microscaling with scale tiles) is not implemented yet "
-                  "(issue #12)"},
+                 {7, "pto.tscale_frob", "unsupported operation 'pto.tscale_frob'"},
                  {8, "pto.pointer_cast", "unsupported operation 'pto.pointer_cast': this PTOAS operation is not implemented"},
                  {9, "pto.declare_tile_memref",
                   "unsupported operation 'pto.declare_tile_memref': this PTOAS operation is not implemented"},

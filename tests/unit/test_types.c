@@ -292,3 +292,44 @@ Test(types, dense_int_elements) {
     cr_assert(!dense_int_elements("dense<[1]", v, 4, &n));
     cr_assert(!dense_int_elements("array<i32: 1>", v, 4, &n));
 }
+
+/* ---- the MX matmul's 8-bit float element types (PTOAS's MLIR spellings) ----------------------- */
+
+Test(types, f8_element_types) {
+    static const struct {
+        const char *name;
+        DType dt;
+    } f8[] = {{"f8E4M3FN", DT_F8E4M3FN},     {"f8E4M3", DT_F8E4M3},
+              {"f8E5M2", DT_F8E5M2},         {"f8E8M0FNU", DT_F8E8M0FNU},
+              {"f8E4M3FNUZ", DT_F8E4M3FNUZ}, {"f8E4M3B11FNUZ", DT_F8E4M3B11FNUZ},
+              {"f8E5M2FNUZ", DT_F8E5M2FNUZ}};
+    for (size_t i = 0; i < sizeof f8 / sizeof *f8; i++) {
+        DType dt;
+        cr_assert(dtype_from_name(f8[i].name, strlen(f8[i].name), &dt), "%s", f8[i].name);
+        cr_assert_eq(dt, f8[i].dt);
+        cr_assert_str_eq(dtype_name(dt), f8[i].name);
+        cr_assert_eq(dtype_size(dt), 1);
+        cr_assert(dtype_is_f8(dt) && !dtype_is_float(dt) && !dtype_is_int(dt));
+        cr_assert_eq(dtype_f8_format(dt), f8[i].name[3] == '8' ? 's' : f8[i].name[3] == '5' ? 'm' : 'e', "%s", f8[i].name);
+        char text[160];
+        snprintf(text, sizeof text, "!pto.tile_buf<loc=left, dtype=%s, rows=16, cols=64>", f8[i].name);
+        cr_assert_eq(tile(text)->tile.dtype, f8[i].dt);
+        snprintf(text, sizeof text, "!pto.tile_buf<vec, 16x64x%s>", f8[i].name);
+        cr_assert_eq(tile(text)->tile.dtype, f8[i].dt);
+        int64_t bytes = 0;
+        cr_assert(tile_footprint_bytes(&result.type->tile, &bytes));
+        cr_assert_eq(bytes, 16 * 64, "one byte per element");
+        snprintf(text, sizeof text, "!pto.ptr<%s>", f8[i].name);
+        cr_assert_eq(parse_type(text)->dtype, f8[i].dt);
+    }
+    /* case matters, as in MLIR */
+    type_error("!pto.tile_buf<loc=vec, dtype=f8e4m3fn, rows=16, cols=32>", "unknown dtype 'f8e4m3fn'", "dtype=");
+}
+
+Test(types, narrow_floats_refused_by_name) {
+    type_error("!pto.tile_buf<loc=left, dtype=f4E2M1FN, rows=16, cols=64>", "dtype 'f4E2M1FN' in !pto.tile_buf is not "
+               "supported: a 4-bit type", "dtype=f4E2M1FN");
+    type_error("!pto.tile_buf<vec, 16x64xf4E2M1FN>", "element type 'f4E2M1FN' is not supported: a 4-bit type", "f4E2M1FN");
+    type_error("!pto.tile_buf<vec, 16x64xf8E3M4>", "element type 'f8E3M4' is not supported", "f8E3M4");
+    type_error("!pto.tile_buf<loc=vec, dtype=f6E3M2FN, rows=16, cols=32>", "a 6-bit type", "dtype=");
+}
