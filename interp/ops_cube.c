@@ -366,10 +366,12 @@ static int32_t exec_matmul_mx(Interp *ip, const Instr *in, int32_t pc) {
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {
             float chain = 0.0f;
-            for (int64_t k = 0; k < K; k++) {
-                double scale = scale_product(p, scale_at(sa, &p->off[4], p->scale_dt, i, k / 32),
-                                             scale_at(sb, &p->off[5], p->scale_dt, k / 32, j));
-                chain = (float)((double)chain + p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale);
+            for (int64_t kb = 0; kb < KS; kb++) { /* one scale product per 32 k, the same value each k takes */
+                const double scale = scale_product(p, scale_at(sa, &p->off[4], p->scale_dt, i, kb),
+                                                   scale_at(sb, &p->off[5], p->scale_dt, kb, j));
+                const int64_t k_end = (kb + 1) * 32 < K ? (kb + 1) * 32 : K;
+                for (int64_t k = kb * 32; k < k_end; k++)
+                    chain = (float)((double)chain + p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale);
             }
             float *d = (float *)dv->base + p->off[0].rows[i] + p->off[0].cols[j];
             if (p->form == MM_ACC) {
