@@ -51,6 +51,8 @@ static const DType dtype_of_public[] = {
     [PTO_DTYPE_NONE] = DT_NONE, [PTO_F16] = DT_F16, [PTO_BF16] = DT_BF16, [PTO_F32] = DT_F32, [PTO_I8] = DT_I8,
     [PTO_U8] = DT_U8, [PTO_I16] = DT_I16, [PTO_U16] = DT_U16, [PTO_I32] = DT_I32, [PTO_U32] = DT_U32,
     [PTO_I64] = DT_I64, [PTO_U64] = DT_U64, [PTO_I1] = DT_I1, [PTO_INDEX] = DT_INDEX,
+    [PTO_F8E4M3FN] = DT_F8E4M3FN, [PTO_F8E4M3] = DT_F8E4M3, [PTO_F8E5M2] = DT_F8E5M2, [PTO_F8E8M0FNU] = DT_F8E8M0FNU,
+    [PTO_F8E4M3FNUZ] = DT_F8E4M3FNUZ, [PTO_F8E4M3B11FNUZ] = DT_F8E4M3B11FNUZ, [PTO_F8E5M2FNUZ] = DT_F8E5M2FNUZ,
 };
 #define N_PUBLIC_DTYPES ((int)(sizeof dtype_of_public / sizeof *dtype_of_public))
 

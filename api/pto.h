@@ -58,7 +58,10 @@ typedef enum pto_dtype {
     PTO_DTYPE_NONE = 0,
     PTO_F16 = 1, PTO_BF16 = 2, PTO_F32 = 3,
     PTO_I8 = 4, PTO_U8 = 5, PTO_I16 = 6, PTO_U16 = 7, PTO_I32 = 8, PTO_U32 = 9, PTO_I64 = 10, PTO_U64 = 11,
-    PTO_I1 = 12, PTO_INDEX = 13
+    PTO_I1 = 12, PTO_INDEX = 13,
+    /* 8-bit floats (A5 MX matmul operands and scales), bound and fetched as their raw bytes */
+    PTO_F8E4M3FN = 14, PTO_F8E4M3 = 15, PTO_F8E5M2 = 16, PTO_F8E8M0FNU = 17, PTO_F8E4M3FNUZ = 18,
+    PTO_F8E4M3B11FNUZ = 19, PTO_F8E5M2FNUZ = 20
 } pto_dtype;
 
 /* Severity of a diagnostic. */

@@ -30,11 +30,15 @@ except ImportError:
 
 _NUMPY = {"f16": np.float16, "f32": np.float32, "i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16,
           "i32": np.int32, "ui32": np.uint32, "i64": np.int64, "ui64": np.uint64, "i1": np.bool_, "index": np.int64}
+# the 8-bit floats (A5 MX operands and scales) travel as their raw bytes
+_NUMPY.update({name: np.uint8 for name in ("f8E4M3FN", "f8E4M3", "f8E5M2", "f8E8M0FNU", "f8E4M3FNUZ", "f8E4M3B11FNUZ",
+                                          "f8E5M2FNUZ")})
 
 
 def numpy_dtype(dtype: str, bf16_as_uint16: bool = False) -> np.dtype:
     """The numpy dtype holding a PTO-AS dtype ("f32" -> float32). bf16 is ml_dtypes.bfloat16 when
-    ml_dtypes is importable (and bf16_as_uint16 is false), else uint16 holding the bit patterns."""
+    ml_dtypes is importable (and bf16_as_uint16 is false), else uint16 holding the bit patterns; the
+    8-bit floats (f8E4M3FN, f8E5M2, f8E8M0FNU, ...) are uint8 holding their bytes."""
     if dtype == "bf16":
         return _BF16 if (_BF16 is not None and not bf16_as_uint16) else np.dtype(np.uint16)
     if dtype not in _NUMPY:

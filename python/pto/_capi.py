@@ -14,7 +14,8 @@ COMPILE_WERROR = 1
 RUN_CHECK_SYNC, RUN_CHECK_SYNC_STRICT, RUN_TRACE, RUN_CHECK_INIT = 1, 2, 4, 8
 # pto_dtype numbering (stable, api/pto.h)
 DTYPES = {1: "f16", 2: "bf16", 3: "f32", 4: "i8", 5: "ui8", 6: "i16", 7: "ui16", 8: "i32", 9: "ui32",
-          10: "i64", 11: "ui64", 12: "i1", 13: "index"}
+          10: "i64", 11: "ui64", 12: "i1", 13: "index", 14: "f8E4M3FN", 15: "f8E4M3", 16: "f8E5M2", 17: "f8E8M0FNU",
+          18: "f8E4M3FNUZ", 19: "f8E4M3B11FNUZ", 20: "f8E5M2FNUZ"}
 DTYPE_CODES = {name: code for code, name in DTYPES.items()}
 
 

@@ -205,6 +205,23 @@ def test_tile_inputs_and_outputs():
         m.run(inputs={"a": np.zeros(15, np.float32)})
 
 
+def test_fp8_tiles_travel_as_bytes():
+    # an A5 MX matmul of tests/sim (goldens from pto-isa's CPU simulator): fp8 operands and e8m0 scales
+    case = ROOT / "tests" / "sim" / "tmatmul_mx_f8E4M3FN_f8E4M3FN_16x32x16_a5"
+    m = pto.compile(case / "prog.pto", target="a5")  # a bare program: its tiles are bound by name
+    assert pto.numpy_dtype("f8E5M2") == np.uint8
+    files = {"a_w": ("a", np.uint8), "sa_w": ("sa", np.uint8), "b_w": ("b", np.uint8), "sb_w": ("sb", np.uint8),
+             "d_w": ("d", np.float32)}
+    inputs = {name: np.fromfile(case / f"{stem}.bin", dtype) for name, (stem, dtype) in files.items()}
+    out = m.run(inputs=inputs, outputs=["d_w", "a_w"])
+    assert np.array_equal(bits(out["d_w"]).ravel(), np.fromfile(case / "d.expect.bin", np.uint32))
+    assert out["a_w"].dtype == np.uint8 and np.array_equal(out["a_w"].ravel(), inputs["a_w"])
+    with pytest.raises(pto.BindingError, match="f8E4M3FN but the array is float32"):
+        m.run(inputs=dict(inputs, a_w=inputs["a_w"].astype(np.float32)))
+    with pytest.raises(pto.BindingError, match="f8E8M0FNU but the array is int8"):
+        m.run(inputs=dict(inputs, sa_w=inputs["sa_w"].view(np.int8)))
+
+
 def test_printed_output_and_trace():
     m = pto.compile(SAMPLES / "tmuls_f32.pto")
     out = m.run(inputs={"arg0": np.ones((32, 32), np.float32)}, trace=True)

@@ -56,6 +56,10 @@ Test(api, version_and_names) {
     cr_assert_str_eq(pto_dtype_name(99), "?");
     cr_assert_eq(pto_dtype_size(PTO_F16), 2);
     cr_assert_eq(pto_dtype_size(PTO_INDEX), 8);
+    cr_assert_str_eq(pto_dtype_name(PTO_F8E4M3FN), "f8E4M3FN"); /* the 8-bit floats: one byte each */
+    cr_assert_str_eq(pto_dtype_name(PTO_F8E8M0FNU), "f8E8M0FNU");
+    cr_assert_str_eq(pto_dtype_name(PTO_F8E5M2FNUZ), "f8E5M2FNUZ");
+    cr_assert_eq(pto_dtype_size(PTO_F8E5M2), 1);
     cr_assert_eq(pto_dtype_size(0), 0);
     cr_assert_str_eq(pto_status_name(PTO_ERR_RUN), "run-time error");
 }
