@@ -73,6 +73,19 @@ static void check_mm_shapes(VerifyCtx *ctx, const Op *op, const TileArg *lhs, co
     }
 }
 
+/* The buffers of a matmul's operands (`loc`): lhs in L0A (left), rhs in L0B (right), dst and an
+ * acc_in in L0C (acc), a bias in BT; acc_in and bias only where their tile is set. */
+static bool check_matmul_locs(VerifyCtx *ctx, const Op *op, const TileArg *lhs, const TileArg *rhs, const TileArg *dst,
+                              const TileArg *acc_in, const TileArg *bias) {
+    const char *loc_rule = op_rule(ctx, op, "loc");
+    bool locs = check_loc_in(ctx, op, lhs, LOCBIT(LOC_LEFT), "left", loc_rule);
+    locs = check_loc_in(ctx, op, rhs, LOCBIT(LOC_RIGHT), "right", loc_rule) && locs;
+    locs = check_loc_in(ctx, op, dst, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
+    if (acc_in->tile) locs = check_loc_in(ctx, op, acc_in, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
+    if (bias->tile) locs = check_loc_in(ctx, op, bias, LOCBIT(LOC_BIAS), "bias", loc_rule) && locs;
+    return locs;
+}
+
 void verify_matmul(VerifyCtx *ctx, const Op *op) {
     const OpInfo *info = op_info(op->code);
     bool acc_form = matmul_form(op->code) == MM_ACC, bias_form = matmul_form(op->code) == MM_BIAS;
@@ -80,12 +93,7 @@ void verify_matmul(VerifyCtx *ctx, const Op *op) {
     TileArg lhs = tile_in(op, first), rhs = tile_in(op, first + 1), dst = tile_out(op, 0);
     TileArg acc_in = acc_form ? tile_in(op, 0) : (TileArg){0}, bias = bias_form ? tile_in(op, 2) : (TileArg){0};
     if (!lhs.tile || !rhs.tile || !dst.tile) return;
-    const char *loc_rule = op_rule(ctx, op, "loc");
-    bool locs = check_loc_in(ctx, op, &lhs, LOCBIT(LOC_LEFT), "left", loc_rule);
-    locs = check_loc_in(ctx, op, &rhs, LOCBIT(LOC_RIGHT), "right", loc_rule) && locs;
-    locs = check_loc_in(ctx, op, &dst, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
-    if (acc_in.tile) locs = check_loc_in(ctx, op, &acc_in, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
-    if (bias.tile) locs = check_loc_in(ctx, op, &bias, LOCBIT(LOC_BIAS), "bias", loc_rule) && locs;
+    bool locs = check_matmul_locs(ctx, op, &lhs, &rhs, &dst, &acc_in, &bias);
     DType d = dst.tile->dtype, a = lhs.tile->dtype, b = rhs.tile->dtype;
     if (!legal_triple(d, a, b))
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
@@ -159,12 +167,7 @@ void verify_matmul_mx(VerifyCtx *ctx, const Op *op) {
             rhs_scale = tile_in(op, first + 3), dst = tile_out(op, 0);
     TileArg acc_in = form == MM_ACC ? tile_in(op, 0) : (TileArg){0}, bias = form == MM_BIAS ? tile_in(op, 4) : (TileArg){0};
     if (!lhs.tile || !rhs.tile || !dst.tile || !lhs_scale.tile || !rhs_scale.tile) return;
-    const char *loc_rule = op_rule(ctx, op, "loc");
-    bool locs = check_loc_in(ctx, op, &lhs, LOCBIT(LOC_LEFT), "left", loc_rule);
-    locs = check_loc_in(ctx, op, &rhs, LOCBIT(LOC_RIGHT), "right", loc_rule) && locs;
-    locs = check_loc_in(ctx, op, &dst, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
-    if (acc_in.tile) locs = check_loc_in(ctx, op, &acc_in, LOCBIT(LOC_ACC), "acc", loc_rule) && locs;
-    if (bias.tile) locs = check_loc_in(ctx, op, &bias, LOCBIT(LOC_BIAS), "bias", loc_rule) && locs;
+    bool locs = check_matmul_locs(ctx, op, &lhs, &rhs, &dst, &acc_in, &bias);
     locs = check_scale_tile(ctx, op, &lhs_scale, &lhs) && locs;
     locs = check_scale_tile(ctx, op, &rhs_scale, &rhs) && locs;
     DType d = dst.tile->dtype, a = lhs.tile->dtype, b = rhs.tile->dtype;
