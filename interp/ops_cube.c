@@ -340,6 +340,12 @@ static int matmul_mx_footprint(const Interp *ip, const Instr *in, TileWindowAcce
     return n;
 }
 
+/* a + b with the simulator's NaN: when both are NaN, x86 returns the first operand's (quieted), and
+ * which operand is first is the compiler's choice for a commutative `+`, so it is pinned here to
+ * the C++ order (`mul_acc += term`, `acc + mul_acc`): -O1 and -O2 builds then give the same bits
+ * (a NaN scale product beside a NaN chain showed both signs). */
+static inline double mx_add_nan_first(double a, double b) { return a != a ? a + a : a + b; }
+
 /* One byte of an f8 tile at (r, c) through its offsets. */
 static inline uint8_t f8_at(const TileView *v, const TileOffsets *o, int64_t r, int64_t c) {
     return v->base[o->rows[r] + o->cols[c]];
@@ -370,14 +376,16 @@ static int32_t exec_matmul_mx(Interp *ip, const Instr *in, int32_t pc) {
                 const double scale = scale_product(p, scale_at(sa, &p->off[4], p->scale_dt, i, kb),
                                                    scale_at(sb, &p->off[5], p->scale_dt, kb, j));
                 const int64_t k_end = (kb + 1) * 32 < K ? (kb + 1) * 32 : K;
-                for (int64_t k = kb * 32; k < k_end; k++)
-                    chain = (float)((double)chain + p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale);
+                for (int64_t k = kb * 32; k < k_end; k++) {
+                    const double sum = chain, term = p->lut[0][f8_at(av, &p->off[1], i, k)] * p->lut[1][f8_at(bv, &p->off[2], k, j)] * scale;
+                    chain = (float)mx_add_nan_first(sum, term);
+                }
             }
             float *d = (float *)dv->base + p->off[0].rows[i] + p->off[0].cols[j];
             if (p->form == MM_ACC) {
                 float c;
                 memcpy(&c, (const float *)xv->base + p->off[3].rows[i] + p->off[3].cols[j], 4);
-                chain = c + chain;
+                chain = (float)mx_add_nan_first(c, chain);
             }
             memcpy(d, &chain, 4);
         }
