@@ -189,7 +189,7 @@ bool data_array_check(const DataArray *got, const DataArray *want, const Compare
         return false;
     }
     DType dt = got->dtype;
-    double def = dt == DT_F32 ? 1e-5 : dtype_is_float(dt) ? 1e-3 : 0.0;
+    double def = dt == DT_F32 ? 1e-5 : dtype_is_float(dt) || dtype_is_f8(dt) ? 1e-3 : 0.0;
     res->count = got->count;
     res->atol = opts && opts->atol_given ? opts->atol : def;
     res->rtol = opts && opts->rtol_given ? opts->rtol : def;

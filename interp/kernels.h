@@ -242,7 +242,9 @@ double scalar_round_float(double v, DType dt);
 int64_t scalar_float_to_int(double x, DType to, bool is_unsigned);
 /* The float of type `to` nearest (ties to even) to the integer +-magnitude, rounded once. */
 double scalar_int_to_float(uint64_t magnitude, bool negative, DType to);
-/* Reads element `index` of a buffer of `dt` as a double (integers exactly up to 2^53). */
+/* The value of 8-bit float `bits` of type `dt` as MLIR and ml_dtypes define the type (NaN, inf, FNUZ). */
+double f8_value(uint8_t bits, DType dt);
+/* Reads element `index` of a buffer of `dt` as a double (integers exactly up to 2^53; fp8 by f8_value). */
 double element_as_double(const void *base, int64_t index, DType dt);
 /* Writes the numeric text of element `index` in the TPRINT style (%8.4f or %8d) into `buf`. */
 void element_format_tprint(char *buf, size_t len, const void *base, int64_t index, DType dt);

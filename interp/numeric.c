@@ -119,6 +119,30 @@ KScalar scalar_to_kernel(ScalarValue v, DType from, DType to) {
     return k;
 }
 
+/* The value of an 8-bit float as MLIR (and numpy's ml_dtypes) define its type: exponent field 0 is
+ * subnormal; f8E4M3 and f8E5M2 are IEEE-style (all-ones exponent: infinity or NaN); f8E4M3FN's only
+ * NaN is S.1111.111; the FNUZ types have no infinity, no -0 and one NaN, 0x80; f8E8M0FNU is
+ * 2^(bits - 127), 0xFF its NaN. (The MX matmul decodes its operands as pto-isa does instead.) */
+double f8_value(uint8_t bits, DType dt) {
+    int man = 3, bias = 7;
+    switch (dt) {
+    case DT_F8E8M0FNU: return bits == 0xff ? NAN : ldexp(1.0, bits - 127);
+    case DT_F8E5M2: man = 2, bias = 15; break;
+    case DT_F8E5M2FNUZ: man = 2, bias = 16; break;
+    case DT_F8E4M3FNUZ: bias = 8; break;
+    case DT_F8E4M3B11FNUZ: bias = 11; break;
+    default: break; /* f8E4M3FN, f8E4M3 */
+    }
+    bool fnuz = dt == DT_F8E4M3FNUZ || dt == DT_F8E4M3B11FNUZ || dt == DT_F8E5M2FNUZ;
+    unsigned mantissa = bits & ((1u << man) - 1), exponent = (bits & 0x7fu) >> man, all_ones = 0x7fu >> man;
+    double sign = bits & 0x80u ? -1.0 : 1.0;
+    if (fnuz && bits == 0x80) return NAN;
+    if (dt == DT_F8E4M3FN && (bits & 0x7fu) == 0x7fu) return NAN;
+    if ((dt == DT_F8E4M3 || dt == DT_F8E5M2) && exponent == all_ones) return mantissa ? NAN : sign * INFINITY;
+    if (exponent == 0) return sign * ldexp((double)mantissa, 1 - bias - man);
+    return sign * ldexp((double)(mantissa | 1u << man), (int)exponent - bias - man);
+}
+
 double element_as_double(const void *base, int64_t index, DType dt) {
     const uint8_t *p = (const uint8_t *)base + (size_t)index * dtype_size(dt);
     switch (dt) {
@@ -133,6 +157,8 @@ double element_as_double(const void *base, int64_t index, DType dt) {
     case DT_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
     case DT_I64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); return (double)x; }
     case DT_U64: { uint64_t x; memcpy(&x, p, 8); return (double)x; }
+    case DT_F8E4M3FN: case DT_F8E4M3: case DT_F8E5M2: case DT_F8E8M0FNU:
+    case DT_F8E4M3FNUZ: case DT_F8E4M3B11FNUZ: case DT_F8E5M2FNUZ: return f8_value(*p, dt);
     default: return 0.0;
     }
 }
@@ -141,6 +167,8 @@ void element_format_tprint(char *buf, size_t len, const void *base, int64_t inde
     const uint8_t *p = (const uint8_t *)base + (size_t)index * dtype_size(dt);
     switch (dt) {
     case DT_F16: case DT_BF16: case DT_F32:
+    case DT_F8E4M3FN: case DT_F8E4M3: case DT_F8E5M2: case DT_F8E8M0FNU:
+    case DT_F8E4M3FNUZ: case DT_F8E4M3B11FNUZ: case DT_F8E5M2FNUZ:
         snprintf(buf, len, "%8.4f", element_as_double(base, index, dt));
         return;
     case DT_I64: case DT_INDEX: { int64_t x; memcpy(&x, p, 8); snprintf(buf, len, "%8lld", (long long)x); return; }

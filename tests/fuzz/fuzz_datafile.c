@@ -1,7 +1,7 @@
 /* fuzz_datafile.c - libFuzzer harness (c): the .npy / .bin readers and writers (SPEC 7).
  *
- * Input byte 0 picks the binding's element type (low nibble) and the file name's extension
- * (bit 4: .npy, else .bin); the other bytes are the file. The file is written to a temporary
+ * Input byte 0 picks the binding's element type (bits 0-3 and 5, modulo the list) and the file
+ * name's extension (bit 4: .npy, else .bin); the other bytes are the file. The file is written to a temporary
  * path and read with datafile_read exactly as `pto-run --in` does. When the read succeeds, the
  * array is written back with datafile_write as .npy and as .bin, both are read again and must
  * give the same dtype, shape and bytes; the array is also compared with itself and printed. */
@@ -14,7 +14,8 @@
 #include "interp.h"
 
 static const DType dtypes[] = {DT_F16, DT_BF16, DT_F32, DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64,
-                               DT_I1, DT_INDEX, DT_NONE};
+                               DT_I1, DT_INDEX, DT_NONE, DT_F8E4M3FN, DT_F8E4M3, DT_F8E5M2, DT_F8E8M0FNU,
+                               DT_F8E4M3FNUZ, DT_F8E4M3B11FNUZ, DT_F8E5M2FNUZ};
 
 /* A fresh temporary path ending in `suffix` (created empty, mode 0600); caller unlinks it. */
 static void temp_path(char *buf, size_t len, const char *suffix) {
@@ -61,7 +62,7 @@ static void check_write_read(const DataArray *a, const char *suffix) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
-    DType dt = dtypes[(data[0] & 0x0f) % (sizeof dtypes / sizeof *dtypes)];
+    DType dt = dtypes[((data[0] & 0x0f) | (data[0] & 0x20) >> 1) % (sizeof dtypes / sizeof *dtypes)];
     const char *suffix = data[0] & 0x10 ? ".npy" : ".bin";
     char path[128], err[512];
     temp_path(path, sizeof path, suffix);

@@ -9,7 +9,14 @@ os.makedirs(out, exist_ok=True)
 # Index of each element type in fuzz_datafile.c's dtypes[] and its numpy descriptor and size.
 DTYPES = {"f16": (0, "<f2", 2), "bf16": (1, "<u2", 2), "f32": (2, "<f4", 4), "i8": (3, "|i1", 1),
           "u8": (4, "|u1", 1), "i16": (5, "<i2", 2), "u16": (6, "<u2", 2), "i32": (7, "<i4", 4),
-          "u32": (8, "<u4", 4), "i64": (9, "<i8", 8), "u64": (10, "<u8", 8)}
+          "u32": (8, "<u4", 4), "i64": (9, "<i8", 8), "u64": (10, "<u8", 8), "f8E4M3FN": (14, "|u1", 1),
+          "f8E4M3": (15, "|u1", 1), "f8E5M2": (16, "|u1", 1), "f8E8M0FNU": (17, "|u1", 1),
+          "f8E4M3FNUZ": (18, "|u1", 1), "f8E4M3B11FNUZ": (19, "|u1", 1), "f8E5M2FNUZ": (20, "|u1", 1)}
+
+
+def sel(idx):
+    """The prefix byte's type bits for dtypes[idx]: bits 0-3, and bit 5 for index bit 4."""
+    return (idx & 0x0F) | (idx & 0x10) << 1
 
 
 def npy(descr, shape, payload, version=1, fortran=False, pad=True):
@@ -32,9 +39,9 @@ def put(name, prefix, data):
 
 for name, (idx, descr, size) in DTYPES.items():
     payload = bytes((i * 37 + 11) & 0xFF for i in range(size * 12))
-    put("npy_%s_3x4" % name, 0x10 | idx, npy(descr, (3, 4), payload))
-    put("npy_%s_12_v2" % name, 0x10 | idx, npy(descr, (12,), payload, version=2))
-    put("bin_%s_12" % name, idx, payload)
+    put("npy_%s_3x4" % name, 0x10 | sel(idx), npy(descr, (3, 4), payload))
+    put("npy_%s_12_v2" % name, 0x10 | sel(idx), npy(descr, (12,), payload, version=2))
+    put("bin_%s_12" % name, sel(idx), payload)
 put("npy_f32_scalar", 0x12, npy("<f4", (), b"\x00\x00\x80\x3f"))
 put("npy_f32_empty", 0x12, npy("<f4", (0, 4), b""))
 put("npy_f32_rank8", 0x12, npy("<f4", (1, 1, 1, 1, 1, 1, 2, 2), bytes(16)))
@@ -55,5 +62,5 @@ for base in ("samples/data", "tests/run-cli/data"):
         if len(data) > 16384:
             continue
         guess = next((k for k in DTYPES if k in fn), "f32" if "f32" in fn or fn.startswith("in") else "i32")
-        idx = DTYPES[guess][0] | (0x10 if fn.endswith(".npy") else 0)
+        idx = sel(DTYPES[guess][0]) | (0x10 if fn.endswith(".npy") else 0)
         put("repo_%s_%s" % (base.replace("/", "_"), fn), idx, data)

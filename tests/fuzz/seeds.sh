@@ -14,7 +14,7 @@
 #   Copies whose program is gone and the derived seeds are removed first; every other file (the
 #   SHA-1-named inputs that `make fuzz-merge` added after fuzzing) is kept. Programs that trip a
 #   known bug in a harness are left out of that harness's seeds (known_bug below).
-# corpus/datafile: one byte (bits 0-3: element type index of fuzz_datafile.c, bit 4: .npy name)
+# corpus/datafile: one byte (bits 0-3 and 5: element type index of fuzz_datafile.c, bit 4: .npy name)
 # followed by a data file: the repository's .bin/.npy files plus hand-made .npy headers (seeds.py).
 # The unit tests fuzz_corpus/* (tests/unit/test_fuzz_corpus.c) fail when an op spelling of the op
 # table is in no seed of corpus/roundtrip or corpus/run, or not a word of pto.dict: add a test

@@ -76,3 +76,6 @@ np.ascontiguousarray(dn[16:48].T).tofile("data/subset_boxed_rows16_32x32.bin")
 # subset_colmajor.pto: columns 8-15 of subset_a_16x16.bin read as a DN 16x16 matrix, as a DN 16x8
 sdn = sa.reshape(16, 16).T  # (r, c) at r + 16 c
 np.ascontiguousarray(sdn[:, 8:16].T).tofile("data/subset_colmajor_right_16x8.bin")
+# f8_values.pto: the 128 non-negative f8E4M3FN bytes, and each byte one higher (the next value)
+np.arange(128, dtype=np.uint8).tofile("data/f8_bytes_4x32.bin")
+((np.arange(128) + 1) % 128).astype(np.uint8).tofile("data/f8_bytes_next_4x32.bin")

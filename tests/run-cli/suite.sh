@@ -557,3 +557,10 @@ invoke subset_boxed.pto --in a=data/f16_48x32.bin --out b=$T/subset_boxed.bin
 expect subset_boxed_box_rows 0 same=subset_boxed.bin:data/subset_boxed_rows16_32x32.bin
 invoke subset_colmajor.pto --in a=data/subset_a_16x16.bin --out b=$T/subset_cm.bin
 expect subset_colmajor_columns 0 same=subset_cm.bin:data/subset_colmajor_right_16x8.bin
+# fp8 data (interp/numeric.c f8_value): compared and printed by value, NaN equal to NaN
+invoke f8_values.pto --in src=data/f8_bytes_4x32.bin --expect src=data/f8_bytes_next_4x32.bin
+expect f8_expect_compares_values 1 "out~128 elements, 128 mismatches" "out~mismatch at (0, 1): got 0.001953125, want 0.00390625"
+invoke f8_values.pto --in src=data/f8_bytes_4x32.bin --expect src=data/f8_bytes_4x32.bin
+expect f8_expect_same_bytes 0 "out~128 elements, 0 mismatches"
+invoke f8_values.pto --in src=data/f8_bytes_4x32.bin --print "t[3:4, 28:32]" --print-format=%g
+expect f8_print_values 0 "out~         384          416          448          nan"

@@ -471,3 +471,44 @@ Test(print, tprint_layout) {
     free(buf);
     data_array_free(&a);
 }
+
+Test(compare, f8_values_are_those_of_mlir_and_ml_dtypes) {
+    /* each type's edge encodings: smallest subnormal, smallest normal, largest finite, and its
+     * NaN / infinity / -0 patterns as MLIR's APFloat semantics and ml_dtypes define them */
+    struct { DType dt; uint8_t bits; double want; } cases[] = {
+        {DT_F8E4M3FN, 0x01, 0x1p-9}, {DT_F8E4M3FN, 0x08, 0x1p-6}, {DT_F8E4M3FN, 0x7e, 448.0},
+        {DT_F8E4M3FN, 0xfe, -448.0}, {DT_F8E4M3FN, 0x7f, NAN}, {DT_F8E4M3FN, 0xff, NAN}, {DT_F8E4M3FN, 0x38, 1.0},
+        {DT_F8E4M3, 0x77, 240.0}, {DT_F8E4M3, 0x78, INFINITY}, {DT_F8E4M3, 0xf8, -INFINITY}, {DT_F8E4M3, 0x79, NAN},
+        {DT_F8E4M3, 0x01, 0x1p-9},
+        {DT_F8E5M2, 0x7b, 57344.0}, {DT_F8E5M2, 0x7c, INFINITY}, {DT_F8E5M2, 0x7d, NAN}, {DT_F8E5M2, 0x01, 0x1p-16},
+        {DT_F8E5M2, 0x04, 0x1p-14}, {DT_F8E5M2, 0xbc, -1.0},
+        {DT_F8E8M0FNU, 0x7f, 1.0}, {DT_F8E8M0FNU, 0x00, 0x1p-127}, {DT_F8E8M0FNU, 0xfe, 0x1p127}, {DT_F8E8M0FNU, 0xff, NAN},
+        {DT_F8E4M3FNUZ, 0x7f, 240.0}, {DT_F8E4M3FNUZ, 0x80, NAN}, {DT_F8E4M3FNUZ, 0x01, 0x1p-10},
+        {DT_F8E4M3FNUZ, 0xff, -240.0}, {DT_F8E4M3FNUZ, 0x40, 1.0},
+        {DT_F8E4M3B11FNUZ, 0x7f, 30.0}, {DT_F8E4M3B11FNUZ, 0x80, NAN}, {DT_F8E4M3B11FNUZ, 0x01, 0x1p-13},
+        {DT_F8E5M2FNUZ, 0x7f, 57344.0}, {DT_F8E5M2FNUZ, 0x80, NAN}, {DT_F8E5M2FNUZ, 0x01, 0x1p-17},
+        {DT_F8E5M2FNUZ, 0x40, 1.0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        double got = element_as_double(&cases[i].bits, 0, cases[i].dt);
+        if (isnan(cases[i].want)) cr_expect(isnan(got), "%s 0x%02x: %g", dtype_name(cases[i].dt), cases[i].bits, got);
+        else cr_expect_eq(got, cases[i].want, "%s 0x%02x: %g, want %g", dtype_name(cases[i].dt), cases[i].bits, got, cases[i].want);
+    }
+    /* -0 of the types that have one */
+    uint8_t nz = 0x80;
+    cr_expect(signbit(element_as_double(&nz, 0, DT_F8E4M3FN)) && element_as_double(&nz, 0, DT_F8E4M3FN) == 0.0);
+    /* --expect compares fp8 data by these values (it compared zeros before) */
+    DataArray g, w;
+    char err[256];
+    cr_assert(data_array_alloc(&g, DT_F8E4M3FN, 4, -1, err, sizeof err));
+    cr_assert(data_array_alloc(&w, DT_F8E4M3FN, 4, -1, err, sizeof err));
+    memcpy(g.data, (uint8_t[]){0x38, 0x40, 0x7f, 0x01}, 4);
+    memcpy(w.data, (uint8_t[]){0x38, 0x41, 0x7f, 0x01}, 4);
+    FILE *devnull = fopen("/dev/null", "w");
+    cr_assert_eq(data_array_compare(devnull, "x", &g, &w, NULL, err, sizeof err), 1); /* 2 vs 2.25; NaN = NaN */
+    ((uint8_t *)w.data)[1] = 0x40;
+    cr_assert_eq(data_array_compare(devnull, "x", &g, &w, NULL, err, sizeof err), 0);
+    fclose(devnull);
+    data_array_free(&g);
+    data_array_free(&w);
+}
