@@ -546,6 +546,9 @@ enum {
  * the row's first AK_STRING attribute (pto.print's format); the generic form has it among the
  * attributes like any other. */
 #define OPF_STRING_IN_INS ((uint64_t)1 << 38)
+/* Another name of the op of the next row (SPEC 1.5's `pto.pipe_barrier` for PTOAS's `pto.barrier`):
+ * name lookup yields the next row, so nothing past the parser sees this row. */
+#define OPF_ALIAS ((uint64_t)1 << 42)
 
 /* How a custom-syntax (non-DPS) op writes its `: signature` (stored in bits 8..11 of the flags). */
 typedef enum SigStyle {

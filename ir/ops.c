@@ -52,7 +52,7 @@ bool op_lookup(const char *name, size_t len, OpCode *out) {
     for (int i = 0; i < OP_COUNT; i++) {
         if (op_table[i].flags & OPF_OVERLOAD) continue; /* the set's base row answers for it */
         if (name_equals(op_table[i].name, name, len) || name_equals(op_table[i].asm_name, name, len)) {
-            *out = (OpCode)i;
+            *out = (OpCode)(op_table[i].flags & OPF_ALIAS ? i + 1 : i);
             return true;
         }
     }

@@ -938,6 +938,9 @@ static void print_dps_op_dps(Printer *p, const Op *op) {
     }
     bool generic_only = false;
     for (int i = 0; i < op->ins.count; i++) generic_only = generic_only || (ins_flags(op, i) & SPEC_GENERIC_ONLY);
+    /* no operands at all: PTOAS's `ins(...)` formats cannot be written empty (it prints `pto.tsync
+     * ins( : )` itself, and does not read that back) */
+    generic_only = generic_only || (op->ins.count == 0 && op->outs.count == 0);
     if ((p->form == PRINT_GENERIC || generic_only) && op->code != OP_TGATHER && op->outs.count <= 1 && op->n_results <= 1 &&
         !overload_outs_differ(op->code)) {
         print_generic_dps(p, op, in_names, in_types, out_names, out_types, tmp);

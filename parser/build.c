@@ -138,8 +138,9 @@ void pc_init(ParseCtx *ctx, Arena *arena, const SourceFile *file, DiagList *diag
     for (int i = 0; i < OP_COUNT; i++) {
         const OpInfo *info = op_info((OpCode)i);
         if (info->flags & OPF_OVERLOAD) continue; /* found through its set's base row */
-        op_names_insert(ctx, info->name, (OpCode)i);
-        if (info->asm_name) op_names_insert(ctx, info->asm_name, (OpCode)i);
+        OpCode code = (OpCode)(info->flags & OPF_ALIAS ? i + 1 : i); /* another name of the next row */
+        op_names_insert(ctx, info->name, code);
+        if (info->asm_name) op_names_insert(ctx, info->asm_name, code);
     }
 }
 

@@ -482,6 +482,16 @@ Test(parser, target_attribute_values) {
     cr_assert_eq(module_entry(m, NULL), m->funcs[0]);
 }
 
+Test(parser, pipe_barrier_is_the_barrier_op_under_its_spec_name) {
+    Module *m = parse_ok("pto.pipe_barrier <PIPE_V>\npipe_barrier <PIPE_ALL>\npto.barrier <PIPE_MTE2>\n");
+    const Func *f = m->funcs[0];
+    for (int i = 0; i < 3; i++) cr_assert_eq(nth_op(f, i)->code, OP_BARRIER, "op %d", i);
+    cr_assert_str_eq(nth_op(f, 0)->attr_args.items[0].text, "<PIPE_V>");
+    OpCode code;
+    cr_assert(op_lookup("pto.pipe_barrier", strlen("pto.pipe_barrier"), &code));
+    cr_assert_eq(code, OP_BARRIER);
+}
+
 Test(parser, sync_ops_keep_attribute_arguments) {
     Module *m = parse_ok("pto.barrier <PIPE_ALL>\n"
                          "pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
