@@ -34,7 +34,8 @@ NP["ui64"], CPP["ui64"] = np.uint64, "uint64_t"  # quantisation words (scaling t
 # the 8-bit floats of the MX matmul: raw bytes here (data kind "rand": every bit pattern), the C++ type
 # PTOAS emits for each spelling in the harness (pto-isa MXTypes.hpp)
 for _f8, _cpp in (("f8E4M3FN", "float8_e4m3_t"), ("f8E4M3", "float8_e4m3_t"), ("f8E5M2", "float8_e5m2_t"),
-                  ("f8E8M0FNU", "float8_e8m0_t")):
+                  ("f8E8M0FNU", "float8_e8m0_t"), ("f8E4M3FNUZ", "float8_e4m3_t"), ("f8E4M3B11FNUZ", "float8_e4m3_t"),
+                  ("f8E5M2FNUZ", "float8_e5m2_t")):
     NP[_f8], CPP[_f8] = np.uint8, _cpp
 for _w in ("8", "16", "32", "64"):  # PTOAS spells unsigned types both ui32 and u32
     NP["u" + _w], CPP["u" + _w] = NP["ui" + _w], CPP["ui" + _w]
