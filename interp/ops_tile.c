@@ -1149,7 +1149,8 @@ static bool gm_nd(const TileRef *t) {
 }
 
 /* The pad value's bytes for element type dt: 1 zero, 2 max (+inf for floats), 3 min (-inf for
- * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones). */
+ * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones); 0 for the 8-bit floats
+ * whatever the kind (pto-isa's MXType has no numeric_limits: no infinity, max() = min() = 0). */
 uint64_t pad_value_bits(DType dt, int pad) {
     if (pad != 2 && pad != 3) return 0;
     bool max = pad == 2;

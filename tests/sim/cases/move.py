@@ -1,5 +1,6 @@
 # Data movement (ir/ops_move.def): TEXTRACT, TINSERT, TCONCAT (vec -> vec) and TRESHAPE, against the
-# simulator's TExtract.hpp, TInsert.hpp, TConcat.hpp and TReshape.hpp. Every tile is dumped whole, so
+# simulator's TExtract.hpp, TInsert.hpp, TConcat.hpp and TReshape.hpp; and the 8-bit floats in the
+# movers PTOAS lets them through (TEXTRACT / TINSERT on A5, the cube forms and the fp forms, TFILLPAD). Every tile is dumped whole, so
 # what the op leaves (or writes) outside dst's valid region is compared too.
 #
 # TEXTRACT and TINSERT vec -> vec exist on A5 only (PTOAS: A2/A3 has only the cube forms) and need ND
@@ -136,6 +137,22 @@ def cases(T, case):
             T("f32", 64, 4, valid=(40, 1), col_major=True, data="special"), T("f32", 64, 8, valid=(40, 4), col_major=True))
     tconcat("tconcat_i8_1_row_a5", T("i8", 1, 64), T("i8", 1, 32), T("i8", 1, 128), target="a5")
     tconcat("tconcat_i8_one_col_each", T("i8", 4, 32, valid=(4, 1)), T("i8", 4, 32, valid=(4, 1)), T("i8", 4, 32, valid=(4, 2)))
+
+    # ---- TFILLPAD of the 8-bit floats (PTOAS: by element size, both targets): src's bytes inside its
+    # valid region, and the pad byte 0x00 outside whatever the pad kind (pto-isa's numeric_limits of its
+    # MXType: no infinity, max() and min() of 0)
+    out.append(case("tfillpad_f8E4M3FN_max_v20x47", "tfillpad",
+                    {"a": T("f8E4M3FN", 32, 64, (20, 47)), "d": T("f8E4M3FN", 32, 64, pad=2)}, ["a"], ["d"],
+                    "TFILLPAD(d, a);", desc="TFILLPAD f8E4M3FN pad max: 0x00 outside src's valid 20x47"))
+    out.append(case("tfillpad_f8E5M2_min_v7x33_a5", "tfillpad",
+                    {"a": T("f8E5M2", 16, 64, (7, 33)), "d": T("f8E5M2", 16, 64, pad=3)}, ["a"], ["d"],
+                    "TFILLPAD(d, a);", target="a5", desc="TFILLPAD f8E5M2 pad min (A5): 0x00 outside src's valid 7x33"))
+    out.append(case("tfillpad_expand_f8E8M0FNU_max", "tfillpad_expand",
+                    {"a": T("f8E8M0FNU", 16, 32, (16, 30)), "d": T("f8E8M0FNU", 32, 64, pad=2)}, ["a"], ["d"],
+                    "TFILLPAD_EXPAND(d, a);", desc="TFILLPAD_EXPAND f8E8M0FNU 16x32 (valid 16x30) into 32x64, pad max"))
+    out.append(case("tfillpad_inplace_f8E4M3_zero_a5", "tfillpad_inplace",
+                    {"a": T("f8E4M3", 32, 64, (10, 40)), "d": T("f8E4M3", 32, 64, pad=1)}, ["a"], ["d"],
+                    "TFILLPAD_INPLACE(d, a);", target="a5", desc="TFILLPAD_INPLACE f8E4M3 pad zero"))
 
     # ---- TRESHAPE: a view of src's bytes (no copy), read here by a second op -----------------------------
     def treshape(name, src, view, dst, then, then_cpp, target="a2a3"):
