@@ -84,6 +84,10 @@ def cases(T, case):
                     dict(m=mat("f8E5M2", 64, 64), b=right("f8E5M2", 32, 32)),
                     ["m", I(32), I(32)], ["b"], "TEXTRACT(b, m, 32, 32);", target="a5",
                     desc="TEXTRACT mat (Nz) -> right (Zn) f8E5M2 at (32, 32)"))
+    out.append(case("textract_mat_scaling_f8E8M0FNU_32x64_at_16_32_a5", "textract",
+                    dict(m=mat("f8E8M0FNU", 32, 64), q=T("f8E8M0FNU", 16, 32, loc="scaling")),
+                    ["m", I(16), I(32)], ["q"], "TEXTRACT(q, m, 16, 32);", target="a5",
+                    desc="TEXTRACT mat (Nz) -> scaling f8E8M0FNU at (16, 32): MX scales as bytes"))
     out.append(case("tinsert_vec_mat_f8E4M3FN_v13x27_at_16_32_a5", "tinsert",
                     dict(s=T("f8E4M3FN", 16, 32, valid=(13, 27)), m=mat("f8E4M3FN", 64, 64)),
                     ["s", I(16), I(32)], ["m"], "TINSERT(m, s, 16, 32);", target="a5",
