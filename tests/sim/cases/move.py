@@ -17,7 +17,7 @@ EDGES = [1.5 * 2.0 ** -72, 2.0 ** -71, 1.75 * 2.0 ** -70, 1.25 * 2.0 ** -73, 1.5
          float("-inf"), float("nan"), -0.0, 0.0, 1.0, -1.0, 0.1, -7.3, 1.0 + 2.0 ** -4]
 
 
-def cases(T, case):
+def cases(T, case, G):
     out = []
     I = lambda v: ("s", v, "index")
 
@@ -141,6 +141,15 @@ def cases(T, case):
             T("f32", 64, 4, valid=(40, 1), col_major=True, data="special"), T("f32", 64, 8, valid=(40, 4), col_major=True))
     tconcat("tconcat_i8_1_row_a5", T("i8", 1, 64), T("i8", 1, 32), T("i8", 1, 128), target="a5")
     tconcat("tconcat_i8_one_col_each", T("i8", 4, 32, valid=(4, 1)), T("i8", 4, 32, valid=(4, 1)), T("i8", 4, 32, valid=(4, 2)))
+
+    # TSTORE_FP acc f32 -> GM fp8 (PTOAS checks no GM element type): the same conversion, StoreElement's
+    # ConvertStoreValue without a mode, a word per row read and ignored
+    for dd, target, data in (("f8E4M3FN", "a5", ("values", EDGES)), ("f8E5M2", "a2a3", "special")):
+        out.append(case("tstore_fp_f32_%s_20x40_%s" % (dd, target), "tstore_fp",
+                        dict(c=acc(32, 48, (20, 40), data=data), q=words(24)), ["c", "q"], ["g"],
+                        "TSTORE_FP<decltype(c), decltype(g), decltype(q), AtomicType::AtomicNone, ReluPreMode::NoRelu>(g, c, q);",
+                        target=target, gm=dict(g=G(dd, 20, 40)),
+                        desc="TSTORE_FP acc f32 -> GM %s: MXType(double) of each value, the words ignored" % dd))
 
     # ---- TFILLPAD of the 8-bit floats (PTOAS: by element size, both targets): src's bytes inside its
     # valid region, and the pad byte 0x00 outside whatever the pad kind (pto-isa's numeric_limits of its
