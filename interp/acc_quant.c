@@ -177,7 +177,8 @@ void acc_convert_run(const AccConvert *cv, const AccQuantWord *q, size_t qs, uin
         }
         return;
     case AQ_F8:
-        for (int64_t i = 0; i < n; i++) dst[i] = f32_to_mx8(relu ? relu_f(sf[i]) : sf[i], cv->f8_exp, cv->f8_man, cv->f8_bias);
+        for (int64_t i = 0; i < n; i++)
+            dst[i] = f32_to_mx8(relu ? relu_f(sf[i]) : sf[i], cv->f8_exp, cv->f8_man, cv->f8_bias);
         return;
     case AQ_SHIFT16:
         for (int64_t i = 0; i < n; i++) {

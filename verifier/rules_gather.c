@@ -292,8 +292,8 @@ static void check_nd_vec_tile(VerifyCtx *ctx, const Op *op, const TileArg *t) {
 
 /* The rules MGATHER and MSCATTER share (PTOAS MGatherOp / MScatterOp::verify): an A5 op; data and
  * idx ND vec tiles; the data element type (the row's A5 list: the e4m3 and e5m2 8-bit floats too,
- * not f8E8M0FNU), an i32 idx, a GM view of the data's
- * element type; idx with data's static rows and 1 or data's static cols. */
+ * not f8E8M0FNU), an i32 idx, a GM view of the data's element type; idx with data's static rows
+ * and 1 or data's static cols. */
 static bool verify_gm_indexed(VerifyCtx *ctx, const Op *op, const TileArg *data, const TileArg *idx, const Operand *mem) {
     const char *opname = op_info(op->code)->asm_name;
     if (ctx->target != TARGET_A5) {
