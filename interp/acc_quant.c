@@ -31,6 +31,14 @@ bool acc_convert_plan(AccConvert *cv, DType from, DType to, AccQuantForm form, b
             else if (to == DT_I16) cv->mode = AQ_SHIFT16;
         }
     }
+    if (from == DT_F32 && dtype_is_f8(to) && form == AQF_VECTOR) { /* A5 fp forms: no mode, MXType(double) */
+        char f = dtype_f8_format(to);
+        cv->mode = AQ_F8;
+        cv->f8_exp = f == 'e' ? 4 : f == 'm' ? 5 : 8;
+        cv->f8_man = f == 'e' ? 3 : f == 'm' ? 2 : 0;
+        cv->f8_bias = f == 'e' ? 7 : f == 'm' ? 15 : 127;
+        return true;
+    }
     if (cv->mode != AQ_CAST) return true;
     /* the plain casts pto-run makes (relu in the acc type first) */
     if (from == DT_F32) return to == DT_F32 || to == DT_F16 || to == DT_BF16;
@@ -98,6 +106,26 @@ static inline uint8_t f32_to_byte(float v) {
     return (uint8_t)(uint32_t)i;
 }
 
+/* pto-isa's MXType(double) constructor (MXTypes.hpp) on an f32 value, as the simulator built with
+ * g++ -O2 on x86 computes it, for an 8-bit float of `ebits` exponent bits, `mbits` mantissa bits
+ * and bias `bias`: zero (either sign) gives 0x00; the mantissa is truncated (no rounding); the
+ * exponent is rebiased and wraps modulo 2^ebits (no saturation: infinity and NaN keep only their
+ * top mantissa bits); the sign is bit ebits + mbits (dropped for e8m0). A value below the normal
+ * range shifts (implicit one | mantissa) right by 1 - exponent: past 63 that C++ shift is
+ * undefined, and the g++ build takes x86's count modulo 64 and, having assumed a shift of at least
+ * 2, keeps all the shifted bits (no mantissa mask), so e4m3 2^-70 gives 0x08 (a clang build gives
+ * 0x00 there). */
+static inline uint8_t f32_to_mx8(float v, int ebits, int mbits, int bias) {
+    double x = (double)v;
+    if (x == 0.0) return 0;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    uint64_t sign = (b >> 63) << (ebits + mbits), man = (b & ((1ull << 52) - 1)) >> (52 - mbits);
+    int64_t exp = (int64_t)((b >> 52) & 0x7FF) + bias - 1023;
+    if (exp < 0) return (uint8_t)(sign | ((man | (1ull << mbits)) >> ((uint64_t)(1 - exp) & 63)));
+    return (uint8_t)(sign | (((uint64_t)exp & ((1ull << ebits) - 1)) << mbits) | (man & ((1ull << mbits) - 1)));
+}
+
 void acc_convert_run(const AccConvert *cv, const AccQuantWord *q, size_t qs, uint8_t *dst, const uint8_t *src, int64_t n) {
     bool relu = cv->relu;
     const float *sf = (const float *)(const void *)src;
@@ -147,6 +175,10 @@ void acc_convert_run(const AccConvert *cv, const AccQuantWord *q, size_t qs, uin
             uint16_t h = cv->mode == AQ_BF16 ? f32_to_bf16_bits(x) : f32_to_f16_bits(x);
             memcpy(dst + 2 * i, &h, 2);
         }
+        return;
+    case AQ_F8:
+        for (int64_t i = 0; i < n; i++)
+            dst[i] = f32_to_mx8(relu ? relu_f(sf[i]) : sf[i], cv->f8_exp, cv->f8_man, cv->f8_bias);
         return;
     case AQ_SHIFT16:
         for (int64_t i = 0; i < n; i++) {

@@ -648,13 +648,15 @@ void trace_instr(Interp *ip, const Instr *in, const Frame *f);
 /* Which form of the op: no quantisation word, one word for every element (preQuantScalar), or a
  * word per column (the fp / scaling-tile forms). */
 typedef enum AccQuantForm { AQF_NONE, AQF_SCALAR, AQF_VECTOR } AccQuantForm;
-/* The simulator's quantisation modes, grouped by computation; AQ_CAST: no mode (relu, cast). */
-typedef enum AccQuantMode { AQ_CAST, AQ_B8, AQ_F16, AQ_BF16, AQ_DEQF16, AQ_SHIFT16 } AccQuantMode;
+/* The simulator's quantisation modes, grouped by computation; AQ_CAST: no mode (relu, cast);
+ * AQ_F8: no mode either, f32 to an 8-bit float through pto-isa's MXType(double) constructor. */
+typedef enum AccQuantMode { AQ_CAST, AQ_B8, AQ_F16, AQ_BF16, AQ_DEQF16, AQ_SHIFT16, AQ_F8 } AccQuantMode;
 /* A conversion decided at lowering: acc type `from` (f32 / i32) to `to`. */
 typedef struct AccConvert {
     DType from, to;
     AccQuantMode mode;
     bool relu, vector;
+    int f8_exp, f8_man, f8_bias; /* AQ_F8: the 8-bit float's field widths and exponent bias */
 } AccConvert;
 /* One quantisation word, decoded (scale, offset, 8-bit range, i16 shift). */
 typedef struct AccQuantWord {

@@ -948,6 +948,9 @@ bool lower_mgather(LowerCtx *ctx, const Op *op) {
     in.a = gm_view_operand(ctx, op, &op->ins, 0, &in.t[0]);
     if (in.a < 0) return false;
     in.b = (int32_t)op_attr_value(op, "gatherOob", AK_GATHER_OOB, GM_OOB_UNDEFINED); /* undefined clamp wrap zero: 0 1 2 3 */
+    if (in.b == GM_OOB_ZERO && dtype_is_f8(in.t[0].dtype)) /* `ok ? base[idx] : 0`: MXType and int, no common type */
+        return emit_unsupported(ctx, op, "gatherOob = zero on %s has no reference semantics: pto-isa's MGATHER does not "
+                                "compile that form for an 8-bit float (MGather.hpp)", dtype_name(in.t[0].dtype));
     in.footprint = mgather_footprint;
     emit(ctx, &in);
     return true;

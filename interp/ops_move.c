@@ -335,7 +335,7 @@ bool lower_move_fp(LowerCtx *ctx, const Op *op) {
     bool relu = op_attr_value(op, "reluPreMode", AK_RELU_PRE_MODE, 0) == 1; /* tmov's fp form */
     if (!acc_convert_plan(&p->cv, in.t[1].dtype, in.t[0].dtype, AQF_VECTOR, relu))
         return emit_unsupported(ctx, op, "converts acc %s to %s: pto-run quantises f32 to i8/ui8 and i32 to i8/ui8/f16/i16, "
-                                "and casts f32 to f32/f16/bf16 and i32 to i32/bf16", dtype_name(in.t[1].dtype),
+                                "and casts f32 to f32/f16/bf16/fp8 and i32 to i32/bf16", dtype_name(in.t[1].dtype),
                                 dtype_name(in.t[0].dtype));
     for (int i = 0; p->indexed && i < 2; i++) {
         if (!scalar_ref(ctx, op, &op->ins.items[2 + i], DT_INDEX, &in.sc[i])) return false;

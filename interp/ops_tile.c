@@ -1149,7 +1149,8 @@ static bool gm_nd(const TileRef *t) {
 }
 
 /* The pad value's bytes for element type dt: 1 zero, 2 max (+inf for floats), 3 min (-inf for
- * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones). */
+ * floats, numeric_limits<T>::min() for integers: 0 for unsigned ones); 0 for the 8-bit floats
+ * whatever the kind (pto-isa's MXType has no numeric_limits: no infinity, max() = min() = 0). */
 uint64_t pad_value_bits(DType dt, int pad) {
     if (pad != 2 && pad != 3) return 0;
     bool max = pad == 2;
@@ -1423,7 +1424,8 @@ bool lower_tstore(LowerCtx *ctx, const Op *op) {
     AccConvert cv = {0};
     if (cast && !acc_convert_plan(&cv, src.dtype, vt->dtype, fp ? AQF_VECTOR : quant ? AQF_SCALAR : AQF_NONE, relu))
         return emit_unsupported(ctx, op, "stores acc %s into %s GM%s: pto-run casts acc f32 to f32/f16/bf16 and i32 to "
-                                "i32/bf16, and quantises f32 to i8/ui8/f16/bf16 and i32 to i8/ui8/f16/i16",
+                                "i32/bf16 (with an fp tile also f32 to fp8), and quantises f32 to i8/ui8/f16/bf16 and "
+                                "i32 to i8/ui8/f16/i16",
                                 dtype_name(src.dtype), dtype_name(vt->dtype), quant ? " with preQuantScalar" : "");
     if (!cast && dtype_size(vt->dtype) != dtype_size(src.dtype)) {
         return lower_error(ctx, op, (SrcLoc){0}, "expects src (%s) and dst (%s) elements of the same size",

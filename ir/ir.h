@@ -452,6 +452,11 @@ typedef struct OperandSpec {
 
 /* Element-type set: bit (1 << dtype). */
 #define DTBIT(dt) (1u << (dt))
+/* Every 8-bit float (PTOAS's `FloatType` of width 8, f8E8M0FNU included). */
+#define DTSET_F8 (DTBIT(DT_F8E4M3FN) | DTBIT(DT_F8E4M3) | DTBIT(DT_F8E5M2) | DTBIT(DT_F8E8M0FNU) | DTBIT(DT_F8E4M3FNUZ) | \
+                  DTBIT(DT_F8E4M3B11FNUZ) | DTBIT(DT_F8E5M2FNUZ))
+/* The 8-bit floats PTOAS names one by one where it leaves out f8E8M0FNU (the e4m3 and e5m2 ones). */
+#define DTSET_F8_E4M3_E5M2 (DTSET_F8 & ~DTBIT(DT_F8E8M0FNU))
 
 /* What values an attribute of an op row takes (ATTRS column of ops.def). Enum kinds list their
  * spellings in ir/attrs.c; `#pto<cmp lt>`, `#pto.cmp<lt>`, "lt" and a bare word all name `lt`. */

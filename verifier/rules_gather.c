@@ -65,7 +65,7 @@ static void verify_tgather_mask(VerifyCtx *ctx, const Op *op, const TileArg *src
         check_in(ctx, op, src, G_W16 | G_W32 | G_F | DTBIT(DT_BF16), dt_rule,
                  "expects A2/A3 mask-pattern gather element size to be 2 or 4 bytes");
     } else {
-        uint32_t a5 = G_W8 | G_W16 | G_W32 | G_F | DTBIT(DT_BF16);
+        uint32_t a5 = G_W8 | G_W16 | G_W32 | G_F | DTBIT(DT_BF16) | DTSET_F8; /* PTOAS: any 8-bit float */
         const char *msg = "expects A5 mask-pattern gather src/dst element type to be i8/i16/i32/f16/bf16/f32/fp8-like";
         if (check_in(ctx, op, src, a5, dt_rule, msg)) check_in(ctx, op, dst, a5, dt_rule, msg);
     }
@@ -177,13 +177,14 @@ void verify_tgather(VerifyCtx *ctx, const Op *op) {
 
 /* ---- TGATHERB ------------------------------------------------------------------------------- */
 
-/* dst elements of 1, 2 or 4 bytes; on A2/A3 a row-major dst. */
+/* dst elements of 1, 2 or 4 bytes (PTOAS's element-size rule: the 8-bit floats too, on both
+ * targets); on A2/A3 a row-major dst. */
 void verify_tgatherb(VerifyCtx *ctx, const Op *op) {
     check_dps(ctx, op);
     TileArg dst = tile_out(op, 0), off = tile_in(op, 1);
     if (ctx->target == TARGET_A2A3 && dst.tile && dst.tile->blayout != BL_ROW_MAJOR)
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "layout"), "expects dst to use row-major layout");
-    check_in(ctx, op, &dst, G_W8 | G_W16 | G_W32 | G_F | DTBIT(DT_BF16), op_rule(ctx, op, "dtype"),
+    check_in(ctx, op, &dst, G_W8 | G_W16 | G_W32 | G_F | DTBIT(DT_BF16) | DTSET_F8, op_rule(ctx, op, "dtype"),
              "expects dst element size to be 1, 2, or 4 bytes");
     if (off.tile && !dtype_is_int(off.tile->dtype))
         vreport(ctx, op, off.loc, SEV_ERROR, op_rule(ctx, op, "offsets-dtype"),
@@ -290,8 +291,9 @@ static void check_nd_vec_tile(VerifyCtx *ctx, const Op *op, const TileArg *t) {
 }
 
 /* The rules MGATHER and MSCATTER share (PTOAS MGatherOp / MScatterOp::verify): an A5 op; data and
- * idx ND vec tiles; the data element type (the row's A5 list), an i32 idx, a GM view of the data's
- * element type; idx with data's static rows and 1 or data's static cols. */
+ * idx ND vec tiles; the data element type (the row's A5 list: the e4m3 and e5m2 8-bit floats too,
+ * not f8E8M0FNU), an i32 idx, a GM view of the data's element type; idx with data's static rows
+ * and 1 or data's static cols. */
 static bool verify_gm_indexed(VerifyCtx *ctx, const Op *op, const TileArg *data, const TileArg *idx, const Operand *mem) {
     const char *opname = op_info(op->code)->asm_name;
     if (ctx->target != TARGET_A5) {
@@ -302,7 +304,8 @@ static bool verify_gm_indexed(VerifyCtx *ctx, const Op *op, const TileArg *data,
     check_nd_vec_tile(ctx, op, idx);
     if (!data->tile || !idx->tile) return false;
     if (!check_in(ctx, op, data, op_dtypes(op_info(op->code), ctx->target), op_rule(ctx, op, "dtype"),
-                  arena_printf(ctx->arena, "expects %s element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32", data->name)))
+                  arena_printf(ctx->arena, "expects %s element type to be i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32 (and on "
+                               "A5 targets also float8_e4m3/float8_e5m2 family types)", data->name)))
         return false;
     if (idx->tile->dtype != DT_I32) {
         vreport(ctx, op, idx->loc, SEV_ERROR, op_rule(ctx, op, "idx-dtype"), "expects idx element type to be signless i32, got %s",

@@ -122,7 +122,12 @@ void verify_textract(VerifyCtx *ctx, const Op *op) {
                                                     : "expects A2/A3 right dst to use row_major blayout and col_major slayout");
         return;
     }
-    if (!check_dtype_in(ctx, op, &dst, op_rule(ctx, op, "dtype"), "textract element type", MV_W8 | MV_F)) return;
+    if (!(DTBIT(dst.tile->dtype) & (MV_W8 | MV_F | DTSET_F8))) {
+        vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype"),
+                "expects A5 textract element type to be an fp8/f16/bf16/f32 or int8 family type, got %s (dst: %s)",
+                dtype_name(dst.tile->dtype), type_text(ctx, dst.type));
+        return;
+    }
     TileLoc sl = src.tile->loc, dl = dst.tile->loc;
     bool ok = (sl == LOC_MAT && (dl == LOC_LEFT || dl == LOC_RIGHT || dl == LOC_SCALING)) ||
               (sl == LOC_VEC && (dl == LOC_MAT || dl == LOC_VEC));
@@ -235,7 +240,7 @@ void verify_tinsert(VerifyCtx *ctx, const Op *op) {
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "dtype-match"),
                 "expects A5 %s tinsert src/dst to have the same element type, got %s and %s", vec_vec ? "vec->vec" : "vec->mat",
                 dtype_name(se), dtype_name(de));
-    else if (!(DTBIT(se) & (MV_F | MV_W8 | MV_W32)))
+    else if (!(DTBIT(se) & (MV_F | MV_W8 | MV_W32 | DTSET_F8)))
         vreport(ctx, op, dst.loc, SEV_ERROR, dt_rule,
                 "expects A5 %s tinsert src/dst to have same supported dtype (fp8/f16/bf16/f32/i8/i32), got %s",
                 vec_vec ? "vec->vec" : "vec->mat", dtype_name(se));
@@ -368,17 +373,25 @@ void verify_bitcast(VerifyCtx *ctx, const Op *op) {
 /* ---- TEXTRACT_FP / TINSERT_FP / TMOV_FP -------------------------------------------------------- */
 
 /* The (acc, dst) element types of the vector-quantisation moves (PTOAS isA2A3VectorPreQuantTypePair,
- * isA5VectorPreQuantTypePair; integer widths of either signedness; fp8 is not a pto-as type). */
+ * isA5VectorPreQuantTypePair; integer widths of either signedness; A5 f32 -> any 8-bit float). */
 static uint32_t vector_quant_dsts(Target target, DType acc) {
     uint32_t i8 = DTBIT(DT_I8) | DTBIT(DT_U8), i16 = DTBIT(DT_I16) | DTBIT(DT_U16);
     if (target == TARGET_A5) {
-        if (acc == DT_F32) return i8 | DTBIT(DT_F16) | DTBIT(DT_BF16) | DTBIT(DT_F32);
+        if (acc == DT_F32) return i8 | DTSET_F8 | DTBIT(DT_F16) | DTBIT(DT_BF16) | DTBIT(DT_F32);
         if (acc == DT_I32 || acc == DT_U32) return i8 | DTBIT(DT_F16) | DTBIT(DT_BF16);
         return 0;
     }
     if (acc == DT_F32) return i8;
     if (acc == DT_I32 || acc == DT_U32) return i8 | DTBIT(DT_F16) | i16;
     return 0;
+}
+
+/* vector_quant_dsts(acc) as text, the 8-bit floats named "fp8" after the 8-bit integers (PTOAS's
+ * "i8/fp8/f16/bf16/f32"). */
+static const char *quant_dsts_text(VerifyCtx *ctx, DType acc) {
+    uint32_t set = vector_quant_dsts(ctx->target, acc), w8 = DTBIT(DT_I8) | DTBIT(DT_U8);
+    if (!(set & DTSET_F8)) return dtype_set_text(ctx, set);
+    return arena_printf(ctx->arena, "%s/fp8/%s", dtype_set_text(ctx, set & w8), dtype_set_text(ctx, set & ~w8 & ~DTSET_F8));
 }
 
 /* textract_fp / tinsert_fp (PTOAS TExtractFPOp / TInsertFPOp::verify) and tmov.fp (TMovFPOp):
@@ -426,8 +439,8 @@ void verify_move_fp(VerifyCtx *ctx, const Op *op) {
     if (indexed && !(dsts & DTBIT(de)))
         vreport(ctx, op, dst.loc, SEV_ERROR, op_rule(ctx, op, "pair"),
                 "expects %s %s element types to be (src=f32, dst=%s) or (src=i32, dst=%s), got (src=%s, dst=%s)",
-                target_label(ctx->target), info->asm_name, dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_F32)),
-                dtype_set_text(ctx, vector_quant_dsts(ctx->target, DT_I32)), dtype_name(se), dtype_name(de));
+                target_label(ctx->target), info->asm_name, quant_dsts_text(ctx, DT_F32), quant_dsts_text(ctx, DT_I32),
+                dtype_name(se), dtype_name(de));
 }
 
 /* ---- TTRANS --------------------------------------------------------------------------------- */

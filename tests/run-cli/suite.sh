@@ -481,6 +481,8 @@ invoke gm_gather.pto --entry scatter_gather --in g=data/in64.bin --in i=data/i32
 expect mscatter_then_mgather_written 0 "out~ 40.0000  41.0000  42.0000  43.0000  44.0000  45.0000  46.0000  47.0000"
 invoke gm_gather.pto --entry scatter_gather --in g=data/in64.bin --in i=data/i32_16.bin --set k=16
 expect mgather_reads_unwritten_gm 1 "err~gm_gather.pto:49:5: error: 'pto.mgather' op reads element 16 of %o, which has no input data and was not written before"
+invoke f8_mgather_zero.pto --zero-inputs
+expect mgather_f8_zero_refused 1 "err~'pto.mgather' op gatherOob = zero on f8E4M3FN has no reference semantics: pto-isa's MGATHER does not compile that form for an 8-bit float"
 invoke gm_gather.pto --entry prefetch --in g=data/in64.bin --set r=2
 expect tprefetch_dst_row_stride 0 "out~ 48.0000  49.0000  50.0000  51.0000  52.0000  53.0000  54.0000  55.0000"
 invoke gm_gather.pto --entry prefetch --in g=data/in64.bin --set r=3

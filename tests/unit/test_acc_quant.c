@@ -77,3 +77,27 @@ Test(acc_quant, shift16_wraps_before_the_clamp) {
     int16_t want_relu[3] = {0, 0, 0};
     cr_assert_arr_eq(out, want_relu, sizeof want_relu);
 }
+
+/* acc f32 -> an 8-bit float (the fp forms on A5): no quantisation mode, pto-isa's MXType(double)
+ * constructor: truncation, the exponent wrapping (1000 in e4m3, infinities), NaN's top mantissa
+ * bits, and 2^-70 in e4m3 where the g++-built simulator shifts by 64 modulo 64 and keeps the bits.
+ * The expected bytes are the g++ -O2 build's of pto-isa's MXTypes.hpp. */
+Test(acc_quant, f8_is_mxtype_of_the_value) {
+    float in[13] = {1.0f, 448.0f, 1000.0f, INFINITY, -INFINITY, NAN, -0.0f, 0x1p-70f, 0x1p-9f, -3.0f, 65536.0f, -2.0f, 0x1p-130f};
+    static const struct { DType dt; uint8_t want[13]; } cases[] = {
+        {DT_F8E4M3FN, {0x38, 0x7e, 0x07, 0x38, 0xb8, 0x3c, 0x00, 0x08, 0x01, 0xc4, 0x38, 0xc0, 0x00}},
+        {DT_F8E5M2, {0x3c, 0x5f, 0x63, 0x3c, 0xbc, 0x3e, 0x00, 0x00, 0x18, 0xc2, 0x7c, 0xc0, 0x00}},
+        {DT_F8E8M0FNU, {0x7f, 0x87, 0x88, 0x7f, 0x7f, 0x7f, 0x00, 0x39, 0x76, 0x80, 0x8f, 0x80, 0x00}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        AccConvert cv;
+        cr_assert(acc_convert_plan(&cv, DT_F32, cases[i].dt, AQF_VECTOR, false));
+        cr_assert_eq(cv.mode, AQ_F8);
+        uint8_t out[13];
+        acc_convert_run(&cv, NULL, 0, out, (const uint8_t *)in, 13);
+        cr_assert_arr_eq(out, cases[i].want, sizeof out, "%s", dtype_name(cases[i].dt));
+    }
+    AccConvert cv;
+    cr_assert_not(acc_convert_plan(&cv, DT_I32, DT_F8E4M3FN, AQF_VECTOR, false)); /* PTOAS: f32 only */
+    cr_assert_not(acc_convert_plan(&cv, DT_F32, DT_F8E4M3FN, AQF_SCALAR, false));
+}

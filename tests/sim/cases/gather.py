@@ -21,6 +21,18 @@ def cases(T, case):
                         ["s"], ["d"], "TGATHER<decltype(d), decltype(s), MaskPattern::%s>(d, s);" % pat,
                         attrs="{maskPattern = #pto.mask_pattern<%s>}" % pat, attrs_at="ins",
                         desc="TGATHER mask %s %s, src valid 6x24: dst past the stream stays" % (pat, dt)))
+    # the 8-bit floats (A5 mask form, PTOAS: any 8-bit float): random bytes, every encoding kept as it is
+    out.append(case("tgather_case1_f8E4M3FN_P0101_a5", "tgather",
+                    dict(s=T("f8E4M3FN", 9, 96, valid=(4, 64)), d=T("f8E4M3FN", 4, 64)), ["s"], ["d"],
+                    "TGATHER<decltype(d), decltype(s), MaskPattern::P0101>(d, s);",
+                    target="a5", attrs="{maskPattern = #pto.mask_pattern<P0101>}", attrs_at="ins",
+                    desc="TGATHER mask P0101 f8E4M3FN in the ISA's case1 shapes"))
+    for pat, dt in (("P1111", "f8E5M2"), ("P1000", "f8E8M0FNU"), ("P0010", "f8E4M3B11FNUZ")):
+        out.append(case("tgather_mask_%s_%s_6x48_in_8x64_a5" % (pat, dt), "tgather",
+                        dict(s=T(dt, 8, 64, valid=(6, 48)), d=T(dt, 8, 64)),
+                        ["s"], ["d"], "TGATHER<decltype(d), decltype(s), MaskPattern::%s>(d, s);" % pat,
+                        target="a5", attrs="{maskPattern = #pto.mask_pattern<%s>}" % pat, attrs_at="ins",
+                        desc="TGATHER mask %s %s, src valid 6x48: dst past the stream stays" % (pat, dt)))
     # TGATHER index form: dst(r,c) = src[flat idx] over src's physical tile; out of range -> 0
     for dt in ("f32", "f16", "i16", "i32"):
         out.append(case("tgather_index_%s_8x32" % dt, "tgather",
@@ -44,6 +56,11 @@ def cases(T, case):
         out.append(case("tgatherb_%s_8x64_bytes" % dt, "tgatherb",
                         dict(s=T(dt, 8, 1024 // 8 // w), o=T("u32", 8, 8, data=("range", 0, 1000)), d=T(dt, 8, 128 // w)),
                         ["s", "o"], ["d"], "TGATHERB(d, s, o);",
+                        desc="TGATHERB %s: 4 blocks per row, offsets in [0, 1000] of 1024 bytes" % dt))
+    for dt, target in (("f8E4M3FN", "a2a3"), ("f8E5M2", "a5")):  # PTOAS: 1-byte elements on both targets
+        out.append(case("tgatherb_%s_8x128_bytes_%s" % (dt, target), "tgatherb",
+                        dict(s=T(dt, 8, 128), o=T("u32", 8, 8, data=("range", 0, 1000)), d=T(dt, 8, 128)),
+                        ["s", "o"], ["d"], "TGATHERB(d, s, o);", target=target,
                         desc="TGATHERB %s: 4 blocks per row, offsets in [0, 1000] of 1024 bytes" % dt))
     # TSCATTER: dst raw element idx(i,j) = src(i,j); the rest of dst stays
     out.append(case("tscatter_case_float_2x32_1x32", "tscatter",

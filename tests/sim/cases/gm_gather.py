@@ -48,6 +48,16 @@ def cases(T, case, G):
     mgather("f32_one_valid_col_16x8", "f32", 16, 8, (8, 8), (0, 63), valid=(16, 1), desc="MGATHER one valid column")
     mgather("i16_one_row_1x64_wrap", "i16", 1, 64, (2, 16), (-100, 100), "wrap", desc="MGATHER one row, wrap over 32")
 
+    # the 8-bit floats (A5, the e4m3 / e5m2 family; random bytes: every encoding moves as it is)
+    mgather("elem_f8E4M3FN_64_128size", "f8E4M3FN", 1, 64, (1, 128), (0, 127), desc="MGATHER f8E4M3FN: 64 indices into 128")
+    mgather("elem2d_f8E5M2_8x32_256size", "f8E5M2", 8, 32, (16, 16), (0, 255), desc="MGATHER 8x32 f8E5M2 from 256 elements")
+    mgather("f8E4M3_valid_5x20_in_8x32_clamp", "f8E4M3", 8, 32, (16, 16), (-10, 300), "clamp", valid=(5, 20),
+            desc="MGATHER f8E4M3 dst valid 5x20 of 8x32: the rest of dst stays")
+    # (gatherOob = zero: pto-isa's MGATHER does not compile for an 8-bit float, `cond ? base[idx] : 0` mixing
+    # MXType and int; pto-run refuses that form by name)
+    mgather("elem_f8E5M2FNUZ_wrap_32_16size", "f8E5M2FNUZ", 1, 32, (1, 16), (-40, 40), "wrap",
+            desc="MGATHER wrap f8E5M2FNUZ: modulo 16 of the size_t index")
+
     def mscatter(name, dt, rows, cols, table, idx_range, atomic="none", oob="undefined", valid=None, data="rand",
                  gdata="rand", desc=""):
         attrs = []
@@ -89,6 +99,11 @@ def cases(T, case, G):
     mscatter("f32_valid_5x20_in_8x32", "f32", 8, 32, (16, 16), (0, 255), valid=(5, 20), desc="MSCATTER src valid 5x20 only")
     mscatter("f32_one_valid_col_16x8_wrap", "f32", 16, 8, (1, 8), (-9, 20), "none", "wrap", valid=(16, 1),
              desc="MSCATTER one valid column, wrap")
+
+    mscatter("elem_f8E4M3FN_64_128size", "f8E4M3FN", 1, 64, (1, 128), (0, 127), desc="MSCATTER f8E4M3FN: 64 indices into 128")
+    mscatter("elem_f8E5M2_wrap_64_16size", "f8E5M2", 1, 64, (1, 16), (-40, 40), "none", "wrap", desc="MSCATTER f8E5M2 wrap")
+    mscatter("f8E4M3B11FNUZ_valid_5x20_in_8x32", "f8E4M3B11FNUZ", 8, 32, (16, 16), (0, 255), valid=(5, 20),
+             desc="MSCATTER f8E4M3B11FNUZ src valid 5x20 only")
 
     # TPREFETCH: dst storage element r * Cols + c = GM element r * Cols + c from the view's first
     for dt, r, c, target in (("f32", 64, 64, "a2a3"), ("i32", 64, 64, "a2a3"), ("i16", 64, 64, "a2a3"), ("f16", 16, 256, "a2a3"),
