@@ -203,7 +203,7 @@ static bool libm_bound(const FamCase *c) {
 }
 
 /* Integer element functions built on C's / or % (the simulator divides once per element; pto-run
- * divides exactly in double, vectorised, which is still bound by the divider). */
+ * divides exactly on vectors, in float or double: still bound by the divider). */
 static bool idiv_bound(const FamCase *c) {
     static const char *const idiv[] = {"div", "rem", "fmod"};
     if (!dtype_is_int(c->dt)) return false;
@@ -690,7 +690,7 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                             dtype_name(c->dt), ratio,
                             libm_bound(c) ? " (libm call per element, as the simulator)"
                             : idiv_bound(c) ? (strcmp(c->row->family, "tile-scalar") ? " (a division per element, as the simulator)"
-                                                                                 : " (one scalar divisor: an exact double multiply per element)")
+                                                                                 : " (one scalar divisor: an exact multiply per element)")
                                             : "");
             gl += (size_t)snprintf(goal + gl, sizeof goal - gl, ">=0.5 %s%s ", goal_mark(met),
                                    met ? "" : libm_bound(c) ? "(libm)" : idiv_bound(c) ? "(idiv)" : "");

@@ -107,6 +107,17 @@ KE_DEF_REM_FAST(bf16)
         const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_RECIP(T, a, b, rb);                      \
         const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
         return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
+    }                                                                                              \
+    KINLINE KE_STORE_##T ei_rem_recipf_##T(KE_STORE_##T a, KE_STORE_##T b, float rb) {             \
+        const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_RECIP(T, a, b, rb);                      \
+        const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
+        return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
+    }                                                                                              \
+    /* the same with the float quotient (elemfn.h, EI_QUOT_FLOAT: dividends inside (-2^24, 2^24)) */ \
+    KINLINE KE_STORE_##T ei_rem_float_##T(KE_STORE_##T a, KE_STORE_##T b) {                        \
+        const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_FLOAT(T, a, b);                          \
+        const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
+        return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
     }
 KE_DEF_IREM(i8)
 KE_DEF_IREM(u8)
@@ -238,6 +249,24 @@ KE_DEF_POW_ROW(u64)
 #define KE_NO_RECIP(T, a, b, rb) ((void)(a), (void)(rb), 0)
 #define KE_RECIP(elem) KE_SECOND(ERB_##elem, KE_NO_RECIP, ~)
 #define KE_INT_RECIP(elem, T) (KE_SECOND(ERBF_##elem, 0, ~) && EI_RECIP_OK_##T)
+/* elem's form with the float quotient (elemfn.h's ESQ_NAME), and 1 when it has one on T */
+#define KE_NO_SMALLQ(T, a, b, c) ((void)(a), (void)(b), 0)
+#define KE_SMALLQ(elem) KE_SECOND(ESQ_##elem, KE_NO_SMALLQ, ~)
+#define KE_INT_SMALLQ(elem, T) (KE_SECOND(ESQF_##elem, 0, ~) && EI_SMALLQ_OK_##T)
+#define KE_FIRST_(a, ...) a
+#define KE_FIRST(...) KE_FIRST_(__VA_ARGS__)
+/* elements per scan-then-compute chunk of the integer skeleton (a multiple of every vector width) */
+#define KE_ICHUNK 512
+/* 1 when a 32-bit dividend is too wide for the float reciprocal (elemfn.h); never below 32 bits */
+#define KE_WIDE_RECIPF(T, a) KE_WIDE_RECIPF_##T(a)
+#define KE_WIDE_RECIPF_i8(a) 0
+#define KE_WIDE_RECIPF_u8(a) 0
+#define KE_WIDE_RECIPF_i16(a) 0
+#define KE_WIDE_RECIPF_u16(a) 0
+#define KE_WIDE_RECIPF_i32(a) EI_WIDE_RECIPF_i32(a)
+#define KE_WIDE_RECIPF_u32(a) EI_WIDE_RECIPF_u32(a)
+#define KE_WIDE_RECIPF_i64(a) 1
+#define KE_WIDE_RECIPF_u64(a) 1
 /* 1 when elem has a row form for two tile operands (elemfn.h's EIP_NAME), else 0 */
 #define KE_INT_POW(elem) KE_SECOND(EIP_##elem, 0, ~)
 /* 1 when elem has a row form for a tile and a scalar on type T (elemfn.h's EIPS_NAME) */
@@ -484,13 +513,39 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
             ke_merge_rows(d, s, n, &rows, &cols);                                                  \
             if (KE_INT_RECIP(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape && EI_DIVISOR_SAFE(T, kv)) { \
-                const double rb = ei_recip_away((double)kv); /* a multiply per element, no fault */ \
+                /* a multiply per element, no fault: in float where every dividend of a chunk    \
+                 * allows it (always, below 32 bits), else in double (elemfn.h, EI_QUOT_RECIP) */  \
+                const double rb = ei_recip_away((double)kv);                                       \
+                const float rbf = ei_recipf_away((double)kv);                                      \
+                const int64_t step = EI_SMALLQ_OK_##T ? KE_ICHUNK : rows * cols;                   \
+                const bool in_place = d.p == s0.p; /* else disjoint (ke_safe) */                   \
                 for (int64_t r = 0; r < rows; r++) {                                               \
-                    ST *restrict dp = (ST *)d.p + r * d.rs;                                        \
-                    const ST *p0 = (const ST *)s0.p + r * s0.rs;                                   \
-                    for (int64_t c = 0; c < cols; c++) {                                           \
-                        const ST x0 = p0[c];                                                       \
-                        dp[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rb);                        \
+                    for (int64_t c0 = 0; c0 < cols; c0 += step) {                                  \
+                        const int64_t m = cols - c0 < step ? cols - c0 : step;                     \
+                        ST *restrict dq = (ST *)d.p + r * d.rs + c0;                               \
+                        const ST *q0 = (const ST *)s0.p + r * s0.rs + c0;                          \
+                        int wide = 0;                                                              \
+                        if (!in_place) { /* float first, the same test alongside; double if it fails */ \
+                            for (int64_t c = 0; c < m; c++) {                                      \
+                                const ST x0 = q0[c];                                               \
+                                wide |= KE_WIDE_RECIPF(T, x0);                                     \
+                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rbf);               \
+                            }                                                                      \
+                            if (!wide) continue;                                                   \
+                        } else {                                                                   \
+                            for (int64_t c = 0; EI_SMALLQ_OK_##T && c < m; c++) wide |= KE_WIDE_RECIPF(T, q0[c]); \
+                            if (!wide) {                                                           \
+                                for (int64_t c = 0; c < m; c++) {                                  \
+                                    const ST x0 = q0[c];                                           \
+                                    dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rbf);           \
+                                }                                                                  \
+                                continue;                                                          \
+                            }                                                                      \
+                        }                                                                          \
+                        for (int64_t c = 0; c < m; c++) {                                          \
+                            const ST x0 = q0[c];                                                   \
+                            dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rb);                    \
+                        }                                                                          \
                     }                                                                              \
                 }                                                                                  \
                 return EFAULT_NONE;                                                                \
@@ -508,18 +563,41 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                     KE_POWS_ROW_##T(dp, p0, kv, cols);                                             \
                     continue;                                                                      \
                 }                                                                                  \
-                int any = 0; /* a vectorisable check first (empty for functions without one) */    \
-                for (int64_t c = 0; !check_once && c < cols; c++)                                  \
-                    any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv));         \
-                for (int64_t c = 0; any && c < cols; c++) {                                        \
-                    const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(p0[c], p1[c], p2[c], kv)); \
-                    if (fault) return fault;                                                       \
-                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(p0[c], p1[c], p2[c], kv));   \
-                }                                                                                  \
-                for (int64_t c = 0; c < cols; c++) {                                               \
-                    const ST x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */      \
-                    (void)x1, (void)x2;                                                            \
-                    dp[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));            \
+                /* a vectorisable scan first where the function has a fault check or a float-quotient \
+                 * form (KE_INT_SMALLQ): whether any element faults, whether every dividend allows  \
+                 * the float quotient; a chunk at a time, so that the pass after it reads from L1,  \
+                 * and the elements before a fault are written first, as the simulator's loop does */ \
+                const bool scan = !check_once || KE_INT_SMALLQ(elem, T);                           \
+                const int64_t step = scan ? KE_ICHUNK : cols;                                      \
+                for (int64_t c0 = 0; c0 < cols; c0 += step) {                                      \
+                    const int64_t m = cols - c0 < step ? cols - c0 : step;                         \
+                    ST *restrict dq = dp + c0;                                                     \
+                    const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                          \
+                    (void)q1, (void)q2;                                                            \
+                    int any = 0, wide = !KE_INT_SMALLQ(elem, T);                                   \
+                    for (int64_t c = 0; scan && c < m; c++) {                                      \
+                        if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
+                        if (KE_INT_SMALLQ(elem, T))                                                \
+                            wide |= EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv))); \
+                    }                                                                              \
+                    for (int64_t c = 0; any && c < m; c++) {                                       \
+                        const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
+                        if (fault) return fault;                                                   \
+                        dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)); \
+                    }                                                                              \
+                    if (KE_INT_SMALLQ(elem, T) && !wide) {                                         \
+                        for (int64_t c = 0; c < m; c++) {                                          \
+                            const ST x0 = q0[c], x1 = q1[c], x2 = q2[c];                           \
+                            (void)x1, (void)x2;                                                    \
+                            dq[c] = (ST)KE_CALL(KE_SMALLQ(elem), T, KE_ARGS_##shape(x0, x1, x2, kv)); \
+                        }                                                                          \
+                        continue;                                                                  \
+                    }                                                                              \
+                    for (int64_t c = 0; c < m; c++) {                                              \
+                        const ST x0 = q0[c], x1 = q1[c], x2 = q2[c]; /* one load each (see above) */  \
+                        (void)x1, (void)x2;                                                        \
+                        dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));        \
+                    }                                                                              \
                 }                                                                                  \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \

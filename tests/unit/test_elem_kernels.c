@@ -345,6 +345,151 @@ Test(elem_fn, quotient_by_a_fixed_divisor_through_its_reciprocal_is_exact, .time
     }
 }
 
+/* The float quotient (EI_QUOT_FLOAT: every 8- and 16-bit type, and 32-bit rows whose dividends lie
+ * inside (-2^24, 2^24)) against C's `/`: every 16-bit dividend by the edge divisors, dividends at and
+ * beside multiples of every divisor in [-3000, 3000] and of large ones, and 2 million random
+ * pairs; then the TDIV, TFMOD, TREM, TDIVS (scalar first) i32 and u32 kernels of every variant on
+ * rows that take the float path, and on the same rows with one wide dividend (the double path). */
+Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120) {
+    static const int32_t edge[] = {INT32_MIN, -16777215, -65536, -32768, -3, -2, -1, 1, 2, 3, 7, 255,
+                                   32767, 65535, 46341, 16777215, 16777216, INT32_MAX};
+    const size_t ne = sizeof edge / sizeof *edge;
+    for (int32_t a = -65536; a <= 65536; a++)
+        for (size_t j = 0; j < ne; j++)
+            cr_assert_eq(EI_QUOT_FLOAT(i32, a, edge[j]), a / edge[j], "%d / %d", a, edge[j]);
+    uint64_t s = 7;
+    for (int32_t b = -3000; b <= 3000; b++) {
+        if (!b) continue;
+        for (int k = 0; k < 64; k++) {
+            const int64_t m = (int64_t)(rng_next(&s) % (16777215u / (uint32_t)(b < 0 ? -b : b))) * b;
+            for (int d = -1; d <= 1; d++) {
+                const int64_t a = (k & 1 ? -m : m) + d;
+                if (a <= -16777216 || a >= 16777216) continue;
+                cr_assert_eq(EI_QUOT_FLOAT(i32, (int32_t)a, b), (int32_t)a / b, "%lld / %d", (long long)a, b);
+                cr_assert_eq(EI_REMAINDER_FLOAT(i32, (int32_t)a, b), (int32_t)a % b);
+            }
+        }
+    }
+    for (int k = 0; k < 2000000; k++) {
+        const int32_t a = (int32_t)(rng_next(&s) % 33554431u) - 16777215, b = (int32_t)rng_next(&s) >> (rng_next(&s) % 31);
+        const uint32_t ua = rng_next(&s) % 16777216u, ub = rng_next(&s) >> (rng_next(&s) % 31);
+        if (b) cr_assert_eq(EI_QUOT_FLOAT(i32, a, b), a / b, "%d / %d", a, b);
+        if (ub) cr_assert_eq(EI_QUOT_FLOAT(u32, ua, ub), ua / ub, "%u / %u", ua, ub);
+        cr_assert_eq(EI_WIDE_i32(a), 0);
+        cr_assert_eq(EI_WIDE_u32(ua), 0);
+    }
+    cr_assert(EI_WIDE_i32(16777216) && EI_WIDE_i32(-16777216) && EI_WIDE_i32(INT32_MIN) && EI_WIDE_i32(INT32_MAX));
+    cr_assert(!EI_WIDE_i32(16777215) && !EI_WIDE_i32(-16777215) && EI_WIDE_u32(16777216u) && !EI_WIDE_u32(16777215u));
+    enum { N = 80 };
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *t = kernel_isa_table((KernelIsa)isa);
+        for (int wide = 0; wide < 2; wide++) {
+            int32_t a[N], b[N], dst[N];
+            for (int i = 0; i < N; i++) {
+                b[i] = i < 20 ? edge[i % ne] : (int32_t)rng_next(&s) >> (rng_next(&s) % 31);
+                if (b[i] == 0 || b[i] == -1) b[i] = 3;
+                const int32_t m = b[i] > -4096 && b[i] < 4096 ? b[i] * (int32_t)(rng_next(&s) % 4096) : 0;
+                a[i] = (int32_t)(i % 3) - 1 + (i & 1 ? -m : m);
+            }
+            if (wide) a[N - 5] = INT32_MIN + 1, a[7] = 16777216;
+            const OpCode ops[] = {OP_TDIV, OP_TFMOD, OP_TREM};
+            for (size_t o = 0; o < 3; o++)
+                for (int u = 0; u < 2; u++) {
+                    KernelElem k = t->elem[ops[o]][u ? DT_U32 : DT_I32];
+                    cr_assert_not_null(k);
+                    KTile src[3] = {{(uint8_t *)a, N, 1}, {(uint8_t *)b, N, 1}, {(uint8_t *)a, N, 1}};
+                    cr_assert_eq(k((KTile){(uint8_t *)dst, N, 1}, src, (KScalar){0}, 1, N), 0);
+                    for (int i = 0; i < N; i++) {
+                        int32_t want;
+                        if (u) {
+                            const uint32_t ua = (uint32_t)a[i], ub = (uint32_t)b[i];
+                            want = (int32_t)(o == 0 ? ua / ub : ua % ub);
+                        } else {
+                            want = o == 0 ? a[i] / b[i] : a[i] % b[i];
+                            if (o == 2 && (a[i] >= 0) != (b[i] >= 0) && want != 0) want = (int32_t)((uint32_t)want + (uint32_t)b[i]);
+                        }
+                        cr_assert_eq(dst[i], want, "%s %s %s: %d, %d gives %d, not %d", t->name, op_info(ops[o])->name,
+                                     u ? "u32" : "i32", a[i], b[i], dst[i], want);
+                    }
+                }
+            /* TDIVS with the scalar first: the scalar is every element's dividend */
+            KernelElem rdiv = t->elem_rev[OP_TDIVS][DT_I32];
+            cr_assert_not_null(rdiv);
+            const int32_t k = wide ? INT32_MAX : 16777215;
+            KTile src = {(uint8_t *)b, N, 1};
+            cr_assert_eq(rdiv((KTile){(uint8_t *)dst, N, 1}, &src, (KScalar){.u = (uint64_t)(int64_t)k}, 1, N), 0);
+            for (int i = 0; i < N; i++) cr_assert_eq(dst[i], k / b[i], "%s: %d / %d gives %d", t->name, k, b[i], dst[i]);
+        }
+    }
+}
+
+/* A fixed divisor's float reciprocal (EI_QUOT_RECIP with ei_recipf_away: dividends inside
+ * (-2^21, 2^21), and every type below 32 bits): TDIVS, TFMODS and TREMS i32 of every variant, out of
+ * place and in place, for every divisor in [-3000, 3000] and large ones, on rows of dividends at and
+ * beside its multiples and at +-(2^21 - 1); then with one dividend of 2^21 in the row (the double
+ * path). Against C's / and %. */
+Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeout = 120) {
+    enum { N = 120 };
+    uint64_t s = 11;
+    int32_t divisors[6001 + 12];
+    int nd = 0;
+    for (int32_t b = -3000; b <= 3000; b++)
+        if (b != 0 && b != -1) divisors[nd++] = b;
+    static const int32_t big[] = {46341, -46341, 65536, -65537, 1048575, 2097151, 2097152, -2097153, 16777217,
+                                  INT32_MAX, INT32_MIN, 1 << 30};
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++) divisors[nd++] = big[i];
+    const OpCode ops[] = {OP_TDIVS, OP_TFMODS, OP_TREMS};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *t = kernel_isa_table((KernelIsa)isa);
+        for (int j = 0; j < nd; j += isa ? 7 : 1) { /* every divisor on the best variant */
+            const int32_t b = divisors[j], ab = b < 0 ? (b == INT32_MIN ? INT32_MAX : -b) : b;
+            int32_t src[N], dst[N], in_place[N];
+            for (int i = 0; i < N; i++) {
+                const int64_t m = ab < 2097151 ? (int64_t)(rng_next(&s) % (uint32_t)(2097151 / ab)) * ab : 0;
+                src[i] = i == 0 ? 2097151 : i == 1 ? -2097151 : (int32_t)((i & 1 ? -m : m) + (i % 3) - 1);
+            }
+            for (int wide = 0; wide < 2; wide++) {
+                if (wide) src[N / 2] = 2097152;
+                for (size_t o = 0; o < 3; o++) {
+                    KernelElem k = t->elem[ops[o]][DT_I32];
+                    KTile sk = {(uint8_t *)src, N, 1}, ik = {(uint8_t *)in_place, N, 1};
+                    const KScalar ks = {.u = (uint64_t)(int64_t)b};
+                    memcpy(in_place, src, sizeof src);
+                    cr_assert_eq(k((KTile){(uint8_t *)dst, N, 1}, &sk, ks, 1, N), 0);
+                    cr_assert_eq(k(ik, &ik, ks, 1, N), 0);
+                    for (int i = 0; i < N; i++) {
+                        const int32_t a = src[i];
+                        int32_t want = o == 0 ? a / b : a % b;
+                        if (o == 2 && (a >= 0) != (b >= 0) && want != 0) want = (int32_t)((uint32_t)want + (uint32_t)b);
+                        cr_assert_eq(dst[i], want, "%s %s: %d, %d gives %d, not %d", t->name, op_info(ops[o])->name, a, b,
+                                     dst[i], want);
+                        cr_assert_eq(in_place[i], want, "%s %s in place: %d, %d", t->name, op_info(ops[o])->name, a, b);
+                    }
+                }
+            }
+        }
+        /* past 2^21 the float product can reach the next integer: 6291458 * recipf(3) truncates to
+         * 2097153; the row must take the double path */
+        int32_t row[3] = {6291458, 1, -7}, out[3];
+        KTile rk = {(uint8_t *)row, 3, 1};
+        cr_assert_eq(t->elem[OP_TDIVS][DT_I32]((KTile){(uint8_t *)out, 3, 1}, &rk, (KScalar){.u = 3}, 1, 3), 0);
+        cr_assert(out[0] == 2097152 && out[1] == 0 && out[2] == -2, "%s: %d %d %d", t->name, out[0], out[1], out[2]);
+        /* 16-bit dividends always take it: every i16 dividend by a few divisors */
+        static int16_t a16[65536], d16[65536];
+        for (int i = 0; i < 65536; i++) a16[i] = (int16_t)(i - 32768);
+        static const int16_t b16s[] = {3, -3, 7, 127, -128, 255, 32767, -32768, 1000, -999};
+        for (size_t j = 0; j < sizeof b16s / sizeof *b16s; j++) {
+            KTile sk = {(uint8_t *)a16, 65536, 1};
+            cr_assert_eq(t->elem[OP_TDIVS][DT_I16]((KTile){(uint8_t *)d16, 65536, 1}, &sk,
+                                                   (KScalar){.u = (uint64_t)(int64_t)b16s[j]}, 1, 65536), 0);
+            for (int i = 0; i < 65536; i++)
+                cr_assert_eq(d16[i], (int16_t)(a16[i] / b16s[j]), "%s: %d / %d", t->name, a16[i], b16s[j]);
+        }
+    }
+}
+
 /* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
  * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
  * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
