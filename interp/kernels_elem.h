@@ -203,6 +203,7 @@ KE_DEF_IREM(u64)
 #define KE_POWS_ROW_i64(...) (void)0
 #define KE_POWS_ROW_u64(...) (void)0
 #define KE_CHUNK 256
+#define KE_HCHUNK 256 /* elements per widen-compute-narrow chunk of the f16/bf16 rows (64: 10% slower) */
 KE_DEF_POWS_ROW(i8)
 KE_DEF_POWS_ROW(u8)
 KE_DEF_POWS_ROW(i16)
@@ -283,28 +284,34 @@ KE_DEF_POW_ROW(u64)
 /* Element (r, c) of operand t as an lvalue of storage type S. */
 #define KE_AT(S, t, r, c) (((S *)(t).p)[(r) * (int64_t)(t).rs + (c) * (int64_t)(t).cs])
 
-/* True when the kernel may walk in any order: every source is in place or disjoint from dst. */
-KINLINE bool ke_safe(KTile d, const KTile *s, int n, int64_t rows, int64_t cols, size_t es) {
-    for (int i = 0; i < n; i++)
-        if (!elementwise_safe(d, s[i], rows, cols, es)) return false;
-    return true;
-}
-
-/* Makes one run of all rows when every operand's rows follow each other (row stride = cols). */
-KINLINE void ke_merge_rows(KTile d, const KTile *s, int n, int64_t *rows, int64_t *cols) {
-    bool merge = d.rs == *cols;
-    for (int i = 0; i < n; i++) merge = merge && s[i].rs == *cols;
-    if (merge) {
-        *cols *= *rows;
-        *rows = 1;
+/* True when the fast loops may run: dst and every source have unit column stride, and every
+ * source is dst itself (the same walk) or shares no byte with it, so that any order gives the
+ * sequential loop's result. Makes one run of all rows (*cols = rows * cols, *rows = 1) when every
+ * operand's rows follow each other; the overlap test is then one comparison of byte ranges of the
+ * same length per source (the 16x16 fixed cost, issue #11: the general test took about 130
+ * instructions of an op's 370). */
+KINLINE bool ke_plan_flat(KTile d, const KTile *s, int n, int64_t *rows, int64_t *cols, size_t es) {
+    const int64_t R = *rows, C = *cols;
+    bool unit = d.cs == 1, merge = R == 1 || d.rs == C;
+    for (int i = 0; i < n; i++) {
+        unit &= s[i].cs == 1;
+        merge &= R == 1 || s[i].rs == C;
     }
-}
-
-/* True when dst and every source have unit column stride. */
-KINLINE bool ke_rows_contiguous(KTile d, const KTile *s, int n) {
-    bool ok = d.cs == 1;
-    for (int i = 0; i < n; i++) ok = ok && s[i].cs == 1;
-    return ok;
+    if (!unit) return false;
+    if (!merge) {
+        for (int i = 0; i < n; i++)
+            if (!elementwise_safe(d, s[i], R, C, es)) return false;
+        return true;
+    }
+    const uintptr_t bytes = (uintptr_t)(R * C) * es, dp = (uintptr_t)d.p;
+    bool safe = true;
+    for (int i = 0; i < n; i++) {
+        const uintptr_t sp = (uintptr_t)s[i].p;
+        safe &= sp == dp || sp + bytes <= dp || dp + bytes <= sp;
+    }
+    *cols = R * C;
+    *rows = 1;
+    return safe;
 }
 
 /* ---- approximate, then verify the rounding (elemfn.h: EFX_NAME, EFXM_NAME) ------------------ */
@@ -419,28 +426,33 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 
 /* ---- f32 ------------------------------------------------------------------------------------ */
 #define KE_DEF_F32(op, shape, elem, T)                                                             \
+    KINLINE void ke_row_##op##_##T(float *restrict dp, const float *p0, const float *p1, const float *p2, \
+                                   float kv, int64_t cols) {                                       \
+        (void)p1, (void)p2, (void)kv;                                                              \
+        for (int64_t c = 0; c < cols; c++) {                                                       \
+            const float x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */           \
+            (void)x1, (void)x2;                                                                    \
+            dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));             \
+        }                                                                                          \
+    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(float))) {          \
-            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(float))) {                                  \
             if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: through chunk buffers */           \
                 ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
-            for (int64_t r = 0; r < rows; r++) {                                                   \
-                float *restrict dp = (float *)d.p + r * d.rs;                                      \
-                const float *p0 = (const float *)s0.p + r * s0.rs, *p1 = (const float *)s1.p + r * s1.rs, \
-                            *p2 = (const float *)s2.p + r * s2.rs;                                 \
-                (void)p1, (void)p2;                                                                \
-                for (int64_t c = 0; c < cols; c++) {                                               \
-                    const float x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */   \
-                    (void)x1, (void)x2;                                                            \
-                    dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));     \
-                }                                                                                  \
+            if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
+                ke_row_##op##_##T((float *)d.p, (const float *)s0.p, (const float *)s1.p,           \
+                                  (const float *)s2.p, kv, cols);                                  \
+                return EFAULT_NONE;                                                                \
             }                                                                                      \
+            for (int64_t r = 0; r < rows; r++)                                                     \
+                ke_row_##op##_##T((float *)d.p + r * d.rs, (const float *)s0.p + r * s0.rs,         \
+                                  (const float *)s1.p + r * s1.rs, (const float *)s2.p + r * s2.rs, kv, cols); \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
@@ -454,36 +466,43 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 
 /* ---- f16 and bf16 ---------------------------------------------------------------------------- */
 #define KE_DEF_HALF(op, shape, elem, T)                                                            \
+    /* one contiguous run of a row: chunks widened to f32, computed, narrowed */                   \
+    KINLINE void ke_hrow_##op##_##T(uint16_t *dp, const uint16_t *p0, const uint16_t *p1, const uint16_t *p2, \
+                                    float kv, int64_t cols) {                                      \
+        const int n = KE_NSRC_##shape;                                                             \
+        float f0[KE_HCHUNK], f1[KE_HCHUNK], f2[KE_HCHUNK], fo[KE_HCHUNK];                              \
+        (void)p1, (void)p2, (void)kv;                                                              \
+        for (int64_t c0 = 0; c0 < cols; c0 += KE_HCHUNK) {                                          \
+            const int64_t m = cols - c0 < KE_HCHUNK ? cols - c0 : KE_HCHUNK;                         \
+            KE_WIDEN_##T(f0, p0 + c0, m);                                                          \
+            if (n > 1) KE_WIDEN_##T(f1, p1 + c0, m);                                               \
+            if (n > 2) KE_WIDEN_##T(f2, p2 + c0, m);                                               \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                const float x0 = f0[i], x1 = f1[i], x2 = f2[i];                                    \
+                (void)x1, (void)x2;                                                                \
+                fo[i] = KE_NARROWABLE(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));     \
+            }                                                                                      \
+            KE_NARROW_##T(dp + c0, fo, m);                                                         \
+        }                                                                                          \
+    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(uint16_t))) {       \
-            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(uint16_t))) {                               \
             if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: its own chunk loop */              \
                 ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
-            float f0[KE_CHUNK], f1[KE_CHUNK], f2[KE_CHUNK], fo[KE_CHUNK];                          \
-            for (int64_t r = 0; r < rows; r++) {                                                   \
-                uint16_t *dp = (uint16_t *)d.p + r * d.rs;                                         \
-                const uint16_t *p0 = (const uint16_t *)s0.p + r * s0.rs,                           \
-                               *p1 = (const uint16_t *)s1.p + r * s1.rs,                           \
-                               *p2 = (const uint16_t *)s2.p + r * s2.rs;                           \
-                for (int64_t c0 = 0; c0 < cols; c0 += KE_CHUNK) {                                  \
-                    const int64_t m = cols - c0 < KE_CHUNK ? cols - c0 : KE_CHUNK;                 \
-                    KE_WIDEN_##T(f0, p0 + c0, m);                                                  \
-                    if (n > 1) KE_WIDEN_##T(f1, p1 + c0, m);                                       \
-                    if (n > 2) KE_WIDEN_##T(f2, p2 + c0, m);                                       \
-                    for (int64_t i = 0; i < m; i++) {                                              \
-                        const float x0 = f0[i], x1 = f1[i], x2 = f2[i];                            \
-                        (void)x1, (void)x2;                                                        \
-                        fo[i] = KE_NARROWABLE(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
-                    }                                                                              \
-                    KE_NARROW_##T(dp + c0, fo, m);                                                 \
-                }                                                                                  \
+            if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
+                ke_hrow_##op##_##T((uint16_t *)d.p, (const uint16_t *)s0.p, (const uint16_t *)s1.p, \
+                                   (const uint16_t *)s2.p, kv, cols);                              \
+                return EFAULT_NONE;                                                                \
             }                                                                                      \
+            for (int64_t r = 0; r < rows; r++)                                                     \
+                ke_hrow_##op##_##T((uint16_t *)d.p + r * d.rs, (const uint16_t *)s0.p + r * s0.rs,  \
+                                   (const uint16_t *)s1.p + r * s1.rs, (const uint16_t *)s2.p + r * s2.rs, kv, cols); \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
@@ -498,6 +517,59 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 
 /* ---- integers -------------------------------------------------------------------------------- */
 #define KE_DEF_INT(op, shape, elem, T)                                                             \
+    /* one contiguous run of a row: the fast paths (EFAULT_* of the first fault, else 0) */        \
+    KINLINE int ke_irow_##op##_##T(KE_STORE_##T *restrict dp, const KE_STORE_##T *p0, const KE_STORE_##T *p1, \
+                                   const KE_STORE_##T *p2, KE_STORE_##T kv, int64_t cols) {        \
+        typedef KE_STORE_##T ST;                                                                   \
+        const int n = KE_NSRC_##shape;                                                             \
+        const bool check_once = KE_B_IS_SCALAR_##shape && KE_CHECK_B_ONLY(elem);                   \
+        (void)p1, (void)p2, (void)kv, (void)n;                                                     \
+        if (KE_INT_POW(elem) && n == 2 && !KE_B_IS_SCALAR_##shape) {                               \
+            ke_pow_row_##T(dp, p0, p1, cols);                                                      \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        if (KE_INT_POWS(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape) {                            \
+            KE_POWS_ROW_##T(dp, p0, kv, cols);                                                     \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        /* a vectorisable scan first where the function has a fault check or a float-quotient      \
+         * form (KE_INT_SMALLQ): whether any element faults, whether every dividend allows         \
+         * the float quotient; a chunk at a time, so that the pass after it reads from L1,         \
+         * and the elements before a fault are written first, as the simulator's loop does */      \
+        const bool scan = !check_once || KE_INT_SMALLQ(elem, T);                                   \
+        const int64_t step = scan ? KE_ICHUNK : cols;                                              \
+        for (int64_t c0 = 0; c0 < cols; c0 += step) {                                              \
+            const int64_t m = cols - c0 < step ? cols - c0 : step;                                 \
+            ST *restrict dq = dp + c0;                                                             \
+            const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                                  \
+            (void)q1, (void)q2;                                                                    \
+            int any = 0, wide = !KE_INT_SMALLQ(elem, T);                                           \
+            for (int64_t c = 0; scan && c < m; c++) {                                              \
+                if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
+                if (KE_INT_SMALLQ(elem, T))                                                        \
+                    wide |= EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)));       \
+            }                                                                                      \
+            for (int64_t c = 0; any && c < m; c++) {                                               \
+                const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv));  \
+                if (fault) return fault;                                                           \
+                dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(q0[c], q1[c], q2[c], kv));       \
+            }                                                                                      \
+            if (KE_INT_SMALLQ(elem, T) && !wide) {                                                 \
+                for (int64_t c = 0; c < m; c++) {                                                  \
+                    const ST x0 = q0[c], x1 = q1[c], x2 = q2[c];                                   \
+                    (void)x1, (void)x2;                                                            \
+                    dq[c] = (ST)KE_CALL(KE_SMALLQ(elem), T, KE_ARGS_##shape(x0, x1, x2, kv));      \
+                }                                                                                  \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int64_t c = 0; c < m; c++) {                                                      \
+                const ST x0 = q0[c], x1 = q1[c], x2 = q2[c]; /* one load each (see above) */       \
+                (void)x1, (void)x2;                                                                \
+                dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));                \
+            }                                                                                      \
+        }                                                                                          \
+        return EFAULT_NONE;                                                                        \
+    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         typedef KE_STORE_##T ST;                                                                   \
         const int n = KE_NSRC_##shape;                                                             \
@@ -510,8 +582,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const int fault = KE_CALL(EC_##elem, T, (ST)0, kv);                                    \
             if (fault) return fault;                                                               \
         }                                                                                          \
-        if (ke_rows_contiguous(d, s, n) && ke_safe(d, s, n, rows, cols, sizeof(ST))) {             \
-            ke_merge_rows(d, s, n, &rows, &cols);                                                  \
+        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(ST))) {                                     \
             if (KE_INT_RECIP(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape && EI_DIVISOR_SAFE(T, kv)) { \
                 /* a multiply per element, no fault: in float where every dividend of a chunk    \
                  * allows it (always, below 32 bits), else in double (elemfn.h, EI_QUOT_RECIP) */  \
@@ -550,55 +621,12 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 }                                                                                  \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
+            if (rows == 1) /* one run (merged rows): no row loop around it */                      \
+                return ke_irow_##op##_##T((ST *)d.p, (const ST *)s0.p, (const ST *)s1.p, (const ST *)s2.p, kv, cols); \
             for (int64_t r = 0; r < rows; r++) {                                                   \
-                ST *restrict dp = (ST *)d.p + r * d.rs;                                            \
-                const ST *p0 = (const ST *)s0.p + r * s0.rs, *p1 = (const ST *)s1.p + r * s1.rs,   \
-                         *p2 = (const ST *)s2.p + r * s2.rs;                                       \
-                (void)p1, (void)p2;                                                                \
-                if (KE_INT_POW(elem) && n == 2 && !KE_B_IS_SCALAR_##shape) {                       \
-                    ke_pow_row_##T(dp, p0, p1, cols);                                              \
-                    continue;                                                                      \
-                }                                                                                  \
-                if (KE_INT_POWS(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape) {                    \
-                    KE_POWS_ROW_##T(dp, p0, kv, cols);                                             \
-                    continue;                                                                      \
-                }                                                                                  \
-                /* a vectorisable scan first where the function has a fault check or a float-quotient \
-                 * form (KE_INT_SMALLQ): whether any element faults, whether every dividend allows  \
-                 * the float quotient; a chunk at a time, so that the pass after it reads from L1,  \
-                 * and the elements before a fault are written first, as the simulator's loop does */ \
-                const bool scan = !check_once || KE_INT_SMALLQ(elem, T);                           \
-                const int64_t step = scan ? KE_ICHUNK : cols;                                      \
-                for (int64_t c0 = 0; c0 < cols; c0 += step) {                                      \
-                    const int64_t m = cols - c0 < step ? cols - c0 : step;                         \
-                    ST *restrict dq = dp + c0;                                                     \
-                    const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                          \
-                    (void)q1, (void)q2;                                                            \
-                    int any = 0, wide = !KE_INT_SMALLQ(elem, T);                                   \
-                    for (int64_t c = 0; scan && c < m; c++) {                                      \
-                        if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
-                        if (KE_INT_SMALLQ(elem, T))                                                \
-                            wide |= EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv))); \
-                    }                                                                              \
-                    for (int64_t c = 0; any && c < m; c++) {                                       \
-                        const int fault = KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
-                        if (fault) return fault;                                                   \
-                        dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)); \
-                    }                                                                              \
-                    if (KE_INT_SMALLQ(elem, T) && !wide) {                                         \
-                        for (int64_t c = 0; c < m; c++) {                                          \
-                            const ST x0 = q0[c], x1 = q1[c], x2 = q2[c];                           \
-                            (void)x1, (void)x2;                                                    \
-                            dq[c] = (ST)KE_CALL(KE_SMALLQ(elem), T, KE_ARGS_##shape(x0, x1, x2, kv)); \
-                        }                                                                          \
-                        continue;                                                                  \
-                    }                                                                              \
-                    for (int64_t c = 0; c < m; c++) {                                              \
-                        const ST x0 = q0[c], x1 = q1[c], x2 = q2[c]; /* one load each (see above) */  \
-                        (void)x1, (void)x2;                                                        \
-                        dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));        \
-                    }                                                                              \
-                }                                                                                  \
+                const int fault = ke_irow_##op##_##T((ST *)d.p + r * d.rs, (const ST *)s0.p + r * s0.rs, \
+                                                     (const ST *)s1.p + r * s1.rs, (const ST *)s2.p + r * s2.rs, kv, cols); \
+                if (fault) return fault;                                                           \
             }                                                                                      \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
