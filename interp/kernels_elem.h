@@ -136,6 +136,9 @@ KE_DEF_IREM(u64)
  * exponents then take ei_pow's answers (0; 1 for a base of 1; +-1 for -1 in a signed type), and
  * exponent 0 or base 1 give 1 from the loop itself. Reads element i of both sources before writing
  * element i only: in place is safe. */
+/* 1 when x, a value of integer type T, is negative (never for the unsigned types): its sign bit, in
+ * T's width (a `< 0` on a 64-bit copy made the vectoriser use 64-bit lanes) */
+#define KE_NEGATIVE(T, x) (EI_MINUS_ONE_##T && (((EI_UPROMO_##T)(EI_PROMO_##T)(x) >> (8 * sizeof(x) - 1)) & 1))
 #define KE_DEF_POW_ROW(T)                                                                          \
     KINLINE void ke_pow_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, const KE_STORE_##T *pe, int64_t n) { \
         typedef KE_STORE_##T ST;                                                                   \
@@ -146,9 +149,9 @@ KE_DEF_IREM(u64)
             U emax = 0;                                                                            \
             for (int64_t i = 0; i < m; i++) {                                                      \
                 const ST e = pe[c0 + i];                                                           \
-                ex[i] = (int64_t)e < 0 ? 0 : (U)e;                                                 \
+                ex[i] = KE_NEGATIVE(T, e) ? 0 : (U)e;                                              \
                 emax |= ex[i];                                                                     \
-                base[i] = (U)(int64_t)pa[c0 + i];                                                  \
+                base[i] = (U)(EI_PROMO_##T)pa[c0 + i];                                             \
                 res[i] = 1;                                                                        \
             }                                                                                      \
             for (; emax; emax >>= 1)                                                               \
@@ -158,10 +161,10 @@ KE_DEF_IREM(u64)
                     base[i] = b * b;                                                               \
                     ex[i] >>= 1;                                                                   \
                 }                                                                                  \
-            for (int64_t i = 0; i < m; i++) {                                                      \
-                const int64_t a = (int64_t)pa[c0 + i], e = (int64_t)pe[c0 + i];                    \
-                const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == -1 ? (e % 2 == 0 ? 1 : (U)-1) : 0; \
-                dp[c0 + i] = (ST)(e < 0 ? neg : res[i]);                                           \
+            for (int64_t i = 0; i < m; i++) { /* in T's width: no 64-bit lanes */                  \
+                const U a = (U)(EI_PROMO_##T)pa[c0 + i], e = (U)(EI_PROMO_##T)pe[c0 + i];          \
+                const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == (U)-1 ? ((e & 1) == 0 ? 1 : (U)-1) : 0; \
+                dp[c0 + i] = (ST)(KE_NEGATIVE(T, pe[c0 + i]) ? neg : res[i]);                      \
             }                                                                                      \
         }                                                                                          \
     }
