@@ -602,8 +602,9 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                         if (!in_place) { /* float first, the same test alongside; double if it fails */ \
                             for (int64_t c = 0; c < m; c++) {                                      \
                                 const ST x0 = q0[c];                                               \
-                                wide |= KE_WIDE_RECIPF(T, x0);                                     \
-                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rbf);               \
+                                const int w = KE_WIDE_RECIPF(T, x0);                               \
+                                wide |= w; /* a wide dividend computes as 0: no overflow, result redone */ \
+                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, w ? (ST)0 : x0, kv, rbf);    \
                             }                                                                      \
                             if (!wide) continue;                                                   \
                         } else {                                                                   \
