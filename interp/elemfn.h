@@ -79,6 +79,12 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
  * ones where a row's dividends allow it (EI_WIDE, the kernels' ESQ forms). */
 #define EI_QUOT_FLOAT(T, a, b) ((EI_PROMO_##T)((float)(a) / (float)(b)))
 #define EI_REMAINDER_FLOAT(T, a, b) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT_FLOAT(T, a, b) * EI_P(T, b)))
+/* TREM's floor modulo from the float quotient: for |a| < 2^24 the rounding of (float)a / (float)b
+ * cannot cross an integer (as for the truncation), so its floor is floor(a/b), and a - q b in the
+ * wrapping unsigned type is the floor modulo (the result lies between 0 and b), no sign fix-up */
+#define EI_FLOORMOD_FLOAT(T, a, b)                                                                 \
+    ((EI_PROMO_##T)((EI_UPROMO_##T)(a) -                                                           \
+                    (EI_UPROMO_##T)(int32_t)floorf((float)(a) / (float)(b)) * (EI_UPROMO_##T)(b)))
 /* 1 when a 32-bit dividend is outside (-2^24, 2^24), where EI_QUOT_FLOAT may be wrong (branch-free,
  * so that the scan vectorises) */
 #define EI_WIDE_i32(a) ((uint32_t)(a) + 0xffffffu > 0x1fffffeu)
@@ -206,7 +212,10 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define ERBF_div ~, 1
 #define EIR_DIV(T, a, b, rb) EI_QUOT_RECIP(T, a, rb)
 /* ESQ_NAME (`~, FORM`) and ESQF_NAME (`~, 1`): FORM(T, a, b, c) is EI_NAME with the float quotient,
- * for a row of a 32-bit type whose dividends a are all inside (-2^24, 2^24) (kernels_elem.h) */
+ * for a row of a 32-bit type whose dividends a are all inside (-2^24, 2^24) (kernels_elem.h). An op
+ * with these forms checks its elements with EC_DIVISOR, which for such a dividend faults only where
+ * b is 0 (INT_MIN / -1 needs a wide INT_MIN): ESQ_FAULT, the cheaper first test of a chunk. */
+#define ESQ_FAULT(T, a, b) ((b) == 0)
 #define ESQ_div ~, EIS_DIV
 #define ESQF_div ~, 1
 #define EIS_DIV(T, a, b, c) EI_QUOT_FLOAT(T, a, b)

@@ -113,11 +113,10 @@ KE_DEF_REM_FAST(bf16)
         const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
         return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
     }                                                                                              \
-    /* the same with the float quotient (elemfn.h, EI_QUOT_FLOAT: dividends inside (-2^24, 2^24)) */ \
+    /* the same from the floor of the float quotient (elemfn.h, EI_FLOORMOD_FLOAT: dividends inside \
+     * (-2^24, 2^24)) */                                                                          \
     KINLINE KE_STORE_##T ei_rem_float_##T(KE_STORE_##T a, KE_STORE_##T b) {                        \
-        const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_FLOAT(T, a, b);                          \
-        const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
-        return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
+        return (KE_STORE_##T)EI_FLOORMOD_FLOAT(T, a, b);                                           \
     }
 KE_DEF_IREM(i8)
 KE_DEF_IREM(u8)
@@ -547,6 +546,20 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                                  \
             (void)q1, (void)q2;                                                                    \
             int any = 0, wide = !KE_INT_SMALLQ(elem, T);                                           \
+            if (KE_INT_SMALLQ(elem, T) && !check_once) { /* the usual chunk: one cheap test first */ \
+                int suspect = 0;                                                                   \
+                for (int64_t c = 0; c < m; c++)                                                    \
+                    suspect |= KE_CALL(ESQ_FAULT, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)) |    \
+                               EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)));    \
+                if (!suspect) {                                                                    \
+                    for (int64_t c = 0; c < m; c++) {                                              \
+                        const ST x0 = q0[c], x1 = q1[c], x2 = q2[c];                               \
+                        (void)x1, (void)x2;                                                        \
+                        dq[c] = (ST)KE_CALL(KE_SMALLQ(elem), T, KE_ARGS_##shape(x0, x1, x2, kv));  \
+                    }                                                                              \
+                    continue;                                                                      \
+                }                                                                                  \
+            }                                                                                      \
             for (int64_t c = 0; scan && c < m; c++) {                                              \
                 if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
                 if (KE_INT_SMALLQ(elem, T))                                                        \

@@ -346,17 +346,27 @@ Test(elem_fn, quotient_by_a_fixed_divisor_through_its_reciprocal_is_exact, .time
 }
 
 /* The float quotient (EI_QUOT_FLOAT: every 8- and 16-bit type, and 32-bit rows whose dividends lie
- * inside (-2^24, 2^24)) against C's `/`: every 16-bit dividend by the edge divisors, dividends at and
+ * inside (-2^24, 2^24)) against C's `/`, and TREM's floor modulo from its floor (EI_FLOORMOD_FLOAT)
+ * against `%` with the sign fix-up: every 16-bit dividend by the edge divisors, dividends at and
  * beside multiples of every divisor in [-3000, 3000] and of large ones, and 2 million random
  * pairs; then the TDIV, TFMOD, TREM, TDIVS (scalar first) i32 and u32 kernels of every variant on
  * rows that take the float path, and on the same rows with one wide dividend (the double path). */
+/* TREM's floor modulo of two i32 values, as the simulator computes it: C's %, then + b when the
+ * signs differ and the remainder is not 0 */
+static int32_t floor_mod_i32(int32_t a, int32_t b) {
+    const int32_t r = a % b;
+    return r != 0 && (a >= 0) != (b >= 0) ? (int32_t)((uint32_t)r + (uint32_t)b) : r;
+}
+
 Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120) {
     static const int32_t edge[] = {INT32_MIN, -16777215, -65536, -32768, -3, -2, -1, 1, 2, 3, 7, 255,
                                    32767, 65535, 46341, 16777215, 16777216, INT32_MAX};
     const size_t ne = sizeof edge / sizeof *edge;
     for (int32_t a = -65536; a <= 65536; a++)
-        for (size_t j = 0; j < ne; j++)
+        for (size_t j = 0; j < ne; j++) {
             cr_assert_eq(EI_QUOT_FLOAT(i32, a, edge[j]), a / edge[j], "%d / %d", a, edge[j]);
+            cr_assert_eq(EI_FLOORMOD_FLOAT(i32, a, edge[j]), floor_mod_i32(a, edge[j]), "%d mod %d", a, edge[j]);
+        }
     uint64_t s = 7;
     for (int32_t b = -3000; b <= 3000; b++) {
         if (!b) continue;
@@ -367,6 +377,7 @@ Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120
                 if (a <= -16777216 || a >= 16777216) continue;
                 cr_assert_eq(EI_QUOT_FLOAT(i32, (int32_t)a, b), (int32_t)a / b, "%lld / %d", (long long)a, b);
                 cr_assert_eq(EI_REMAINDER_FLOAT(i32, (int32_t)a, b), (int32_t)a % b);
+                cr_assert_eq(EI_FLOORMOD_FLOAT(i32, (int32_t)a, b), floor_mod_i32((int32_t)a, b), "%lld mod %d", (long long)a, b);
             }
         }
     }
@@ -375,6 +386,8 @@ Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120
         const uint32_t ua = rng_next(&s) % 16777216u, ub = rng_next(&s) >> (rng_next(&s) % 31);
         if (b) cr_assert_eq(EI_QUOT_FLOAT(i32, a, b), a / b, "%d / %d", a, b);
         if (ub) cr_assert_eq(EI_QUOT_FLOAT(u32, ua, ub), ua / ub, "%u / %u", ua, ub);
+        if (b) cr_assert_eq(EI_FLOORMOD_FLOAT(i32, a, b), floor_mod_i32(a, b), "%d mod %d", a, b);
+        if (ub) cr_assert_eq(EI_FLOORMOD_FLOAT(u32, ua, ub), ua % ub, "%u mod %u", ua, ub);
         cr_assert_eq(EI_WIDE_i32(a), 0);
         cr_assert_eq(EI_WIDE_u32(ua), 0);
     }
