@@ -108,10 +108,13 @@ KE_DEF_REM_FAST(bf16)
         const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
         return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
     }                                                                                              \
+    /* where the float reciprocal applies (dividends inside (-2^21, 2^21)), the floor of the float  \
+     * quotient instead (EI_FLOORMOD_FLOAT): a divide and no sign fix-up beat the multiply and the \
+     * fix-up (the floor of a product by a reciprocal rounded away from zero is not the floor of   \
+     * the quotient) */                                                                            \
     KINLINE KE_STORE_##T ei_rem_recipf_##T(KE_STORE_##T a, KE_STORE_##T b, float rb) {             \
-        const KE_STORE_##T r = (KE_STORE_##T)EI_REMAINDER_RECIP(T, a, b, rb);                      \
-        const EI_UPROMO_##T add = (a >= 0) != (b >= 0) && r != 0 ? (EI_UPROMO_##T)b : 0;            \
-        return (KE_STORE_##T)((EI_UPROMO_##T)r + add);                                             \
+        (void)rb;                                                                                  \
+        return (KE_STORE_##T)EI_FLOORMOD_FLOAT(T, a, b);                                           \
     }                                                                                              \
     /* the same from the floor of the float quotient (elemfn.h, EI_FLOORMOD_FLOAT: dividends inside \
      * (-2^24, 2^24)) */                                                                          \
