@@ -149,6 +149,21 @@ KE_DEF_IREM(u64)
         for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
             const int64_t m = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                               \
             U emax = 0;                                                                            \
+            for (int64_t i = 0; i < m; i++) emax |= KE_NEGATIVE(T, pe[c0 + i]) ? 0 : (U)pe[c0 + i]; \
+            if (emax < 32) { /* five bits at most: one pass, the same products in registers */    \
+                for (int64_t i = 0; i < m; i++) {                                                  \
+                    const U a = (U)(EI_PROMO_##T)pa[c0 + i], e = (U)(EI_PROMO_##T)pe[c0 + i];      \
+                    U x = KE_NEGATIVE(T, pe[c0 + i]) ? 0 : e, b = a, r = 1;                        \
+                    for (int k = 0; k < 5; k++, x >>= 1) {                                         \
+                        r = x & 1 ? r * b : r;                                                     \
+                        b *= b;                                                                    \
+                    }                                                                              \
+                    const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == (U)-1 ? ((e & 1) == 0 ? 1 : (U)-1) : 0; \
+                    dp[c0 + i] = (ST)(KE_NEGATIVE(T, pe[c0 + i]) ? neg : r);                       \
+                }                                                                                  \
+                continue;                                                                          \
+            }                                                                                      \
+            emax = 0;                                                                              \
             for (int64_t i = 0; i < m; i++) {                                                      \
                 const ST e = pe[c0 + i];                                                           \
                 ex[i] = KE_NEGATIVE(T, e) ? 0 : (U)e;                                              \
@@ -173,10 +188,27 @@ KE_DEF_IREM(u64)
 /* TPOWS for a row of the types up to 32 bits with a scalar exponent (elemfn.h, EIPS_pows): the
  * power by squaring in double, one multiply pass per exponent bit over the chunk (the exponent is
  * the same for every element), then 1 / power for a negative exponent, converted as EI_F2I. */
+/* b^m for m < 32 by squaring, the products in the order of the passes below (b, then each further
+ * bit's square multiplied in where the bit is set); the squares past m's top bit are not used */
+KINLINE double ke_pow_small(double b, uint64_t m) {
+    double r = m & 1 ? b : 1.0;
+    for (int k = 1; k < 5; k++) {
+        b *= b;
+        r = (m >> k) & 1 ? r * b : r;
+    }
+    return r;
+}
 #define KE_DEF_POWS_ROW(T)                                                                         \
     KINLINE void ke_pows_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, KE_STORE_##T k, int64_t n) { \
         const int64_t e = (int64_t)k;                                                              \
         const uint64_t m = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;                                  \
+        if (m < 32) { /* up to four further bits: one pass, the same products in registers */      \
+            for (int64_t i = 0; e >= 0 && i < n; i++)                                              \
+                dp[i] = (KE_STORE_##T)EI_F2I_##T(ke_pow_small((double)pa[i], m));                 \
+            for (int64_t i = 0; e < 0 && i < n; i++)                                               \
+                dp[i] = (KE_STORE_##T)EI_F2I_##T(1.0 / ke_pow_small((double)pa[i], m));           \
+            return;                                                                                \
+        }                                                                                          \
         double res[KE_CHUNK], base[KE_CHUNK];                                                      \
         for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
             const int64_t len = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                             \

@@ -506,9 +506,10 @@ Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeo
 /* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
  * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
  * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
- * enough to span several chunks with different highest exponent bits. */
+ * enough to span several chunks with different highest exponent bits; the last two chunks (from
+ * element 768) have only exponents under 32, negative ones among them (the one-pass form). */
 Test(elem_kernels, integer_pow_rows_match_the_element_function) {
-    enum { N = 700 };
+    enum { N = 1100 };
     static const int64_t edge_base[] = {0, 1, -1, 2, -2, 3, -3, 7, 255, 65535, INT32_MAX, INT32_MIN};
     static const int64_t edge_exp[] = {0, 1, 2, 3, -1, -2, -3, 31, 32, 33, 63, INT32_MAX, INT32_MIN, 1000000};
     static const DType types[] = {DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32};
@@ -529,6 +530,7 @@ Test(elem_kernels, integer_pow_rows_match_the_element_function) {
                     else {
                         av = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
                         ev = i < 400 ? (int64_t)(rng_next(&s) % 12) : (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                        if (i >= 768) ev = (int64_t)(rng_next(&s) % 40) - 8;
                     }
                     memcpy(a + i * es, &av, es); /* little-endian truncation to the element type */
                     memcpy(e + i * es, &ev, es);
