@@ -580,22 +580,15 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             ST *restrict dq = dp + c0;                                                             \
             const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                                  \
             (void)q1, (void)q2;                                                                    \
-            int any = 0, wide = !KE_INT_SMALLQ(elem, T);                                           \
-            if (KE_INT_SMALLQ(elem, T) && !check_once) { /* the usual chunk: one cheap test first */ \
-                int suspect = 0;                                                                   \
+            int any = 0, wide = !KE_INT_SMALLQ(elem, T), suspect = 1;                              \
+            if (KE_INT_SMALLQ(elem, T) && !check_once) { /* one cheap test first (elemfn.h, ESQ_FAULT): \
+                                                          * where it finds nothing, no fault, no wide */ \
+                suspect = 0;                                                                       \
                 for (int64_t c = 0; c < m; c++)                                                    \
                     suspect |= KE_CALL(ESQ_FAULT, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)) |    \
                                EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)));    \
-                if (!suspect) {                                                                    \
-                    for (int64_t c = 0; c < m; c++) {                                              \
-                        const ST x0 = q0[c], x1 = q1[c], x2 = q2[c];                               \
-                        (void)x1, (void)x2;                                                        \
-                        dq[c] = (ST)KE_CALL(KE_SMALLQ(elem), T, KE_ARGS_##shape(x0, x1, x2, kv));  \
-                    }                                                                              \
-                    continue;                                                                      \
-                }                                                                                  \
             }                                                                                      \
-            for (int64_t c = 0; scan && c < m; c++) {                                              \
+            for (int64_t c = 0; scan && suspect && c < m; c++) {                                   \
                 if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
                 if (KE_INT_SMALLQ(elem, T))                                                        \
                     wide |= EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)));       \
