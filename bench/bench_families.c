@@ -576,7 +576,8 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                 c->row = r, c->dt = dt, c->s = s, c->target = tg;
                 int64_t es = (int64_t)dtype_size(dt);
                 c->pc = (int)rup(s.cols, 32 / es);
-                int srcs = n_tiles(r) - 1 - r->tmp;
+                /* an accumulating row (TAXPY: dst += src * scalar) reads dst as well as writing it */
+                int srcs = n_tiles(r) - 1 - r->tmp + ((r->info->flags & OPF_DST_READ) != 0);
                 c->bytes = (int64_t)(srcs + 1) * s.rows * s.cols * es;
                 c->sim_ns[0] = c->sim_ns[1] = -1.0;
                 int64_t foot = (int64_t)n_tiles(r) * s.rows * c->pc * es;
@@ -718,8 +719,9 @@ bool bench_families(const BenchOptions *o, GoalResult *goals) {
                c->row->family, dtype_name(c->dt), tg, shape, bstr, c->ours_ns, gbs, mc_gbs, ratio, fixed, simc[0], simc[1],
                goal, c->lt.noisy ? " ~" : "");
     }
-    printf("bytes = sources read + dst written over the valid region; ratio = memcpy time / op time (memcpy of bytes/2,\n"
-           "same run); fixed (16x16 rows) = per-instruction cost, the intercept of ns/op through 16x16 and 64x64;\n"
+    printf("bytes = sources read (dst too where the op accumulates into it, TAXPY) + dst written over the valid\n"
+           "region; ratio = memcpy time / op time (memcpy of bytes/2, same run); fixed (16x16 rows) = per-instruction\n"
+           "cost, the intercept of ns/op through 16x16 and 64x64;\n"
            "x-O2 / x-O3n = simulator ns / our ns (>= 1: pto-run is at least as fast as pto-isa's CPU simulator built with\n"
            "g++ -O2 / -O3 -march=native). tgt a5: the dtype is legal on A5 only. 2048x8 f16/bf16 sits in a 2048x16 tile.\n");
     printf("interpreter: %.1f s for %d cases.", ours_s, n);

@@ -294,7 +294,8 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 #define EI_F2I_u64(x) ((uint64_t)scalar_float_to_int((x), DT_U64, true))
 #define EC_pows EC_OK
 /* EIPS_NAME defined: tile-scalar kernels of the types whose EI_F2I is the 32-bit conversion (i8 to
- * i32) run EI_NAME on whole rows as a power by squaring in double (kernels_elem.h, ke_pows_row):
+ * i32) run EI_NAME on whole rows as a power by squaring (kernels_elem.h, ke_pows_row; exponents 0
+ * to 31 in int32 below the base where the power reaches 2^31, the others in double):
  * exact while |a^b| < 2^53, where glibc's pow returns the exact power too (every pair whose power
  * is at most 2^32 in magnitude is compared with pow by tests/unit/test_elem_kernels.c), and a
  * power of 2^31 or more converts to INT32_MIN (CVTTSD2SI's out-of-range answer) either way;

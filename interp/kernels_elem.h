@@ -141,26 +141,52 @@ KE_DEF_IREM(u64)
 /* 1 when x, a value of integer type T, is negative (never for the unsigned types): its sign bit, in
  * T's width (a `< 0` on a 64-bit copy made the vectoriser use 64-bit lanes) */
 #define KE_NEGATIVE(T, x) (EI_MINUS_ONE_##T && (((EI_UPROMO_##T)(EI_PROMO_##T)(x) >> (8 * sizeof(x) - 1)) & 1))
+/* One chunk of KE_DEF_POW_ROW whose exponents are all below 2^NB (NB a constant: the bit loop
+ * unrolls, and no square past the chunk's highest bit is computed); NEG 0 when none is negative */
+#define KE_POW_ROW_SMALL(T, NB, NEG)                                                               \
+    for (int64_t i = 0; i < m; i++) {                                                              \
+        const U a = (U)(EI_PROMO_##T)pa[c0 + i], e = (U)(EI_PROMO_##T)pe[c0 + i];                  \
+        const U x = KE_NEGATIVE(T, pe[c0 + i]) ? 0 : e;                                            \
+        U b = a, r = x & 1 ? a : 1;                                                                \
+        for (int k = 1; k < (NB); k++) {                                                           \
+            b *= b;                                                                                \
+            r = (x >> k) & 1 ? r * b : r;                                                          \
+        }                                                                                          \
+        const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == (U)-1 ? ((e & 1) == 0 ? 1 : (U)-1) : 0; \
+        dp[c0 + i] = (ST)((NEG) && KE_NEGATIVE(T, pe[c0 + i]) ? neg : r);                          \
+    }
+/* Elements c0..c0+m-1 of KE_DEF_POW_ROW when eor, the OR of their exponents, is under 32: none
+ * negative, as many bits as eor has */
+#define KE_POW_ROW_UNSIGNED(T)                                                                     \
+    if (eor < 2) KE_POW_ROW_SMALL(T, 1, 0)                                                         \
+    else if (eor < 4) KE_POW_ROW_SMALL(T, 2, 0)                                                    \
+    else if (eor < 8) KE_POW_ROW_SMALL(T, 3, 0)                                                    \
+    else if (eor < 16) KE_POW_ROW_SMALL(T, 4, 0)                                                   \
+    else KE_POW_ROW_SMALL(T, 5, 0)
 #define KE_DEF_POW_ROW(T)                                                                          \
     KINLINE void ke_pow_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, const KE_STORE_##T *pe, int64_t n) { \
         typedef KE_STORE_##T ST;                                                                   \
         typedef EI_UPROMO_##T U;                                                                   \
         U res[KE_CHUNK], base[KE_CHUNK], ex[KE_CHUNK];                                             \
+        U eor = 0; /* first the whole row at once when it qualifies (one scan, one pass) */        \
+        for (int64_t i = 0; i < n; i++) eor |= (U)(EI_PROMO_##T)pe[i];                             \
+        if (eor < 32) {                                                                            \
+            const int64_t c0 = 0, m = n;                                                           \
+            KE_POW_ROW_UNSIGNED(T)                                                                 \
+            return;                                                                                \
+        }                                                                                          \
         for (int64_t c0 = 0; c0 < n; c0 += KE_CHUNK) {                                             \
             const int64_t m = n - c0 < KE_CHUNK ? n - c0 : KE_CHUNK;                               \
+            eor = 0;                                                                               \
+            for (int64_t i = 0; i < m; i++) eor |= (U)(EI_PROMO_##T)pe[c0 + i];                    \
+            if (eor < 32) {                                                                        \
+                KE_POW_ROW_UNSIGNED(T)                                                             \
+                continue;                                                                          \
+            }                                                                                      \
             U emax = 0;                                                                            \
             for (int64_t i = 0; i < m; i++) emax |= KE_NEGATIVE(T, pe[c0 + i]) ? 0 : (U)pe[c0 + i]; \
             if (emax < 32) { /* five bits at most: one pass, the same products in registers */    \
-                for (int64_t i = 0; i < m; i++) {                                                  \
-                    const U a = (U)(EI_PROMO_##T)pa[c0 + i], e = (U)(EI_PROMO_##T)pe[c0 + i];      \
-                    U x = KE_NEGATIVE(T, pe[c0 + i]) ? 0 : e, b = a, r = 1;                        \
-                    for (int k = 0; k < 5; k++, x >>= 1) {                                         \
-                        r = x & 1 ? r * b : r;                                                     \
-                        b *= b;                                                                    \
-                    }                                                                              \
-                    const U neg = a == 1 ? 1 : EI_MINUS_ONE_##T && a == (U)-1 ? ((e & 1) == 0 ? 1 : (U)-1) : 0; \
-                    dp[c0 + i] = (ST)(KE_NEGATIVE(T, pe[c0 + i]) ? neg : r);                       \
-                }                                                                                  \
+                KE_POW_ROW_SMALL(T, 5, 1)                                                          \
                 continue;                                                                          \
             }                                                                                      \
             emax = 0;                                                                              \
@@ -198,14 +224,46 @@ KINLINE double ke_pow_small(double b, uint64_t m) {
     }
     return r;
 }
+/* The smallest t with t^m >= 2^31 (m in 1..31): a base of magnitude t or more has a power that
+ * CVTTSD2SI turns into INT32_MIN, and every smaller one a power that fits int32 exactly */
+static inline uint32_t ke_pow_overflow_base(uint64_t m) {
+    uint32_t t = (uint32_t)pow(2.0, 31.0 / (double)m);
+    if (t > 2) t -= 2; /* below the root; then up to the first t whose power reaches 2^31 */
+    for (;; t++) {
+        uint64_t p = 1;
+        for (uint64_t k = 0; k < m && p < (1ull << 31); k++) p *= t;
+        if (p >= (1ull << 31)) return t;
+    }
+}
+/* a^m in 32-bit wrapping arithmetic for m < 2^NB by squaring (NB a constant: the bit loop unrolls),
+ * and INT32_MIN where |a| >= big: the power in the int32 range is exact, and one at or past 2^31
+ * in magnitude is what pow's conversion gives (INT32_MIN, which -2^31 itself is too) */
+#define KE_POWS_I32_LOOP(T, NB)                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                              \
+        const uint32_t a = (uint32_t)(int32_t)(EI_PROMO_##T)pa[i];                                \
+        const uint32_t mag = (int32_t)a < 0 ? 0u - a : a;                                          \
+        uint32_t b = a, r = m & 1 ? a : 1u;                                                        \
+        for (int k = 1; k < (NB); k++) {                                                           \
+            b *= b;                                                                                \
+            r = (m >> k) & 1 ? r * b : r;                                                          \
+        }                                                                                          \
+        dp[i] = (KE_STORE_##T)(int32_t)(mag >= big ? 0x80000000u : r);                            \
+    }
 #define KE_DEF_POWS_ROW(T)                                                                         \
     KINLINE void ke_pows_row_##T(KE_STORE_##T *dp, const KE_STORE_##T *pa, KE_STORE_##T k, int64_t n) { \
         const int64_t e = (int64_t)k;                                                              \
         const uint64_t m = e < 0 ? 0 - (uint64_t)e : (uint64_t)e;                                  \
-        if (m < 32) { /* up to four further bits: one pass, the same products in registers */      \
-            for (int64_t i = 0; e >= 0 && i < n; i++)                                              \
-                dp[i] = (KE_STORE_##T)EI_F2I_##T(ke_pow_small((double)pa[i], m));                 \
-            for (int64_t i = 0; e < 0 && i < n; i++)                                               \
+        if (e >= 0 && m < 32) { /* in int32, exact below the bound that pow's conversion overflows */ \
+            const uint32_t big = m ? ke_pow_overflow_base(m) : UINT32_MAX;                         \
+            if (m < 2) KE_POWS_I32_LOOP(T, 1)                                                      \
+            else if (m < 4) KE_POWS_I32_LOOP(T, 2)                                                 \
+            else if (m < 8) KE_POWS_I32_LOOP(T, 3)                                                 \
+            else if (m < 16) KE_POWS_I32_LOOP(T, 4)                                                \
+            else KE_POWS_I32_LOOP(T, 5)                                                            \
+            return;                                                                                \
+        }                                                                                          \
+        if (m < 32) { /* a negative exponent: 1 / a^m, the squares in registers */                  \
+            for (int64_t i = 0; i < n; i++)                                                        \
                 dp[i] = (KE_STORE_##T)EI_F2I_##T(1.0 / ke_pow_small((double)pa[i], m));           \
             return;                                                                                \
         }                                                                                          \

@@ -506,8 +506,10 @@ Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeo
 /* TPOW on integers runs whole rows bit-serially (kernels_elem.h, ke_pow_row): every variant gives
  * ei_pow's answer (the simulator's integer_pow) for exponents 0, 1, large, negative and of every
  * bit length, bases 0, +-1, +-2 and random ones (wrapping), in place too, and with rows long
- * enough to span several chunks with different highest exponent bits; the last two chunks (from
- * element 768) have only exponents under 32, negative ones among them (the one-pass form). */
+ * enough to span several chunks with different highest exponent bits; the chunk from element 512
+ * has only exponents 0 to 15 (the one-pass form without the negative rules), the last two (from
+ * 768) only exponents under 32, negative ones among them (the one-pass form with them); then rows
+ * whose exponents are all under 2^k, k = 1..5 (one pass over the row, k bits). */
 Test(elem_kernels, integer_pow_rows_match_the_element_function) {
     enum { N = 1100 };
     static const int64_t edge_base[] = {0, 1, -1, 2, -2, 3, -3, 7, 255, 65535, INT32_MAX, INT32_MIN};
@@ -523,13 +525,20 @@ Test(elem_kernels, integer_pow_rows_match_the_element_function) {
             size_t es = dtype_size(dt);
             uint8_t *a = malloc(N * es), *e = malloc(N * es), *d = malloc(N * es), *want = malloc(N * es);
             uint64_t s = 7 + (uint64_t)dt;
+            /* mode 0: the mixed rows; mode 1..5: every exponent of the row under 2^mode and none
+             * negative (the whole row in one pass, the bit loop cut to mode bits) */
+            for (int mode = 0; mode < 6; mode++)
             for (int in_place = 0; in_place < 2; in_place++) {
                 for (int i = 0; i < N; i++) {
                     int64_t av, ev;
-                    if (i < 12 * 14) av = edge_base[i % 12], ev = edge_exp[i / 12];
+                    if (mode) {
+                        av = i < 12 ? edge_base[i] : (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                        ev = i == 5 ? (1 << mode) - 1 : (int64_t)(rng_next(&s) % (1u << mode));
+                    } else if (i < 12 * 14) av = edge_base[i % 12], ev = edge_exp[i / 12];
                     else {
                         av = (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
                         ev = i < 400 ? (int64_t)(rng_next(&s) % 12) : (int32_t)rng_next(&s) >> (rng_next(&s) % 32);
+                        if (i >= 512) ev = (int64_t)(rng_next(&s) % 16); /* a chunk with no negative one */
                         if (i >= 768) ev = (int64_t)(rng_next(&s) % 40) - 8;
                     }
                     memcpy(a + i * es, &av, es); /* little-endian truncation to the element type */
@@ -565,9 +574,9 @@ Test(elem_kernels, integer_pow_rows_match_the_element_function) {
  * outside the range (and for NaN) */
 static int32_t cvtt_i32(double x) { return x >= -2147483648.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN; }
 
-/* TPOWS on i32 and i16 runs whole rows as a power by squaring in double (kernels_elem.h,
- * ke_pows_row), not through pow: for every exponent from 2 to 33 every base whose power is at most
- * about 2^32 in magnitude (where the conversion's answer depends on the exact value, 2^31 and -2^31
+/* TPOWS on i32, i16 and u16 runs whole rows as a power by squaring (kernels_elem.h, ke_pows_row:
+ * in int32 with an overflow bound for exponents 0 to 31, in double for the others), not through
+ * pow: for every exponent from 2 to 33 every base whose power is at most about 2^32 in magnitude (where the conversion's answer depends on the exact value, 2^31 and -2^31
  * included), and for exponents 0, 1, negative and huge a set of edge and random bases, every
  * variant gives (int32_t)pow(a, b) truncated to the type, as the simulator computes it. */
 Test(elem_kernels, integer_pows_rows_match_libm_pow) {
@@ -579,7 +588,8 @@ Test(elem_kernels, integer_pows_rows_match_libm_pow) {
     for (int isa = 0; isa < KISA_COUNT; isa++) {
         if (!kernel_isa_available((KernelIsa)isa)) continue;
         const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
-        KernelElem k32 = tab->elem[OP_TPOWS][DT_I32], k16 = tab->elem[OP_TPOWS][DT_I16];
+        KernelElem k32 = tab->elem[OP_TPOWS][DT_I32], k16 = tab->elem[OP_TPOWS][DT_I16], ku16 = tab->elem[OP_TPOWS][DT_U16];
+        cr_assert_not_null(ku16);
         cr_assert_not_null(k32);
         cr_assert_not_null(k16);
         for (int ei = 0; ei < 32 + (int)(sizeof other_exp / sizeof *other_exp); ei++) {
@@ -609,6 +619,13 @@ Test(elem_kernels, integer_pows_rows_match_libm_pow) {
             cr_assert_eq(k16((KTile){(uint8_t *)d16, n, 1}, src16, ks16, 1, n), 0);
             for (int j = 0; j < n; j++)
                 cr_assert_eq(d16[j], (int16_t)cvtt_i32(pow((double)a16[j], (double)e16)), "%s i16 %d ^ %d", tab->name, a16[j], e16);
+            /* u16: the same bits unsigned (bases up to 65535, whose squares pass 2^31) */
+            uint16_t *u16 = (uint16_t *)a16, *r16 = (uint16_t *)d16;
+            KScalar ksu = {.u = (uint64_t)(uint16_t)e16};
+            cr_assert_eq(ku16((KTile){(uint8_t *)d16, n, 1}, src16, ksu, 1, n), 0);
+            for (int j = 0; j < n; j++)
+                cr_assert_eq(r16[j], (uint16_t)cvtt_i32(pow((double)u16[j], (double)(uint16_t)e16)), "%s u16 %u ^ %u", tab->name,
+                             u16[j], (uint16_t)e16);
             checked += n;
         }
     }
