@@ -18,7 +18,8 @@ bool kernel_isa_available(KernelIsa isa) {
     switch (isa) {
     case KISA_PORTABLE: return true;
 #if KERNELS_HAVE_AVX2
-    case KISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    case KISA_AVX2:
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
     case KISA_AVX512:
         return kernel_isa_available(KISA_AVX2) && __builtin_cpu_supports("avx512f") &&
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&

@@ -9,7 +9,7 @@
 #include <immintrin.h>
 
 #pragma GCC push_options
-#pragma GCC target("avx2,f16c")
+#pragma GCC target("avx2,fma,f16c")
 
 #define KISA_NATIVE_BYTES 32
 #define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))

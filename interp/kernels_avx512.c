@@ -11,7 +11,7 @@
 #include <immintrin.h>
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,avx2,f16c,prefer-vector-width=512")
+#pragma GCC target("avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c,prefer-vector-width=512")
 
 #define KISA_NATIVE_BYTES 32
 #define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))
