@@ -146,7 +146,7 @@ KE_DEF_IREM(u64)
 #define KE_POW_ROW_SMALL(T, NB, NEG)                                                               \
     for (int64_t i = 0; i < m; i++) {                                                              \
         const U a = (U)(EI_PROMO_##T)pa[c0 + i], e = (U)(EI_PROMO_##T)pe[c0 + i];                  \
-        const U x = KE_NEGATIVE(T, pe[c0 + i]) ? 0 : e;                                            \
+        const U x = (NEG) && KE_NEGATIVE(T, pe[c0 + i]) ? 0 : e;                                   \
         U b = a, r = x & 1 ? a : 1;                                                                \
         for (int k = 1; k < (NB); k++) {                                                           \
             b *= b;                                                                                \
