@@ -6,7 +6,8 @@
  * One skeleton per kind of element type:
  *   f32 and integers: a loop over each row's contiguous run, which the compiler vectorises where
  *     the element function allows (the file is built with -O3; no FMA, no reassociation);
- *   f16 and bf16: chunks of a row are widened to f32 with the variant's vector conversions, the
+ *   f16 and bf16: chunks of the rows (short rows packed together) are widened to f32 with the
+ *     variant's vector conversions, the
  *     function is computed in f32 (or double, for libm functions), and the result is rounded back
  *     once per element, as the simulator rounds its `_Float16` / bfloat16 results;
  *   any other layout, and a destination that overlaps a source other than in place: the
@@ -298,7 +299,6 @@ static inline uint32_t ke_pow_overflow_base(uint64_t m) {
 #define KE_POWS_ROW_i64(...) (void)0
 #define KE_POWS_ROW_u64(...) (void)0
 #define KE_CHUNK 256
-#define KE_HCHUNK 256 /* elements per widen-compute-narrow chunk of the f16/bf16 rows (64: 10% slower) */
 KE_DEF_POWS_ROW(i8)
 KE_DEF_POWS_ROW(u8)
 KE_DEF_POWS_ROW(i16)
@@ -454,22 +454,48 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 #define KE_APX_LOAD_HALF(T, to, from, m) KE_WIDEN_##T(to, from, m)
 #define KE_APX_STORE_HALF(T, to, from, m) KE_NARROW_##T(to, from, m)
 
-/* For an element function with a fast form: ke_apx_OP_T computes one chunk from float sources
- * (x0, x1, x2 at p0, p1, p2; kv the scalar) into fo: the fast form, vectorised, with a flag per
- * element whose rounding it cannot vouch for, then EF_elem for the flagged ones (elemfn.h,
- * "approximate, then verify"); fo may not overlap the sources, m <= KE_CHUNK.
- * ke_apx_rows_OP_T runs a contiguous, safe (in place or disjoint) region through it: the rows'
- * pieces are packed into whole chunks (short rows batched, so the loop stays vectorised), and a
- * chunk is stored only after it is wholly loaded. */
-#define KE_DEF_APX(op, shape, elem, T, kind)                                                       \
-    KINLINE void ke_apx_##op##_##T(float *fo, const float *p0, const float *p1, const float *p2, float kv, \
-                                   int64_t m) {                                                    \
+/* ke_chunk_OP_T computes one chunk from float sources (x0, x1, x2 at p0, p1, p2; kv the scalar)
+ * into fo, which may not overlap the sources; m <= KE_CHUNK. For an element function with a fast
+ * form: that form, vectorised, with a flag per element whose rounding it cannot vouch for, then
+ * EF_elem for the flagged ones (elemfn.h, "approximate, then verify"); else EF_elem on every element.
+ * ke_rows_OP_T runs a contiguous, safe (in place or disjoint) region through it: the rows' pieces
+ * are packed into whole chunks (short rows batched, so that the loop stays vectorised and a row
+ * of 8 f16 does not pay a chunk's fixed cost), and a chunk is stored only after it is wholly
+ * loaded. Used for every f16/bf16 region and for the f32 fast forms. */
+/* ke_rows_OP_T's loop for rows of at most half a chunk: KE_CHUNK / w whole rows of w elements per chunk */
+#define KE_SHORT_ROWS(op, T, kind, w)                                                              \
+    do {                                                                                           \
+        const int64_t w_ = (w), per_ = KE_CHUNK / w_;                                              \
+        for (int64_t r0 = 0; r0 < rows; r0 += per_) {                                              \
+            const int64_t nr = rows - r0 < per_ ? rows - r0 : per_;                                \
+            for (int64_t j = 0; j < nr; j++) {                                                     \
+                KE_APX_LOAD_##kind(T, g0 + j * w_, (const ST *)s0.p + (r0 + j) * s0.rs, w_);       \
+                if (n > 1) KE_APX_LOAD_##kind(T, g1 + j * w_, (const ST *)s1.p + (r0 + j) * s1.rs, w_); \
+                if (n > 2) KE_APX_LOAD_##kind(T, g2 + j * w_, (const ST *)s2.p + (r0 + j) * s2.rs, w_); \
+            }                                                                                      \
+            ke_chunk_##op##_##T(fo, g0, g1, g2, kv, nr * w_);                                      \
+            for (int64_t j = 0; j < nr; j++)                                                       \
+                KE_APX_STORE_##kind(T, (ST *)d.p + (r0 + j) * d.rs, fo + j * w_, w_);              \
+        }                                                                                          \
+    } while (0)
+#define KE_DEF_CHUNKS(op, shape, elem, T, kind)                                                    \
+    KINLINE void ke_chunk_##op##_##T(float *fo, const float *p0, const float *p1, const float *p2, float kv, \
+                                     int64_t m) {                                                  \
         const double margin = KE_APX_MARGIN(elem, T);                                              \
+        (void)kv;                                                                                  \
+        if (!(margin > 0.0)) { /* no fast form */                                                  \
+            for (int64_t i = 0; i < m; i++) {                                                      \
+                const float x0 = p0[i], x1 = p1[i], x2 = p2[i];                                    \
+                (void)x1, (void)x2;                                                                \
+                fo[i] = KE_OUT_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));        \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
         uint8_t unsure[KE_CHUNK];                                                                  \
         int any = 0;                                                                               \
         for (int64_t i = 0; i < m; i++) {                                                          \
             const float x0 = p0[i], x1 = p1[i], x2 = p2[i];                                        \
-            (void)x0, (void)x1, (void)x2, (void)kv; /* used by the fast forms, not KE_NO_APX */    \
+            (void)x0, (void)x1, (void)x2; /* used by the fast forms, not KE_NO_APX */              \
             bool bad;                                                                              \
             fo[i] = ke_apx_round_##T(KE_CALL(KE_APX(elem), T, KE_ARGS_##shape(x0, x1, x2, kv)), margin, &bad); \
             unsure[i] = bad;                                                                       \
@@ -482,16 +508,33 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 fo[i] = KE_OUT_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));        \
             }                                                                                      \
     }                                                                                              \
-    KINLINE void ke_apx_rows_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, float kv,    \
-                                        int64_t rows, int64_t cols) {                              \
+    KINLINE void ke_rows_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, float kv,        \
+                                    int64_t rows, int64_t cols) {                                  \
         typedef KE_STORE_##T ST;                                                                   \
         float g0[KE_CHUNK], g1[KE_CHUNK], g2[KE_CHUNK], fo[KE_CHUNK];                              \
+        if (rows == 1 && !KE_APX_DIRECT_##kind) { /* one run (merged rows): chunks of it */          \
+            for (int64_t c0 = 0; c0 < cols; c0 += KE_CHUNK) {                                      \
+                const int64_t m = cols - c0 < KE_CHUNK ? cols - c0 : KE_CHUNK;                     \
+                KE_APX_LOAD_##kind(T, g0, (const ST *)s0.p + c0, m);                               \
+                if (n > 1) KE_APX_LOAD_##kind(T, g1, (const ST *)s1.p + c0, m);                    \
+                if (n > 2) KE_APX_LOAD_##kind(T, g2, (const ST *)s2.p + c0, m);                    \
+                ke_chunk_##op##_##T(fo, g0, g1, g2, kv, m);                                        \
+                KE_APX_STORE_##kind(T, (ST *)d.p + c0, fo, m);                                     \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        if (cols <= KE_CHUNK / 2) { /* short rows: whole rows per chunk (rows of NL elements, as  \
+                                       * a 2048x8 tile's, with conversions of a constant length) */ \
+            if (cols == NL) KE_SHORT_ROWS(op, T, kind, NL);                                        \
+            else KE_SHORT_ROWS(op, T, kind, cols);                                                 \
+            return;                                                                                \
+        }                                                                                          \
         int64_t r = 0, c = 0, wr = 0, wc = 0; /* the next element to load, to store */             \
         while (r < rows) {                                                                         \
             if (KE_APX_DIRECT_##kind && c + KE_CHUNK <= cols) { /* a whole chunk of one row */      \
                 const float *p0 = (const float *)s0.p + r * s0.rs + c, *p1 = (const float *)s1.p + r * s1.rs + c, \
                             *p2 = (const float *)s2.p + r * s2.rs + c;                             \
-                ke_apx_##op##_##T(fo, p0, p1, p2, kv, KE_CHUNK);                                   \
+                ke_chunk_##op##_##T(fo, p0, p1, p2, kv, KE_CHUNK);                                 \
                 memcpy((float *)d.p + r * d.rs + c, fo, sizeof fo);                                \
                 c += KE_CHUNK, wc += KE_CHUNK;                                                     \
                 if (c == cols) c = 0, r++, wc = 0, wr++;                                           \
@@ -506,7 +549,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 fill += take, c += take;                                                           \
                 if (c == cols) c = 0, r++;                                                         \
             }                                                                                      \
-            ke_apx_##op##_##T(fo, g0, g1, g2, kv, fill);                                           \
+            ke_chunk_##op##_##T(fo, g0, g1, g2, kv, fill);                                         \
             for (int64_t off = 0; off < fill;) {                                                   \
                 const int64_t take = cols - wc < fill - off ? cols - wc : fill - off;              \
                 KE_APX_STORE_##kind(T, (ST *)d.p + wr * d.rs + wc, fo + off, take);                \
@@ -537,7 +580,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
         if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(float))) {                                  \
             if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: through chunk buffers */           \
-                ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
+                ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
             if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
@@ -561,43 +604,13 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 
 /* ---- f16 and bf16 ---------------------------------------------------------------------------- */
 #define KE_DEF_HALF(op, shape, elem, T)                                                            \
-    /* one contiguous run of a row: chunks widened to f32, computed, narrowed */                   \
-    KINLINE void ke_hrow_##op##_##T(uint16_t *dp, const uint16_t *p0, const uint16_t *p1, const uint16_t *p2, \
-                                    float kv, int64_t cols) {                                      \
-        const int n = KE_NSRC_##shape;                                                             \
-        float f0[KE_HCHUNK], f1[KE_HCHUNK], f2[KE_HCHUNK], fo[KE_HCHUNK];                              \
-        (void)p1, (void)p2, (void)kv;                                                              \
-        for (int64_t c0 = 0; c0 < cols; c0 += KE_HCHUNK) {                                          \
-            const int64_t m = cols - c0 < KE_HCHUNK ? cols - c0 : KE_HCHUNK;                         \
-            KE_WIDEN_##T(f0, p0 + c0, m);                                                          \
-            if (n > 1) KE_WIDEN_##T(f1, p1 + c0, m);                                               \
-            if (n > 2) KE_WIDEN_##T(f2, p2 + c0, m);                                               \
-            for (int64_t i = 0; i < m; i++) {                                                      \
-                const float x0 = f0[i], x1 = f1[i], x2 = f2[i];                                    \
-                (void)x1, (void)x2;                                                                \
-                fo[i] = KE_NARROWABLE(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));     \
-            }                                                                                      \
-            KE_NARROW_##T(dp + c0, fo, m);                                                         \
-        }                                                                                          \
-    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(uint16_t))) {                               \
-            if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: its own chunk loop */              \
-                ke_apx_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
-                return EFAULT_NONE;                                                                \
-            }                                                                                      \
-            if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
-                ke_hrow_##op##_##T((uint16_t *)d.p, (const uint16_t *)s0.p, (const uint16_t *)s1.p, \
-                                   (const uint16_t *)s2.p, kv, cols);                              \
-                return EFAULT_NONE;                                                                \
-            }                                                                                      \
-            for (int64_t r = 0; r < rows; r++)                                                     \
-                ke_hrow_##op##_##T((uint16_t *)d.p + r * d.rs, (const uint16_t *)s0.p + r * s0.rs,  \
-                                   (const uint16_t *)s1.p + r * s1.rs, (const uint16_t *)s2.p + r * s2.rs, kv, cols); \
+        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(uint16_t))) { /* chunks widened, computed, narrowed */ \
+            ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                                  \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
@@ -745,10 +758,10 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
     }
 
 /* ---- instantiation from the op table ------------------------------------------------------- */
-#define KE_DEF_APX_F32 KE_DEF_APX
-#define KE_DEF_APX_HALF KE_DEF_APX
-#define KE_DEF_APX_INT(...)
-#define KE_DEF__(op, shape, elem, T, kind) KE_DEF_APX_##kind(op, shape, elem, T, kind) KE_DEF_##kind(op, shape, elem, T)
+#define KE_DEF_CHUNKS_F32 KE_DEF_CHUNKS
+#define KE_DEF_CHUNKS_HALF KE_DEF_CHUNKS
+#define KE_DEF_CHUNKS_INT(...)
+#define KE_DEF__(op, shape, elem, T, kind) KE_DEF_CHUNKS_##kind(op, shape, elem, T, kind) KE_DEF_##kind(op, shape, elem, T)
 #define KE_DEF_(op, shape, elem, T, kind) KE_DEF__(op, shape, elem, T, kind)
 #define KE_DEF(op, shape, elem, T) KE_DEF_(op, shape, elem, T, KE_KIND_##T)
 #define KE_TYPES_FI(m, ...) KE_TYPES_F(m, __VA_ARGS__) KE_TYPES_I(m, __VA_ARGS__)

@@ -112,6 +112,60 @@ Test(elem_kernels, every_variant_matches_the_portable_bits) {
 }
 
 /* One element through the kernel of `op` for dt = f16 (bits in, bits out). */
+/* The float kernels pack short rows of a padded tile into whole chunks (kernels_elem.h,
+ * ke_rows_OP_T: rows of 8 with a conversion of constant length, any other width of at most half
+ * a chunk generically, longer rows a piece at a time). Each such tile, separate and in place, must
+ * give what the kernel gives one row at a time (one run each), and leave the padding alone. */
+Test(elem_kernels, padded_rows_match_one_row_at_a_time) {
+    static const int64_t widths[] = {1, 3, 8, 37, 128, 129, 300};
+    enum { R = 70, PAD = 5, MAXN = R * (300 + PAD) + 16 };
+    int checked = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (int table = 0; table < 2; table++)
+            for (int op = 0; op < OP_COUNT; op++)
+                for (int dt = 0; dt < DT_COUNT; dt++) {
+                    KernelElem k = (table ? tab->elem_rev : tab->elem)[op][dt];
+                    if (!k || !dtype_is_float((DType)dt)) continue;
+                    const size_t es = dtype_size((DType)dt);
+                    uint8_t *src[3], *whole = malloc(MAXN * es), *byrow = malloc(MAXN * es);
+                    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
+                        for (int in_place = 0; in_place < 2; in_place++) {
+                            const int64_t cols = widths[w], rs = cols + PAD;
+                            uint64_t s = (uint64_t)(op * 131 + dt * 7) + (uint64_t)w;
+                            for (int i = 0; i < 3; i++) {
+                                src[i] = malloc(MAXN * es);
+                                fill_random(src[i], MAXN, (DType)dt, &s);
+                            }
+                            fill_random(whole, MAXN, (DType)dt, &s);
+                            memcpy(byrow, whole, MAXN * es);
+                            const KScalar ks = {.f = 0.75f};
+                            uint8_t *keep = malloc(MAXN * es);
+                            memcpy(keep, src[0], MAXN * es);
+                            KTile t[3] = {{src[0], rs, 1}, {src[1], rs, 1}, {src[2], rs, 1}};
+                            cr_assert_eq(k((KTile){in_place ? src[0] : whole, rs, 1}, t, ks, R, cols), 0);
+                            if (in_place) memcpy(whole, src[0], MAXN * es), memcpy(src[0], keep, MAXN * es);
+                            for (int64_t r = 0; r < R; r++) {
+                                KTile tr[3];
+                                for (int i = 0; i < 3; i++) tr[i] = (KTile){src[i] + (size_t)(r * rs) * es, cols, 1};
+                                uint8_t *drow = (in_place ? src[0] : byrow) + (size_t)(r * rs) * es;
+                                cr_assert_eq(k((KTile){drow, cols, 1}, tr, ks, 1, cols), 0);
+                            }
+                            if (in_place) memcpy(byrow, src[0], MAXN * es);
+                            cr_assert(memcmp(whole, byrow, MAXN * es) == 0, "%s%s %s (%s) rows of %lld%s: differs from one row at a time",
+                                      op_info(op)->name, table ? " (scalar first)" : "", dtype_name(dt), tab->name,
+                                      (long long)cols, in_place ? ", in place" : "");
+                            free(keep);
+                            for (int i = 0; i < 3; i++) free(src[i]);
+                            checked++;
+                        }
+                    free(whole), free(byrow);
+                }
+    }
+    cr_assert_gt(checked, 500);
+}
+
 static uint16_t one_f16(OpCode op, uint16_t a, uint16_t b, float scalar) {
     KernelElem k = kernel_isa_table(kernel_isa_best())->elem[op][DT_F16];
     cr_assert_not_null(k);
