@@ -10,7 +10,8 @@
  *     variant's vector conversions, the
  *     function is computed in f32 (or double, for libm functions), and the result is rounded back
  *     once per element, as the simulator rounds its `_Float16` / bfloat16 results;
- *   any other layout, and a destination that overlaps a source other than in place: the
+ *   col-major float operands (all of them) go column by column (no float function faults); any other
+ *     layout, and a destination that overlaps a source other than in place: the
  *     sequential reference loop (row-major order, element by element, the simulator's order).
  * Integer functions with a fault check (division, shifts) test each element before computing it
  * and return the fault; every other kernel returns EFAULT_NONE.
@@ -381,32 +382,42 @@ KE_DEF_POW_ROW(u64)
 
 /* True when the fast loops may run: dst and every source have unit column stride, and every
  * source is dst itself (the same walk) or shares no byte with it, so that any order gives the
- * sequential loop's result. Makes one run of all rows (*cols = rows * cols, *rows = 1) when every
- * operand's rows follow each other; the overlap test is then one comparison of byte ranges of the
- * same length per source (the 16x16 fixed cost, issue #11: the general test took about 130
- * instructions of an op's 370). */
-KINLINE bool ke_plan_flat(KTile d, const KTile *s, int n, int64_t *rows, int64_t *cols, size_t es) {
+ * sequential loop's result. Operands that all have unit row stride instead (col-major tiles, as
+ * the N x 1 row statistics of a softmax) are walked column by column: rows and columns swap in
+ * *rows, *cols and the tiles *d, *s0..*s2 (sources; copies of the first where unused),
+ * when transpose_ok (not for functions that fault: the simulator's loop writes the elements
+ * before a fault in row-major order); a single row or column has no stride to match. Makes one run of all rows (*cols = rows * cols,
+ * *rows = 1) when every operand's rows follow each other; the overlap test is then one comparison
+ * of byte ranges of the same length per source (the 16x16 fixed cost, issue #11: the general test
+ * took about 130 instructions of an op's 370). On false nothing is changed. */
+KINLINE bool ke_plan_rows(KTile d, KTile s0, KTile s1, KTile s2, int n, int64_t *rows, int64_t *cols, size_t es) {
     const int64_t R = *rows, C = *cols;
-    bool unit = d.cs == 1, merge = R == 1 || d.rs == C;
-    for (int i = 0; i < n; i++) {
-        unit &= s[i].cs == 1;
-        merge &= R == 1 || s[i].rs == C;
-    }
-    if (!unit) return false;
-    if (!merge) {
-        for (int i = 0; i < n; i++)
-            if (!elementwise_safe(d, s[i], R, C, es)) return false;
-        return true;
-    }
-    const uintptr_t bytes = (uintptr_t)(R * C) * es, dp = (uintptr_t)d.p;
-    bool safe = true;
-    for (int i = 0; i < n; i++) {
-        const uintptr_t sp = (uintptr_t)s[i].p;
-        safe &= sp == dp || sp + bytes <= dp || dp + bytes <= sp;
-    }
+    const bool merge = R == 1 || (d.rs == C && s0.rs == C && (n < 2 || s1.rs == C) && (n < 3 || s2.rs == C));
+    if (!merge)
+        return elementwise_safe(d, s0, R, C, es) && (n < 2 || elementwise_safe(d, s1, R, C, es)) &&
+               (n < 3 || elementwise_safe(d, s2, R, C, es));
+    const uintptr_t bytes = (uintptr_t)(R * C) * es, dp = (uintptr_t)d.p, p0 = (uintptr_t)s0.p,
+                    p1 = (uintptr_t)s1.p, p2 = (uintptr_t)s2.p;
+    const bool safe = (p0 == dp || p0 + bytes <= dp || dp + bytes <= p0) &&
+                      (n < 2 || p1 == dp || p1 + bytes <= dp || dp + bytes <= p1) &&
+                      (n < 3 || p2 == dp || p2 + bytes <= dp || dp + bytes <= p2);
+    if (!safe) return false;
     *cols = R * C;
     *rows = 1;
-    return safe;
+    return true;
+}
+KINLINE KTile ke_transposed(KTile t) { return (KTile){t.p, t.cs, 1}; }
+KINLINE bool ke_plan_flat(KTile *d, KTile *s0, KTile *s1, KTile *s2, int n, int64_t *rows, int64_t *cols, size_t es,
+                          bool transpose_ok) {
+    if ((d->cs == 1 && s0->cs == 1 && s1->cs == 1 && s2->cs == 1) || *cols == 1)
+        return ke_plan_rows(*d, *s0, *s1, *s2, n, rows, cols, es);
+    if (!transpose_ok || !((d->rs == 1 && s0->rs == 1 && s1->rs == 1 && s2->rs == 1) || *rows == 1)) return false;
+    KTile td = ke_transposed(*d), t0 = ke_transposed(*s0), t1 = ke_transposed(*s1), t2 = ke_transposed(*s2);
+    int64_t R = *cols, C = *rows;
+    if (!ke_plan_rows(td, t0, t1, t2, n, &R, &C, es)) return false;
+    *d = td, *s0 = t0, *s1 = t1, *s2 = t2;
+    *rows = R, *cols = C;
+    return true;
 }
 
 /* ---- approximate, then verify the rounding (elemfn.h: EFX_NAME, EFXM_NAME) ------------------ */
@@ -524,8 +535,10 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             return;                                                                                \
         }                                                                                          \
         if (cols <= KE_CHUNK / 2) { /* short rows: whole rows per chunk (rows of NL elements, as  \
-                                       * a 2048x8 tile's, with conversions of a constant length) */ \
+                                       * a 2048x8 tile's, and single elements, as an N x 1 tile's   \
+                                       * in a padded one, with copies of a constant length) */     \
             if (cols == NL) KE_SHORT_ROWS(op, T, kind, NL);                                        \
+            else if (cols == 1) KE_SHORT_ROWS(op, T, kind, 1);                                     \
             else KE_SHORT_ROWS(op, T, kind, cols);                                                 \
             return;                                                                                \
         }                                                                                          \
@@ -578,9 +591,11 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(float))) {                                  \
-            if (KE_APX_MARGIN(elem, T) > 0.0) { /* a fast form: through chunk buffers */           \
-                ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                          \
+        if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(float), true)) {                                  \
+            if (KE_APX_MARGIN(elem, T) > 0.0 || (cols == 1 && rows > 1)) {                         \
+                /* a fast form, or one column (an N x 1 tile in a padded one, as a row reduction's  \
+                 * result): through chunk buffers, where the loop is vectorised */                  \
+                ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                              \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
             if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
@@ -609,7 +624,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(uint16_t))) { /* chunks widened, computed, narrowed */ \
+        if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(uint16_t), true)) { /* chunks widened, computed, narrowed */ \
             ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                                  \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
@@ -697,7 +712,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const int fault = KE_CALL(EC_##elem, T, (ST)0, kv);                                    \
             if (fault) return fault;                                                               \
         }                                                                                          \
-        if (ke_plan_flat(d, s, n, &rows, &cols, sizeof(ST))) {                                     \
+        if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(ST), false)) {                                     \
             if (KE_INT_RECIP(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape && EI_DIVISOR_SAFE(T, kv)) { \
                 /* a multiply per element, no fault: in float where every dividend of a chunk    \
                  * allows it (always, below 32 bits), else in double (elemfn.h, EI_QUOT_RECIP) */  \
