@@ -92,7 +92,8 @@ static const char usage_text[] =
     "  --op NAME         seed-op and family cases of that op only (exact mnemonic, else those\n"
     "                    containing NAME, e.g. trowprod); family ops so chosen run on every shape;\n"
     "                    kernels section: the kernels whose path contains NAME (e.g. incore_1)\n"
-    "  --families LIST   families section: only binary,ternary,unary,tile-scalar,tile-scalar-tile\n"
+    "  --families LIST   families section: only binary,ternary,unary,tile-scalar,tile-scalar-tile,\n"
+    "                    row-reduce,col-reduce,row-broadcast,col-broadcast,row-expand,col-expand\n"
     "  --all-shapes      families section: every member on every shape (default: all members on\n"
     "                    64x64, the first member of each family on 16x16, 1x16384, 2048x8)\n"
     "  --no-sim          families section: no pto-isa simulator columns\n"
@@ -268,6 +269,7 @@ int main(int argc, char **argv) {
         [GOAL_RSS] = {.goal = "pto-as peak RSS: <= 10x file size"},
         [GOAL_FAM_MEMCPY] = {.goal = "families, f32/i32 64x64: >= 0.5x memcpy"},
         [GOAL_FAM_SIM] = {.goal = "families, every case: >= 1x simulator (g++ -O2)"},
+        [GOAL_FAM_SHAPED_O3] = {.goal = "reductions, expands: >= 1x simulator (g++ -O3 -march=native)"},
         [GOAL_FAM_FIXED] = {.goal = "families, 16x16 fixed cost: <= 10 ns/instruction"},
         [GOAL_MATMUL_SIM] = {.goal = "tmatmul, every shape: >= 1x simulator (g++ -O3 -march=native)"},
         [GOAL_CHECK_SYNC] = {.goal = "--check-sync on a synchronised pipeline: <= 3x a plain run"},

@@ -86,6 +86,7 @@ typedef struct GmBuffer {
 typedef struct Interp Interp;
 typedef struct Instr Instr;
 
+enum { STAGE_BYTES = 16 * 1024 };
 enum { PC_ERROR = -1, PC_HALT = -2, PC_YIELD = -3 /* a core waits on a FIFO (ops_pipe.c): ip->yield_pc retries */ };
 
 /* Executes one instruction; returns the next pc, PC_ERROR after a located error, PC_HALT at the
@@ -195,6 +196,7 @@ struct Instr {
     union {
         KernelFill fill;
         KernelRowReduce row_reduce;
+        KernelRowReduce broadcast; /* (dst, src, rows, cols): TROWEXPAND, TCOLEXPAND (ops_family.c) */
         KernelRowExpand row_expand;
         KernelElem elem;
         ScalarIntFn scalar_int;
@@ -330,6 +332,8 @@ struct Interp {
     Arena *arena;           /* lowering data (instructions' extras, tables) */
     InterpOptions opts;
     KernelIsa isa;          /* kernel variant, chosen once when the interpreter is created */
+    uint8_t *stage;         /* STAGE_BYTES (from the arena, at the first lowering that needs it): an
+                             * operand staged for one instruction's kernel (row-expand members) */
     FILE *out;
     uint8_t *buf[LOC_COUNT];
     int64_t buf_size[LOC_COUNT];

@@ -139,6 +139,12 @@ typedef struct KTile {
     int32_t rs, cs;   /* row and column strides in elements (non-negative) */
 } KTile;
 
+/* t moved r rows and c columns on (elements of es bytes). */
+static inline KTile ktile_at(KTile t, int64_t r, int64_t c, size_t es) {
+    t.p += (size_t)(r * t.rs + c * t.cs) * es;
+    return t;
+}
+
 /* A scalar converted to a tile's element type: `f` for f16/bf16/f32 (already rounded to the
  * element type), `u` for integers (the value modulo 2^64; kernels keep the low bits). */
 typedef struct KScalar {
@@ -148,7 +154,8 @@ typedef struct KScalar {
 
 /* dst(r,c) = s for r < rows, c < cols (TEXPANDS). */
 typedef void (*KernelFill)(KTile dst, KScalar s, int64_t rows, int64_t cols);
-/* dst(r,0) = reduction over c < cols of src(r,c), for r < rows (TROWPROD). */
+/* dst(r,0) = reduction over c < cols of src(r,c), for r < rows (TROWPROD); the same signature
+ * serves the column folds and the broadcasts (dst, src, rows, cols). */
 typedef void (*KernelRowReduce)(KTile dst, KTile src, int64_t rows, int64_t cols);
 /* dst(r,c) = src0(r, c mod m0) OP src1(r, c mod m1) for r < rows, c < cols (TROWEXPAND*):
  * m = cols for a full operand, 1 for a Mode-1 operand, 32/sizeof(T) for a Mode-2 operand. */
@@ -171,10 +178,16 @@ typedef enum KernelIsa {
     KISA_COUNT
 } KernelIsa;
 
+/* The folds of the reduction family, in the order of its element names (ir/ops_reduce.def). */
+typedef enum KernelFold { KFOLD_SUM, KFOLD_MAX, KFOLD_MIN, KFOLD_PROD, KFOLD_COUNT } KernelFold;
+
 /* The kernels of one element type in one variant. */
 typedef struct KernelSet {
     KernelFill fill;
-    KernelRowReduce trowprod;
+    KernelRowReduce row_fold[KFOLD_COUNT]; /* dst(r,0) = src(r, 0..cols-1) folded left to right (TROWSUM, TROWPROD) */
+    KernelRowReduce col_fold[KFOLD_COUNT]; /* dst(0,c) = src(0..rows-1, c) folded top to bottom (TCOLSUM) */
+    KernelRowReduce broadcast_rows;        /* dst(r,c) = src(r,0), bits copied (TROWEXPAND) */
+    KernelRowReduce broadcast_cols;        /* dst(r,c) = src(0,c), bits copied (TCOLEXPAND) */
     KernelRowExpand trowexpandmul, trowexpandsub;
 } KernelSet;
 

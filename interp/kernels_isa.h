@@ -308,6 +308,9 @@ static void fill_tile(KTile d, const void *value, size_t es, int64_t rows, int64
     for (int64_t r = 0; r < rows; r++, p += stride) fill_bytes(p, &pat, row_bytes);
 }
 
+/* Columns a fold's sequential reference (kernels_tmpl.h) keeps in accumulators at once. */
+enum { FOLD_REF_CHUNK = 4096 };
+
 #define KOP_MUL 0
 #define KOP_SUB 1
 
@@ -440,7 +443,10 @@ static void fill_tile(KTile d, const void *value, size_t es, int64_t rows, int64
 #include "kernels_elem.h"
 #pragma GCC diagnostic pop
 
-#define KSET(NAME) {fill_##NAME, trowprod_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
+#define KSET(NAME)                                                                                 \
+    {fill_##NAME, {trowsum_##NAME, trowmax_##NAME, trowmin_##NAME, trowprod_##NAME},                   \
+     {tcolsum_##NAME, tcolmax_##NAME, tcolmin_##NAME, tcolprod_##NAME}, broadcast_rows_##NAME,         \
+     broadcast_cols_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
 
 const KernelIsaTable KISA_TABLE = {
     .name = KISA_NAME,

@@ -6,8 +6,8 @@
  *              KT_STOREN(p, vp) (NL stored elements <-> the nvf at vp), KT_ROUNDN(vp) (*vp
  *              rounded to the type) and KT_LD(x) / KT_ST(x) (scalar widen / round)
  *              KT_INT: computed in native vectors KT_V of unsigned lanes KT_VE, scalars in KT_CT
- *   KT_GROUPS  (optional) TROWPROD: groups of NL rows whose product chains advance together
- *   KT_SCALAR_TAIL_ROWS (optional) TROWPROD: rows left after the groups go one by one (where an
+ *   KT_GROUPS  (optional) row folds (TROWPROD, TROWSUM...): groups of NL rows whose chains advance together
+ *   KT_SCALAR_TAIL_ROWS (optional) row folds: rows left after the groups go one by one (where an
  *              NL-lane rounding costs more than NL scalar ones); else they form one last group */
 
 #define KT_CAT2(a, b) a##_##b
@@ -91,10 +91,93 @@ static void KT_FN(fill)(KTile d, KScalar k, int64_t rows, int64_t cols) {
     fill_tile(d, &v, sizeof v, rows, cols);
 }
 
-/* ---- TROWPROD ------------------------------------------------------------------------------- */
+/* ---- folds: TROWPROD, TROWSUM/TROWMAX/TROWMIN, TCOLSUM/TCOLMAX/TCOLMIN/TCOLPROD -------------- *
+ * One step of a fold as the simulator computes it: products rounded to the type at every step;
+ * row sums accumulated in f32 (f16/bf16 too) and rounded once at the end, column sums rounded at
+ * every step (KFOLD_SUM_ROUNDED); max and min keep the accumulator unless the element is strictly
+ * greater (smaller), so that the first of equal values stays and a NaN wins only as the first
+ * element. Integers wrap, and compare as their own signed or unsigned type. */
+#define KFOLD_SUM_ROUNDED KFOLD_COUNT
+#define KT_SIGNED ((KT_T)-1 < (KT_T)1)
+
+#if KT_KIND == KT_FLOAT
+KINLINE nvf KT_FN(vfold)(nvf p, nvf x, int fold) {
+    if (fold == KFOLD_PROD) {
+        const nvf t = p * x;
+        return VROUND(&t);
+    }
+    if (fold == KFOLD_SUM_ROUNDED) {
+        const nvf t = p + x;
+        return VROUND(&t);
+    }
+    if (fold == KFOLD_SUM) return p + x;
+    if (fold == KFOLD_MAX) return (nvf)nsel(p < x, (nvu)x, (nvu)p);
+    return (nvf)nsel(x < p, (nvu)x, (nvu)p);
+}
+KINLINE CT KT_FN(sfold)(CT p, CT x, int fold) {
+    if (fold == KFOLD_PROD) return ROUND(p * x);
+    if (fold == KFOLD_SUM_ROUNDED) return ROUND(p + x);
+    if (fold == KFOLD_SUM) return p + x;
+    if (fold == KFOLD_MAX) return p < x ? x : p;
+    return x < p ? x : p;
+}
+#else
+KINLINE CT KT_FN(sfold)(CT p, CT x, int fold) {
+    if (fold == KFOLD_PROD) return p * x;
+    if (fold == KFOLD_SUM || fold == KFOLD_SUM_ROUNDED) return p + x;
+    if (fold == KFOLD_MAX) return (KT_T)p < (KT_T)x ? x : p;
+    return (KT_T)x < (KT_T)p ? x : p;
+}
+/* Max and min on vectors of unsigned lanes of the type's width: signed types compare with their
+ * sign bit flipped (`bias`), which orders them as unsigned numbers. */
+KINLINE VT KT_FN(vfold)(VT p, VT x, int fold) {
+    if (fold == KFOLD_PROD) return p * x;
+    if (fold == KFOLD_SUM || fold == KFOLD_SUM_ROUNDED) return p + x;
+    const VT bias = SPLAT(KT_SIGNED ? (KT_VE)1 << (8 * KT_ES - 1) : 0);
+    const VT m = (VT)(fold == KFOLD_MAX ? (p ^ bias) < (x ^ bias) : (x ^ bias) < (p ^ bias));
+    return (m & x) | (~m & p);
+}
+#endif
+/* The fold's first accumulator: 1 for products, 0 for sums; max and min start from element 0. */
+#define FOLD_INIT(fold) ((fold) == KFOLD_PROD ? 1 : 0)
+#define FOLD_FROM_FIRST(fold) ((fold) == KFOLD_MAX || (fold) == KFOLD_MIN)
+
+/* The fold's result q stored as the type: an f16/bf16 max or min that is a NaN (element 0 was
+ * one) keeps element 0's bits, which the conversion would have made quiet. */
+KINLINE KT_T KT_FN(fold_out)(CT q, const KT_T *first, int fold) {
+#if KT_KIND == KT_FLOAT && KT_ES == 2
+    if (FOLD_FROM_FIRST(fold) && q != q) return *first;
+#else
+    (void)first, (void)fold;
+#endif
+    return ST(q);
+}
+
+/* The sequential reference: each row (or column) left to right (top to bottom), every element
+ * read before any result is written (columns a chunk at a time). */
+static void KT_FN(fold_reference)(KTile d, KTile s, int64_t rows, int64_t cols, int fold, bool columns) {
+    if (!columns) {
+        for (int64_t r = 0; r < rows; r++) {
+            CT q = FOLD_FROM_FIRST(fold) ? LD(ELEM(s, r, 0)) : (CT)FOLD_INIT(fold);
+            for (int64_t c = FOLD_FROM_FIRST(fold); c < cols; c++) q = KT_FN(sfold)(q, LD(ELEM(s, r, c)), fold);
+            ELEM(d, r, 0) = KT_FN(fold_out)(q, &ELEM(s, r, 0), fold);
+        }
+        return;
+    }
+    for (int64_t c0 = 0; c0 < cols; c0 += FOLD_REF_CHUNK) {
+        const int64_t n = cols - c0 < FOLD_REF_CHUNK ? cols - c0 : FOLD_REF_CHUNK;
+        CT q[FOLD_REF_CHUNK];
+        for (int64_t j = 0; j < n; j++) q[j] = FOLD_FROM_FIRST(fold) ? LD(ELEM(s, 0, c0 + j)) : (CT)FOLD_INIT(fold);
+        for (int64_t r = FOLD_FROM_FIRST(fold); r < rows; r++)
+            for (int64_t j = 0; j < n; j++) q[j] = KT_FN(sfold)(q[j], LD(ELEM(s, r, c0 + j)), fold);
+        KT_T out[FOLD_REF_CHUNK]; /* every result before any is written (fold_out may read src) */
+        for (int64_t j = 0; j < n; j++) out[j] = KT_FN(fold_out)(q[j], &ELEM(s, 0, c0 + j), fold);
+        for (int64_t j = 0; j < n; j++) ELEM(d, 0, c0 + j) = out[j];
+    }
+}
 
 #if KT_KIND == KT_INT && KT_ES <= 4
-/* NL elements zero-extended to 32-bit lanes (only the low KT_ES bytes of a product matter). */
+/* NL elements zero-extended to 32-bit lanes (only the low KT_ES bytes of a product or sum matter). */
 KINLINE nvu KT_FN(loadw)(const KT_T *p) {
 #if KT_ES == 4
     nvu v;
@@ -110,15 +193,24 @@ KINLINE nvu KT_FN(loadw)(const KT_T *p) {
 }
 #endif
 
+#if KT_KIND == KT_INT && KT_ES <= 4
+/* A fold step on 32-bit lanes holding zero-extended (max, min: biased) elements. */
+KINLINE nvu KT_FN(wfold)(nvu p, nvu x, int fold) {
+    if (fold == KFOLD_PROD) return p * x;
+    if (fold == KFOLD_SUM || fold == KFOLD_SUM_ROUNDED) return p + x;
+    return nsel(fold == KFOLD_MAX ? p < x : x < p, x, p);
+}
+#endif
+
 #if KT_KIND == KT_FLOAT || KT_ES <= 4
 /* Rows r0 .. r0 + n - 1 of s (n <= NL * G) as G groups of NL lanes, one row per lane. Each NL x NL
- * block is transposed so that one vector holds one column of NL rows. Floats multiply the columns
- * left to right with a rounding after every product: per lane exactly the sequential order, and
- * the G chains advance in step so that their latencies overlap. Integers (up to 32 bits, widened
- * to 32-bit lanes) multiply modulo 2^32, where any order gives the same low bits: the rows
+ * block is transposed so that one vector holds one column of NL rows. Floats fold the columns
+ * left to right: per lane exactly the sequential order, and the G chains advance in step so that
+ * their latencies overlap. Integers (up to 32 bits, widened to 32-bit lanes) fold in any order:
+ * products and sums modulo 2^32 keep the same low bits, max and min the same element; the rows
  * accumulate their column blocks first and the NL accumulators are transposed once at the end.
  * With `clamp` (the last, partial group) lanes past n repeat row n - 1 and are not stored. */
-KINLINE void KT_FN(rowprod_group)(KTile d, KTile s, int64_t r0, int64_t n, int64_t cols, int G, bool clamp) {
+KINLINE void KT_FN(rowfold_group)(KTile d, KTile s, int64_t r0, int64_t n, int64_t cols, int G, bool clamp, int fold) {
     const KT_T *base = (const KT_T *)s.p + r0 * s.rs;
     const int64_t rs = s.rs;
 #define GROW(j) (base + (clamp && (j) >= n ? n - 1 : (j)) * rs)
@@ -126,7 +218,7 @@ KINLINE void KT_FN(rowprod_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
 #if KT_KIND == KT_FLOAT
     nvf p[KT_GROUPS];
 #pragma GCC unroll 4
-    for (int g = 0; g < G; g++) p[g] = SPLAT(1.0f);
+    for (int g = 0; g < G; g++) p[g] = SPLAT((float)FOLD_INIT(fold));
     for (; c + NL <= cols; c += NL) {
         nvu x[KT_GROUPS][NL];
 #pragma GCC unroll 4
@@ -134,33 +226,36 @@ KINLINE void KT_FN(rowprod_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
 #pragma GCC unroll 8
             for (int j = 0; j < NL; j++) x[g][j] = (nvu)VLD(GROW(NL * g + j) + c);
             transpose_nv(x[g]);
+            if (FOLD_FROM_FIRST(fold) && c == 0) p[g] = (nvf)x[g][0];
         }
 #pragma GCC unroll 8
         for (int j = 0; j < NL; j++)
 #pragma GCC unroll 4
-            for (int g = 0; g < G; g++) {
-                const nvf prod = p[g] * (nvf)x[g][j];
-                p[g] = VROUND(&prod);
-            }
+            for (int g = 0; g < G; g++) p[g] = KT_FN(vfold)(p[g], (nvf)x[g][j], fold);
     }
 #else
+    /* max and min compare the zero-extended lanes as unsigned numbers, a signed type's sign bit
+     * flipped (`bias`, undone on the way out); they start below (above) every element */
+    const uint32_t bias = FOLD_FROM_FIRST(fold) && KT_SIGNED ? 1u << (8 * KT_ES - 1) : 0u;
+    const uint32_t init = fold == KFOLD_MIN ? ~0u : (uint32_t)FOLD_INIT(fold);
     nvu p[KT_GROUPS];
 #pragma GCC unroll 4
     for (int g = 0; g < G; g++) {
         nvu acc[NL];
 #pragma GCC unroll 8
-        for (int j = 0; j < NL; j++) acc[j] = (nvu){0} + 1u;
+        for (int j = 0; j < NL; j++) acc[j] = (nvu){0} + init;
         for (c = 0; c + NL <= cols; c += NL)
 #pragma GCC unroll 8
-            for (int j = 0; j < NL; j++) acc[j] *= KT_FN(loadw)(GROW(NL * g + j) + c);
+            for (int j = 0; j < NL; j++) acc[j] = KT_FN(wfold)(acc[j], KT_FN(loadw)(GROW(NL * g + j) + c) ^ bias, fold);
         transpose_nv(acc);
         p[g] = acc[0];
 #pragma GCC unroll 8
-        for (int j = 1; j < NL; j++) p[g] *= acc[j];
+        for (int j = 1; j < NL; j++) p[g] = KT_FN(wfold)(p[g], acc[j], fold);
+        p[g] ^= bias;
     }
 #endif
 #if KT_KIND == KT_FLOAT || KT_ES == 4
-    if (c == cols) { /* no tail columns: store NL lanes at once where the destination allows */
+    if (c == cols && !(KT_ES == 2 && FOLD_FROM_FIRST(fold))) { /* no tail columns: NL lanes at once where the destination allows */
         for (int g = 0; g < G; g++) {
             KT_T out[NL];
             const bool direct = d.rs == 1 && n >= NL * (g + 1); /* DN destination: rows side by side */
@@ -178,10 +273,10 @@ KINLINE void KT_FN(rowprod_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
         CT lane[NL];
         memcpy(lane, &p[g], sizeof lane);
         for (int j = 0; j < NL && NL * g + j < n; j++) {
-            CT q = lane[j];
             const KT_T *rp = GROW(NL * g + j);
-            for (int64_t cc = c; cc < cols; cc++) q = ROUND(q * LD(rp[cc]));
-            ELEM(d, r0 + NL * g + j, 0) = ST(q);
+            CT q = FOLD_FROM_FIRST(fold) && c == 0 ? LD(rp[0]) : (CT)lane[j];
+            for (int64_t cc = c; cc < cols; cc++) q = KT_FN(sfold)(q, LD(rp[cc]), fold);
+            ELEM(d, r0 + NL * g + j, 0) = KT_FN(fold_out)(q, rp, fold);
         }
     }
 #undef GROW
@@ -189,55 +284,125 @@ KINLINE void KT_FN(rowprod_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
 #endif
 
 #if KT_KIND == KT_INT
-/* The product of n elements modulo 2^width (any order): four vector accumulators, then the lanes. */
-KINLINE CT KT_FN(row_product)(const KT_T *p, int64_t n) {
-    VT a0 = SPLAT(1), a1 = a0, a2 = a0, a3 = a0;
+/* The fold of n elements of an integer row (any order gives the same value): four vector
+ * accumulators, then the lanes. */
+KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
+    VT a0 = SPLAT(FOLD_FROM_FIRST(fold) ? (KT_VE)p[0] : (KT_VE)FOLD_INIT(fold)), a1 = a0, a2 = a0, a3 = a0;
     int64_t c = 0;
     for (; c + 4 * LANES <= n; c += 4 * LANES) {
-        a0 *= VLD(p + c);
-        a1 *= VLD(p + c + LANES);
-        a2 *= VLD(p + c + 2 * LANES);
-        a3 *= VLD(p + c + 3 * LANES);
+        a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
+        a1 = KT_FN(vfold)(a1, VLD(p + c + LANES), fold);
+        a2 = KT_FN(vfold)(a2, VLD(p + c + 2 * LANES), fold);
+        a3 = KT_FN(vfold)(a3, VLD(p + c + 3 * LANES), fold);
     }
-    for (; c + LANES <= n; c += LANES) a0 *= VLD(p + c);
-    a0 = (a0 * a1) * (a2 * a3);
+    for (; c + LANES <= n; c += LANES) a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
+    a0 = KT_FN(vfold)(KT_FN(vfold)(a0, a1, fold), KT_FN(vfold)(a2, a3, fold), fold);
     KT_VE lane[LANES];
     memcpy(lane, &a0, sizeof lane);
-    CT q = 1;
-    for (int i = 0; i < LANES; i++) q *= lane[i];
-    for (; c < n; c++) q *= LD(p[c]);
+    CT q = lane[0];
+    for (int i = 1; i < LANES; i++) q = KT_FN(sfold)(q, lane[i], fold);
+    for (; c < n; c++) q = KT_FN(sfold)(q, LD(p[c]), fold);
     return q;
 }
 #endif
 
-static void KT_FN(trowprod)(KTile d, KTile s, int64_t rows, int64_t cols) {
+/* dst(r, 0) = the fold of src(r, 0 .. cols - 1), r < rows. */
+KINLINE void KT_FN(trowfold)(KTile d, KTile s, int64_t rows, int64_t cols, int fold) {
     if (rows <= 0 || cols <= 0) return;
     if (s.cs != 1 || !spans_disjoint(d, rows, 1, s, rows, cols, KT_ES)) {
-        for (int64_t r = 0; r < rows; r++) {
-            CT p = 1;
-            for (int64_t c = 0; c < cols; c++) p = ROUND(p * LD(ELEM(s, r, c)));
-            ELEM(d, r, 0) = ST(p);
-        }
+        KT_FN(fold_reference)(d, s, rows, cols, fold, false);
         return;
     }
     int64_t r = 0;
 #if KT_KIND == KT_FLOAT || KT_ES <= 4
     for (; rows - r >= NL * KT_GROUPS; r += NL * KT_GROUPS)
-        KT_FN(rowprod_group)(d, s, r, NL * KT_GROUPS, cols, KT_GROUPS, false);
-    for (; rows - r >= NL; r += NL) KT_FN(rowprod_group)(d, s, r, NL, cols, 1, false);
+        KT_FN(rowfold_group)(d, s, r, NL * KT_GROUPS, cols, KT_GROUPS, false, fold);
+    for (; rows - r >= NL; r += NL) KT_FN(rowfold_group)(d, s, r, NL, cols, 1, false, fold);
 #endif
 #if KT_KIND == KT_FLOAT && KISA_NATIVE_BYTES >= 32 && !defined(KT_SCALAR_TAIL_ROWS)
-    if (r < rows) KT_FN(rowprod_group)(d, s, r, rows - r, cols, 1, true);
+    if (r < rows) KT_FN(rowfold_group)(d, s, r, rows - r, cols, 1, true, fold);
 #elif KT_KIND == KT_FLOAT
-    for (; r < rows; r++) { /* under NL rows left, where a group gains nothing: one row at a time */
-        const KT_T *rp = (const KT_T *)s.p + r * s.rs;
-        CT p = 1;
-        for (int64_t c = 0; c < cols; c++) p = ROUND(p * LD(rp[c]));
-        ELEM(d, r, 0) = ST(p);
-    }
+    if (r < rows) KT_FN(fold_reference)(ktile_at(d, r, 0, KT_ES), ktile_at(s, r, 0, KT_ES), rows - r, cols, fold, false);
 #else
-    for (; r < rows; r++) ELEM(d, r, 0) = ST(KT_FN(row_product)((const KT_T *)s.p + r * s.rs, cols));
+    for (; r < rows; r++) ELEM(d, r, 0) = ST(KT_FN(row_fold)((const KT_T *)s.p + r * s.rs, cols, fold));
 #endif
+}
+
+/* dst(0, c) = the fold of src(0 .. rows - 1, c), c < cols: the columns side by side, four
+ * vectors of them at a time, each column top to bottom (the order of every column's chain is the
+ * sequential one). */
+KINLINE void KT_FN(tcolfold)(KTile d, KTile s, int64_t rows, int64_t cols, int fold) {
+    if (rows <= 0 || cols <= 0) return;
+    if (s.cs != 1 || d.cs != 1 || !spans_disjoint(d, 1, cols, s, rows, cols, KT_ES)) {
+        KT_FN(fold_reference)(d, s, rows, cols, fold, true);
+        return;
+    }
+    const int from = FOLD_FROM_FIRST(fold);
+    KT_T *dp = (KT_T *)d.p;
+    int64_t c = 0;
+    for (; c + 4 * LANES <= cols; c += 4 * LANES) {
+        const KT_T *sp = (const KT_T *)s.p + c;
+        VT a[4];
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++) a[q] = from ? VLD(sp + q * LANES) : SPLAT(FOLD_INIT(fold));
+        for (int64_t r = from; r < rows; r++)
+#pragma GCC unroll 4
+            for (int q = 0; q < 4; q++) a[q] = KT_FN(vfold)(a[q], VLD(sp + r * s.rs + q * LANES), fold);
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++) VST(dp + c + q * LANES, a[q]);
+    }
+    for (; c + LANES <= cols; c += LANES) {
+        const KT_T *sp = (const KT_T *)s.p + c;
+        VT a = from ? VLD(sp) : SPLAT(FOLD_INIT(fold));
+        for (int64_t r = from; r < rows; r++) a = KT_FN(vfold)(a, VLD(sp + r * s.rs), fold);
+        VST(dp + c, a);
+    }
+#if KT_KIND == KT_FLOAT && KT_ES == 2
+    if (from) /* NaN results: element 0's own bits (fold_out) */
+        for (int64_t j = 0; j < c; j++)
+            if (LD(dp[j]) != LD(dp[j])) dp[j] = ((const KT_T *)s.p)[j];
+#endif
+    if (c < cols) KT_FN(fold_reference)(ktile_at(d, 0, c, KT_ES), ktile_at(s, 0, c, KT_ES), rows, cols - c, fold, true);
+}
+
+#define KT_FOLD_FNS(fold, name)                                                                    \
+    static void KT_FN(trow##name)(KTile d, KTile s, int64_t rows, int64_t cols) { KT_FN(trowfold)(d, s, rows, cols, fold); } \
+    static void KT_FN(tcol##name)(KTile d, KTile s, int64_t rows, int64_t cols) {                  \
+        KT_FN(tcolfold)(d, s, rows, cols, fold == KFOLD_SUM ? KFOLD_SUM_ROUNDED : fold);           \
+    }
+KT_FOLD_FNS(KFOLD_SUM, sum)
+KT_FOLD_FNS(KFOLD_MAX, max)
+KT_FOLD_FNS(KFOLD_MIN, min)
+KT_FOLD_FNS(KFOLD_PROD, prod)
+#undef KT_FOLD_FNS
+#undef FOLD_INIT
+#undef FOLD_FROM_FIRST
+#undef KT_SIGNED
+#undef KFOLD_SUM_ROUNDED
+
+/* ---- TROWEXPAND / TCOLEXPAND: element bits copied ---------------------------------------- *
+ * dst(r, c) = src(r, 0) or src(0, c); each element is read when it is written, in row order, so
+ * that a dst overlapping src sees what an element-by-element copy gives. */
+static void KT_FN(broadcast_rows)(KTile d, KTile s, int64_t rows, int64_t cols) {
+    for (int64_t r = 0; r < rows; r++) {
+        const KT_T v = ((const KT_T *)s.p)[r * s.rs];
+        KT_T *o = (KT_T *)d.p + r * d.rs;
+        if (d.cs == 1)
+            for (int64_t c = 0; c < cols; c++) o[c] = v;
+        else
+            for (int64_t c = 0; c < cols; c++) o[c * d.cs] = v;
+    }
+}
+
+static void KT_FN(broadcast_cols)(KTile d, KTile s, int64_t rows, int64_t cols) {
+    const KT_T *i = (const KT_T *)s.p;
+    for (int64_t r = 0; r < rows; r++) {
+        KT_T *o = (KT_T *)d.p + r * d.rs;
+        if (d.cs == 1 && s.cs == 1)
+            for (int64_t c = 0; c < cols; c++) o[c] = i[c];
+        else
+            for (int64_t c = 0; c < cols; c++) o[c * d.cs] = i[c * s.cs];
+    }
 }
 
 /* ---- TROWEXPANDMUL / TROWEXPANDSUB ---------------------------------------------------------- */

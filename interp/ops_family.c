@@ -259,7 +259,8 @@ bool lower_col_expand(LowerCtx *ctx, const Op *op) {
     return true;
 }
 
-/* TROWEXPAND dst(r,c) = src(r,0); TCOLEXPAND (Instr.a = 1) dst(r,c) = src(0,c): element bits copied. */
+/* TROWEXPAND dst(r,c) = src(r,0); TCOLEXPAND (Instr.a = 1) dst(r,c) = src(0,c): element bits copied
+ * (KernelSet.broadcast_rows / broadcast_cols). */
 static int32_t exec_broadcast(Interp *ip, const Instr *in, int32_t pc) {
     TileView *s = use_tile(ip, in, &in->t[1]);
     if (!s) return PC_ERROR;
@@ -274,12 +275,7 @@ static int32_t exec_broadcast(Interp *ip, const Instr *in, int32_t pc) {
         return rt_error(ip, in, "expects src to have a valid column to expand, got %dx%d", s->vr, s->vc);
     if (columns && s->vr < 1 && d->vr > 0)
         return rt_error(ip, in, "expects src to have a valid row to expand, got %dx%d", s->vr, s->vc);
-    size_t es = dtype_size(in->t[0].dtype);
-    KTile kd = ktile(&in->t[0], d), ks = ktile(&in->t[1], s);
-    for (int64_t r = 0; r < d->vr; r++)
-        for (int64_t c = 0; c < d->vc; c++)
-            memmove(kd.p + (size_t)(r * kd.rs + c * kd.cs) * es,
-                    ks.p + (size_t)(columns ? c * ks.cs : r * ks.rs) * es, es);
+    in->k.broadcast(ktile(&in->t[0], d), ktile(&in->t[1], s), d->vr, d->vc);
     return pc + 1;
 }
 
@@ -292,6 +288,9 @@ bool lower_broadcast(LowerCtx *ctx, const Op *op) {
     for (int i = 0; i < 2; i++)
         if (boxed(&in.t[i])) return unsupported_boxed(ctx, op, &in.t[i]);
     in.a = (op_info(op->code)->flags & OPF_COLUMNS) ? 1 : 0;
+    const KernelSet *ks = kernel_set(in.t[0].dtype, ctx->ip->isa);
+    if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(in.t[0].dtype));
+    in.k.broadcast = in.a ? ks->broadcast_cols : ks->broadcast_rows;
     in.defines_dst = defines;
     emit(ctx, &in);
     return true;

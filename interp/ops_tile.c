@@ -307,7 +307,7 @@ bool lower_trowprod(LowerCtx *ctx, const Op *op) {
     Instr in = instr_for(op, exec_trowprod);
     const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
     if (!ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
-    in.k.row_reduce = ks->trowprod;
+    in.k.row_reduce = ks->row_fold[KFOLD_PROD];
     in.t[0] = dst;
     in.t[1] = src;
     in.defines_dst = defines;
@@ -384,6 +384,40 @@ static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *
     return true;
 }
 
+/* Whether dst's R x C region and the expanded operand's R x 1 column share a byte. */
+static bool row_expand_overlaps(KTile d, KTile x, int64_t R, int64_t C, size_t es) {
+    const uint8_t *d_end = d.p + (size_t)((R - 1) * d.rs + (C - 1) * d.cs + 1) * es, *x_end = x.p + (size_t)((R - 1) * x.rs + 1) * es;
+    return d.p < x_end && x.p < d_end;
+}
+
+/* Mode 1 of a member (dst(r,c) = ELEM(.., src_e(r,0), ..)) through its elementwise kernel on whole
+ * rows: src_e's values are broadcast into ip->stage (KernelSet.broadcast_rows), as many rows at a
+ * time as it holds (a row longer than the stage in pieces, one row at a time), so that every
+ * operand the kernel sees has unit column stride. Rows stay in order, so a fault stops where the
+ * sequential loop stops. False after reporting a fault. */
+static bool row_expand_staged(Interp *ip, const Instr *in, KTile d, const KTile src[2], int e, int64_t R, int64_t C) {
+    const size_t es = dtype_size(in->t[0].dtype);
+    const int64_t w = C * (int64_t)es <= STAGE_BYTES ? C : STAGE_BYTES / (int64_t)es;
+    const int64_t B = STAGE_BYTES / (w * (int64_t)es);
+    const KernelRowReduce broadcast = (KernelRowReduce)in->extra; /* KernelSet.broadcast_rows, set at lowering */
+    for (int64_t r0 = 0; r0 < R; r0 += B) {
+        const int64_t b = R - r0 < B ? R - r0 : B;
+        for (int64_t c0 = 0; c0 < C; c0 += w) {
+            const int64_t n = C - c0 < w ? C - c0 : w;
+            const KTile stage = {ip->stage, (int32_t)n, 1};
+            broadcast(stage, ktile_at(src[e], r0, 0, es), b, n);
+            KTile part[2];
+            part[e] = stage;
+            part[1 - e] = ktile_at(src[1 - e], r0, c0, es);
+            if (in->k.elem(ktile_at(d, r0, c0, es), part, in->ks, b, n)) {
+                rt_error(ip, in, "element fault");
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     const TileRef *dt = &in->t[0], *t0 = &in->t[1], *t1 = &in->t[2];
     TileView *s0 = use_tile(ip, in, t0), *s1 = s0 ? use_tile(ip, in, t1) : NULL;
@@ -417,6 +451,8 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     KTile d = ktile(dt, dst), src[2] = {ktile(t0, s0), ktile(t1, s1)};
     size_t es = dtype_size(dt->dtype);
     int64_t period = e < 0 ? C : e == 0 ? m0 : m1;
+    if (period == 1 && C > 1 && !row_expand_overlaps(d, src[e], R, C, es))
+        return row_expand_staged(ip, in, d, src, e, R, C) ? pc + 1 : PC_ERROR;
     if (period == 1) src[e].cs = 0;
     if (e < 0 || period == 1) return k(d, src, in->ks, R, C) ? rt_error(ip, in, "element fault") : pc + 1;
     for (int64_t c0 = 0; c0 < C; c0 += period) {
@@ -474,7 +510,10 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member)
     if (op->ins.count >= 3 && !tile_ref(ctx, op, &op->ins.items[2], &in.t[3])) return false;
     if (member) { /* a member without a seed kernel: its elementwise kernel */
         in.k.elem = kernel_isa_table(ctx->ip->isa)->elem[op->code][dst.dtype];
-        if (!in.k.elem) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+        const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+        if (!in.k.elem || !ks) return emit_unsupported(ctx, op, "has no kernel for element type %s", dtype_name(dst.dtype));
+        in.extra = (const void *)ks->broadcast_rows; /* row_expand_staged */
+        if (!ctx->ip->stage) ctx->ip->stage = arena_alloc(ctx->ip->arena, STAGE_BYTES);
         in.b = 1;
     } else {
         const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);

@@ -115,3 +115,44 @@ Test(families, a_nan_in_src0_wins_over_one_in_src1) {
     data_array_free(&e);
     prog_unload(&p);
 }
+
+/* A row-expand member's Mode 1 (one operand an N x 1 column) runs its elementwise kernel on whole
+ * rows, the column broadcast into a staging buffer (ops_tile.c, row_expand_staged) a block of rows
+ * at a time, and a row longer than the buffer in pieces: rows of 5000 f32 (20000 bytes), 600 rows
+ * of 8 (more rows than one block holds), the column on either side. */
+Test(families, row_expand_members_over_long_rows_and_many_rows) {
+    enum { LONG = 5000, MANY = 600 };
+    static float x[3 * LONG], c3[3], y[MANY * 8], c600[MANY];
+    for (int i = 0; i < 3 * LONG; i++) x[i] = (float)(i % 97) * 0.25f - 7.0f;
+    for (int i = 0; i < MANY * 8; i++) y[i] = (float)(i % 89) * 0.5f - 20.0f;
+    for (int r = 0; r < 3; r++) c3[r] = 1.0f + (float)r * 0.125f;
+    for (int r = 0; r < MANY; r++) c600[r] = (float)(r % 41) - 20.0f;
+    Prog p;
+    prog_load(&p,
+              "%x = pto.alloc_tile : !pto.tile_buf<vec, 3x5000xf32>\n"
+              "%c = pto.alloc_tile : !pto.tile_buf<vec, 8x1xf32, valid=3x1, blayout=col_major>\n"
+              "%d = pto.alloc_tile : !pto.tile_buf<vec, 3x5000xf32>\n"
+              "pto.trowexpandadd ins(%x, %c : !pto.tile_buf<vec, 3x5000xf32>, "
+              "!pto.tile_buf<vec, 8x1xf32, valid=3x1, blayout=col_major>) outs(%d : !pto.tile_buf<vec, 3x5000xf32>)\n"
+              "%y = pto.alloc_tile : !pto.tile_buf<vec, 600x8xf32>\n"
+              "%k = pto.alloc_tile : !pto.tile_buf<vec, 600x1xf32, blayout=col_major>\n"
+              "%e = pto.alloc_tile : !pto.tile_buf<vec, 600x8xf32>\n"
+              "pto.trowexpandmin ins(%k, %y : !pto.tile_buf<vec, 600x1xf32, blayout=col_major>, "
+              "!pto.tile_buf<vec, 600x8xf32>) outs(%e : !pto.tile_buf<vec, 600x8xf32>)\n",
+              TARGET_A2A3);
+    prog_bind_tile(&p, "x", DT_F32, 3, LONG, x);
+    prog_bind_tile(&p, "c", DT_F32, 3, 1, c3);
+    prog_bind_tile(&p, "y", DT_F32, MANY, 8, y);
+    prog_bind_tile(&p, "k", DT_F32, MANY, 1, c600);
+    cr_assert(prog_run(&p), "%s", prog_diags(&p));
+    DataArray d = prog_fetch(&p, "d"), e = prog_fetch(&p, "e");
+    for (int i = 0; i < 3 * LONG; i++)
+        cr_assert_eq(at_f32(&d, i), x[i] + c3[i / LONG], "d[%d] = %g, want %g", i, (double)at_f32(&d, i), (double)(x[i] + c3[i / LONG]));
+    for (int i = 0; i < MANY * 8; i++) {
+        float want = y[i] < c600[i / 8] ? y[i] : c600[i / 8]; /* std::min(src0, src1): src1 when smaller */
+        cr_assert_eq(at_f32(&e, i), want, "e[%d] = %g, want %g", i, (double)at_f32(&e, i), (double)want);
+    }
+    data_array_free(&d);
+    data_array_free(&e);
+    prog_unload(&p);
+}

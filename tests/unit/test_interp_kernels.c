@@ -322,8 +322,8 @@ Test(trowprod, f32_nd_and_dn_destinations) {
     float nd[3 * 8], dn[8];
     fill_f32(nd, 24, SENTINEL_F32);
     fill_f32(dn, 8, SENTINEL_F32);
-    best(DT_F32)->trowprod((KTile){(uint8_t *)nd, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
-    best(DT_F32)->trowprod((KTile){(uint8_t *)dn, 1, 8}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
+    best(DT_F32)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)nd, 8, 1}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
+    best(DT_F32)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)dn, 1, 8}, (KTile){(uint8_t *)src, 8, 1}, 2, 5);
     for (int r = 0; r < 2; r++) {
         float p = 1.0f;
         for (int c = 0; c < 5; c++) p = p * src[r * 8 + c];
@@ -338,7 +338,7 @@ Test(trowprod, f32_nd_and_dn_destinations) {
 Test(trowprod, f16_rounds_at_each_step) {
     uint16_t src[16] = {0x3C66, 0x3D33, 0x3ECD, 0x3F9A, 0x409A, 0x399A, 0x3C33, 0x3F9A};
     uint16_t dst[16] = {0};
-    best(DT_F16)->trowprod((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 16, 1}, 1, 8);
+    best(DT_F16)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)dst, 16, 1}, (KTile){(uint8_t *)src, 16, 1}, 1, 8);
     /* numpy: sequential float16 products give 0x4b6d; one rounding at the end would give 0x4b6c */
     cr_assert_eq(dst[0], 0x4B6D, "got 0x%04x", dst[0]);
 }
@@ -347,15 +347,15 @@ Test(trowprod, integers_wrap) {
     int16_t src[32];
     for (int i = 0; i < 32; i++) src[i] = 4;
     int16_t dst[16] = {0};
-    best(DT_I16)->trowprod((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 2, 9);
+    best(DT_I16)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 2, 9);
     /* 4^9 = 262144 = 4 * 2^16 -> 0 mod 2^16 */
     cr_assert_eq(dst[0], 0);
     cr_assert_eq(dst[1], 0);
-    best(DT_I16)->trowprod((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 1, 7);
+    best(DT_I16)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)dst, 1, 16}, (KTile){(uint8_t *)src, 16, 1}, 1, 7);
     cr_assert_eq(dst[0], 16384);
     int32_t s32[8] = {-3, 5, 7};
     int32_t d32[8] = {0};
-    best(DT_I32)->trowprod((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1}, 1, 3);
+    best(DT_I32)->row_fold[KFOLD_PROD]((KTile){(uint8_t *)d32, 8, 1}, (KTile){(uint8_t *)s32, 8, 1}, 1, 3);
     cr_assert_eq(d32[0], -105);
 }
 
@@ -465,7 +465,7 @@ Test(kernels, every_element_type_has_the_seed_kernels) {
         cr_assert_not_null(k);
         cr_assert_not_null(kernel_isa_table(kernel_isa_best())->elem[OP_TMULS][all[i]]);
         cr_assert_not_null(k->fill);
-        cr_assert_not_null(k->trowprod);
+        cr_assert_not_null(k->row_fold[KFOLD_PROD]);
         cr_assert_not_null(k->trowexpandmul);
         cr_assert_not_null(k->trowexpandsub);
     }

@@ -294,6 +294,70 @@ static void ref_trowprod(DType dt, KTile d, KTile s, int64_t rows, int64_t cols)
     }
 }
 
+/* A fold of rows (dst(r, 0), written row by row) or columns (dst(0, c), written after every element
+ * is read) as ops_reduce.c describes it: products
+ * rounded at every step, row sums in float rounded once, column sums rounded at every step,
+ * max/min replace only on a strict improvement and copy the element's bits; integers wrap and
+ * compare as their signed or unsigned type. */
+static int64_t ref_int_value(DType dt, const uint8_t *p) {
+    size_t es = dtype_size(dt);
+    uint64_t u = ref_ldi(es, p);
+    if (!dtype_is_unsigned(dt) && es < 8 && (u >> (8 * es - 1)) & 1u) u |= ~0ull << (8 * es);
+    return (int64_t)u;
+}
+
+static bool ref_better(DType dt, const uint8_t *x, const uint8_t *best, int fold) {
+    if (dtype_is_float(dt)) {
+        float v = ref_ldf(dt, x), b = ref_ldf(dt, best);
+        return fold == KFOLD_MAX ? b < v : v < b;
+    }
+    if (dtype_is_unsigned(dt)) {
+        uint64_t v = ref_ldi(dtype_size(dt), x), b = ref_ldi(dtype_size(dt), best);
+        return fold == KFOLD_MAX ? b < v : v < b;
+    }
+    int64_t v = ref_int_value(dt, x), b = ref_int_value(dt, best);
+    return fold == KFOLD_MAX ? b < v : v < b;
+}
+
+static void ref_fold(DType dt, int fold, bool columns, KTile d, KTile s, int64_t rows, int64_t cols) {
+    size_t es = dtype_size(dt);
+    int64_t lines = columns ? cols : rows, len = columns ? rows : cols;
+    uint8_t *out = malloc((size_t)lines * es);
+    for (int64_t l = 0; l < lines; l++) {
+        uint8_t *q = out + l * es;
+#define ELT(i) (columns ? at(s, es, (i), l) : at(s, es, l, (i)))
+        if (fold == KFOLD_MAX || fold == KFOLD_MIN) {
+            memcpy(q, ELT(0), es);
+            for (int64_t i = 1; i < len; i++)
+                if (ref_better(dt, ELT(i), q, fold)) memcpy(q, ELT(i), es);
+        } else if (dtype_is_float(dt) && fold == KFOLD_SUM && !columns) {
+            float acc = 0.0f;
+            for (int64_t i = 0; i < len; i++) acc += ref_ldf(dt, ELT(i));
+            ref_stf(dt, q, acc);
+        } else if (dtype_is_float(dt)) { /* rounded at every step */
+            ref_stf(dt, q, fold == KFOLD_PROD ? 1.0f : 0.0f);
+            for (int64_t i = 0; i < len; i++) ref_stf(dt, q, fold == KFOLD_PROD ? ref_ldf(dt, q) * ref_ldf(dt, ELT(i))
+                                                                              : ref_ldf(dt, q) + ref_ldf(dt, ELT(i)));
+        } else {
+            uint64_t acc = fold == KFOLD_PROD ? 1 : 0;
+            for (int64_t i = 0; i < len; i++)
+                acc = fold == KFOLD_PROD ? acc * ref_ldi(es, ELT(i)) : acc + ref_ldi(es, ELT(i));
+            ref_sti(es, q, acc);
+        }
+#undef ELT
+        if (!columns) memcpy(at(d, es, l, 0), q, es); /* each row's result before the next row is read */
+    }
+    for (int64_t l = 0; columns && l < lines; l++) memcpy(at(d, es, 0, l), out + l * es, es); /* columns: all read first */
+    free(out);
+}
+
+/* TROWEXPAND / TCOLEXPAND: element bits, in row order (a dst over src sees earlier writes). */
+static void ref_broadcast(DType dt, bool columns, KTile d, KTile s, int64_t rows, int64_t cols) {
+    size_t es = dtype_size(dt);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) memmove(at(d, es, r, c), columns ? at(s, es, 0, c) : at(s, es, r, 0), es);
+}
+
 static void ref_rowexpand(DType dt, int op, KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma,
                           int64_t mb) {
     size_t es = dtype_size(dt);
@@ -308,11 +372,18 @@ static void ref_rowexpand(DType dt, int op, KTile d, KTile a, KTile b, int64_t r
 
 /* ---- random cases --------------------------------------------------------------------------- */
 
+/* The kernels the random cases run: the KernelSet's, and TMULS through its family kernel. */
+enum {
+    K_TMULS, K_FILL, K_ROWEXPAND_MUL, K_ROWEXPAND_SUB, K_ROW_FOLD, /* + KFOLD_*: TROWSUM .. TROWPROD */
+    K_COL_FOLD = K_ROW_FOLD + KFOLD_COUNT, /* + KFOLD_*: TCOLSUM .. TCOLPROD */
+    K_BROADCAST_ROWS = K_COL_FOLD + KFOLD_COUNT, K_BROADCAST_COLS, K_COUNT
+};
+
 enum { BUF = 1 << 17 };
 
 typedef struct Case {
     DType dt;
-    int op;                 /* 0 tmuls, 1 fill, 2 trowprod, 3 rowexpand mul, 4 rowexpand sub */
+    int op;                 /* K_* below */
     KTile d, a, b;          /* offsets (in elements) in p; strides */
     int64_t rows, cols, ma, mb;
     KScalar k;
@@ -377,28 +448,32 @@ static void tmuls_kernel(KernelIsa isa, DType dt, KTile d, KTile s, KScalar k, i
 
 static void run_case(KernelIsa isa, const KernelSet *ks, const Case *c, uint8_t *buf, size_t es, bool reference) {
     KTile d = resolve(c->d, buf, es), a = resolve(c->a, buf, es), b = resolve(c->b, buf, es);
-    switch (c->op) {
-    case 0:
+    if (c->op == K_TMULS) {
         if (reference) ref_tmuls(c->dt, d, a, c->k, c->rows, c->cols);
         else tmuls_kernel(isa, c->dt, d, a, c->k, c->rows, c->cols);
-        break;
-    case 1:
+    } else if (c->op == K_FILL) {
         if (reference) ref_fill(c->dt, d, c->k, c->rows, c->cols);
         else ks->fill(d, c->k, c->rows, c->cols);
-        break;
-    case 2:
-        if (reference) ref_trowprod(c->dt, d, a, c->rows, c->cols);
-        else ks->trowprod(d, a, c->rows, c->cols);
-        break;
-    default:
-        if (reference) ref_rowexpand(c->dt, c->op - 3, d, a, b, c->rows, c->cols, c->ma, c->mb);
-        else (c->op == 3 ? ks->trowexpandmul : ks->trowexpandsub)(d, a, b, c->rows, c->cols, c->ma, c->mb);
-        break;
+    } else if (c->op == K_ROWEXPAND_MUL || c->op == K_ROWEXPAND_SUB) {
+        bool sub = c->op == K_ROWEXPAND_SUB;
+        if (reference) ref_rowexpand(c->dt, sub, d, a, b, c->rows, c->cols, c->ma, c->mb);
+        else (sub ? ks->trowexpandsub : ks->trowexpandmul)(d, a, b, c->rows, c->cols, c->ma, c->mb);
+    } else if (c->op < K_BROADCAST_ROWS) {
+        bool columns = c->op >= K_COL_FOLD;
+        int fold = c->op - (columns ? K_COL_FOLD : K_ROW_FOLD);
+        if (reference) ref_fold(c->dt, fold, columns, d, a, c->rows, c->cols);
+        else (columns ? ks->col_fold : ks->row_fold)[fold](d, a, c->rows, c->cols);
+    } else {
+        bool columns = c->op == K_BROADCAST_COLS;
+        if (reference) ref_broadcast(c->dt, columns, d, a, c->rows, c->cols);
+        else (columns ? ks->broadcast_cols : ks->broadcast_rows)(d, a, c->rows, c->cols);
     }
 }
 
 static const char *op_name(int op) {
-    static const char *const n[] = {"tmuls", "fill", "trowprod", "trowexpandmul", "trowexpandsub"};
+    static const char *const n[K_COUNT] = {"tmuls", "fill", "trowexpandmul", "trowexpandsub", "trowsum", "trowmax",
+                                            "trowmin", "trowprod", "tcolsum", "tcolmax", "tcolmin", "tcolprod",
+                                            "trowexpand", "tcolexpand"};
     return n[op];
 }
 
@@ -435,7 +510,7 @@ static bool random_case(Case *c, DType dt, int op, uint64_t *s) {
     }
     c->d = tile_at(off_d, pr, pc, dcm, &end);
     c->a = tile_at(off_a, pr, pc, acm, &end);
-    if (op != 1 && rng_below(s, 8) == 0) c->a = c->d; /* in place */
+    if (op != K_FILL && rng_below(s, 8) == 0) c->a = c->d; /* in place */
     c->k.u = ((uint64_t)rng_next(s) << 32) | rng_next(s);
     if (dtype_is_float(dt)) { /* the scalar already has the element type's value */
         float kf = rng_below(s, 10) ? (float)((int32_t)rng_below(s, 2001) - 1000) / 64.0f : bitsf(rng_next(s));
@@ -443,13 +518,23 @@ static bool random_case(Case *c, DType dt, int op, uint64_t *s) {
         ref_stf(dt, tmp, kf);
         c->k.f = ref_ldf(dt, tmp);
     }
-    if (op == 2) { /* TROWPROD: dst ND (pr x dc) or DN (col-major pr x 1) */
+    if (op >= K_ROW_FOLD && op < K_COL_FOLD) { /* a row fold: dst ND (pr x dc) or DN (col-major pr x 1) */
         bool dn = rng_below(s, 2);
         int64_t dc = 1 + rng_below(s, 9);
         int64_t at = overlap ? off_a + (int64_t)rng_below(s, (uint32_t)span) : off_b;
         c->d = dn ? tile_at(at, pr, 1, true, &end) : tile_at(at, pr, dc, false, &end);
     }
-    if (op >= 3) { /* row-expand: one full operand; the other full, Mode 1 or Mode 2; either side */
+    if (op >= K_COL_FOLD && op < K_BROADCAST_ROWS) { /* a column fold: dst a row (dr x pc), or col-major */
+        int64_t dr = 1 + rng_below(s, 3);
+        int64_t at = overlap ? off_a + (int64_t)rng_below(s, (uint32_t)span) : off_b;
+        c->d = tile_at(at, dr, pc, rng_below(s, 8) == 0, &end);
+    }
+    if (op == K_BROADCAST_ROWS || op == K_BROADCAST_COLS) { /* src an N x 1 column (often DN) or a 1 x N row */
+        int64_t at = overlap ? off_d + (int64_t)rng_below(s, (uint32_t)span) : off_a;
+        if (op == K_BROADCAST_ROWS) c->a = tile_at(at, pr, 1 + rng_below(s, 3), rng_below(s, 2), &end);
+        else c->a = tile_at(at, 1 + rng_below(s, 3), pc, rng_below(s, 8) == 0, &end);
+    }
+    if (op == K_ROWEXPAND_MUL || op == K_ROWEXPAND_SUB) { /* row-expand: one full operand; the other full, Mode 1 or Mode 2; either side */
         int mode = (int)rng_below(s, 4); /* 0 both full, 1 Mode 1 col-major, 2 Mode 1 row-major, 3 Mode 2 */
         KTile full = c->a, e;
         int64_t m;
@@ -473,7 +558,7 @@ static void check_type(DType dt, int n, uint64_t seed) {
     uint64_t s = seed;
     for (int i = 0; i < n; i++) {
         Case c;
-        int op = i % 5;
+        int op = i % K_COUNT;
         while (!random_case(&c, dt, op, &s)) {}
         const size_t n_el = (size_t)c.end;
         fill_random(orig, n_el, dt, &s, (int)rng_below(&s, 3));
@@ -559,8 +644,8 @@ Test(kernels_fast, trowprod_multirow_is_the_sequential_product) {
     KernelIsa v[KISA_COUNT];
     int nv = isas(v);
     for (int k = 0; k < nv; k++) {
-        kernel_set(DT_F16, v[k])->trowprod((KTile){(uint8_t *)hd, 1, R}, (KTile){(uint8_t *)h, C, 1}, R, C);
-        kernel_set(DT_F32, v[k])->trowprod((KTile){(uint8_t *)fd, 1, R}, (KTile){(uint8_t *)f, C, 1}, R, C);
+        kernel_set(DT_F16, v[k])->row_fold[KFOLD_PROD]((KTile){(uint8_t *)hd, 1, R}, (KTile){(uint8_t *)h, C, 1}, R, C);
+        kernel_set(DT_F32, v[k])->row_fold[KFOLD_PROD]((KTile){(uint8_t *)fd, 1, R}, (KTile){(uint8_t *)f, C, 1}, R, C);
         for (int r = 0; r < R; r++) {
             float p = 1.0f, pf = 1.0f, exact = 1.0f;
             for (int c = 0; c < C; c++) {
@@ -603,7 +688,7 @@ Test(kernels_fast, tall_thin_shapes) {
                 case 1: ref_fill(dt, dw, kk, R, 8); ks->fill(dg, kk, R, 8); break;
                 case 2:
                     ref_trowprod(dt, (KTile){want, 1, R}, S, R, 8);
-                    ks->trowprod((KTile){got, 1, R}, S, R, 8);
+                    ks->row_fold[KFOLD_PROD]((KTile){got, 1, R}, S, R, 8);
                     break;
                 default:
                     ref_rowexpand(dt, op - 3, dw, S, CM, R, 8, 8, 1);
