@@ -490,7 +490,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         }                                                                                          \
     } while (0)
 #define KE_DEF_CHUNKS(op, shape, elem, T, kind)                                                    \
-    KINLINE void ke_chunk_##op##_##T(float *fo, const float *p0, const float *p1, const float *p2, float kv, \
+    static __attribute__((noinline)) void ke_chunk_##op##_##T(float *fo, const float *p0, const float *p1, const float *p2, float kv, \
                                      int64_t m) {                                                  \
         const double margin = KE_APX_MARGIN(elem, T);                                              \
         (void)kv;                                                                                  \
@@ -538,6 +538,8 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                                        * a 2048x8 tile's, and single elements, as an N x 1 tile's   \
                                        * in a padded one, with copies of a constant length) */     \
             if (cols == NL) KE_SHORT_ROWS(op, T, kind, NL);                                        \
+            else if (cols == 2 * NL) KE_SHORT_ROWS(op, T, kind, 2 * NL);                           \
+            else if (cols == 4 * NL) KE_SHORT_ROWS(op, T, kind, 4 * NL);                           \
             else if (cols == 1) KE_SHORT_ROWS(op, T, kind, 1);                                     \
             else KE_SHORT_ROWS(op, T, kind, cols);                                                 \
             return;                                                                                \
@@ -576,6 +578,9 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 #define KE_OUT_bf16(x) KE_NARROWABLE(x)
 
 /* ---- f32 ------------------------------------------------------------------------------------ */
+/* row(dp, p0, p1, p2, kv, w) on each row of a walk (ke_rowwalk_OP_T's variables) */
+#define KE_ROWWALK(row, w)                                                                         \
+    for (; rows > 0; rows--, dp += drs, p0 += rs0, p1 += rs1, p2 += rs2) row(dp, p0, p1, p2, kv, w)
 #define KE_DEF_F32(op, shape, elem, T)                                                             \
     KINLINE void ke_row_##op##_##T(float *restrict dp, const float *p0, const float *p1, const float *p2, \
                                    float kv, int64_t cols) {                                       \
@@ -584,6 +589,21 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const float x0 = p0[c], x1 = p1[c], x2 = p2[c]; /* one load each (see above) */           \
             (void)x1, (void)x2;                                                                    \
             dp[c] = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));             \
+        }                                                                                          \
+    }                                                                                              \
+    /* rows of unit column stride one after another (a source read at row stride 0 for a column   \
+     * expand, padded tiles): a function of its own, so that the walk's pointers and strides stay  \
+     * in registers, with rows of 8, 16 or 32 elements at a constant width (whole vectors, no      \
+     * remainder loops: the row loop is then the whole cost) */                                    \
+    static __attribute__((noinline)) void ke_rowwalk_##op##_##T(float *dp, const float *p0, const float *p1, \
+                                                                const float *p2, int64_t drs, int64_t rs0,   \
+                                                                int64_t rs1, int64_t rs2, float kv,          \
+                                                                int64_t rows, int64_t cols) {                \
+        switch (cols) {                                                                            \
+        case 8: KE_ROWWALK(ke_row_##op##_##T, 8); return;                                          \
+        case 16: KE_ROWWALK(ke_row_##op##_##T, 16); return;                                        \
+        case 32: KE_ROWWALK(ke_row_##op##_##T, 32); return;                                        \
+        default: KE_ROWWALK(ke_row_##op##_##T, cols); return;                                      \
         }                                                                                          \
     }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
@@ -603,9 +623,8 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                                   (const float *)s2.p, kv, cols);                                  \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
-            for (int64_t r = 0; r < rows; r++)                                                     \
-                ke_row_##op##_##T((float *)d.p + r * d.rs, (const float *)s0.p + r * s0.rs,         \
-                                  (const float *)s1.p + r * s1.rs, (const float *)s2.p + r * s2.rs, kv, cols); \
+            ke_rowwalk_##op##_##T((float *)d.p, (const float *)s0.p, (const float *)s1.p, (const float *)s2.p, d.rs, \
+                                  s0.rs, s1.rs, s2.rs, kv, rows, cols);                            \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
@@ -639,6 +658,12 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
     }
 
 /* ---- integers -------------------------------------------------------------------------------- */
+/* row(dp, p0, p1, p2, kv, w) on each row of a walk (ke_irowwalk_OP_T's variables); returns a fault */
+#define KE_IROWWALK(row, w)                                                                        \
+    for (; rows > 0; rows--, dp += drs, p0 += rs0, p1 += rs1, p2 += rs2) {                         \
+        const int fault = row(dp, p0, p1, p2, kv, w);                                              \
+        if (fault) return fault;                                                                   \
+    }
 #define KE_DEF_INT(op, shape, elem, T)                                                             \
     /* one contiguous run of a row: the fast paths (EFAULT_* of the first fault, else 0) */        \
     KINLINE int ke_irow_##op##_##T(KE_STORE_##T *restrict dp, const KE_STORE_##T *p0, const KE_STORE_##T *p1, \
@@ -700,6 +725,19 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         }                                                                                          \
         return EFAULT_NONE;                                                                        \
     }                                                                                              \
+    /* the rows of a walk one after another, out of line (as ke_rowwalk_OP_T): the first fault */ \
+    static __attribute__((noinline)) int ke_irowwalk_##op##_##T(KE_STORE_##T *dp, const KE_STORE_##T *p0,     \
+                                                                const KE_STORE_##T *p1, const KE_STORE_##T *p2, \
+                                                                int64_t drs, int64_t rs0, int64_t rs1,        \
+                                                                int64_t rs2, KE_STORE_##T kv, int64_t rows,   \
+                                                                int64_t cols) {                               \
+        switch (cols * (int64_t)sizeof *dp) { /* rows of 32 or 64 bytes at a constant width */   \
+        case 32: KE_IROWWALK(ke_irow_##op##_##T, 32 / (int64_t)sizeof *dp); break;               \
+        case 64: KE_IROWWALK(ke_irow_##op##_##T, 64 / (int64_t)sizeof *dp); break;               \
+        default: KE_IROWWALK(ke_irow_##op##_##T, cols); break;                                   \
+        }                                                                                          \
+        return EFAULT_NONE;                                                                        \
+    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         typedef KE_STORE_##T ST;                                                                   \
         const int n = KE_NSRC_##shape;                                                             \
@@ -754,12 +792,8 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             }                                                                                      \
             if (rows == 1) /* one run (merged rows): no row loop around it */                      \
                 return ke_irow_##op##_##T((ST *)d.p, (const ST *)s0.p, (const ST *)s1.p, (const ST *)s2.p, kv, cols); \
-            for (int64_t r = 0; r < rows; r++) {                                                   \
-                const int fault = ke_irow_##op##_##T((ST *)d.p + r * d.rs, (const ST *)s0.p + r * s0.rs, \
-                                                     (const ST *)s1.p + r * s1.rs, (const ST *)s2.p + r * s2.rs, kv, cols); \
-                if (fault) return fault;                                                           \
-            }                                                                                      \
-            return EFAULT_NONE;                                                                    \
+            return ke_irowwalk_##op##_##T((ST *)d.p, (const ST *)s0.p, (const ST *)s1.p, (const ST *)s2.p, d.rs, \
+                                          s0.rs, s1.rs, s2.rs, kv, rows, cols);                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
             for (int64_t c = 0; c < cols; c++) {                                                   \

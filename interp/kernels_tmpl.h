@@ -382,34 +382,67 @@ KT_FOLD_FNS(KFOLD_PROD, prod)
 
 /* ---- TROWEXPAND / TCOLEXPAND: element bits copied ---------------------------------------- *
  * dst(r, c) = src(r, 0) or src(0, c); each element is read when it is written, in row order, so
- * that a dst overlapping src sees what an element-by-element copy gives. */
+ * that a dst overlapping src sees what an element-by-element copy gives. Rows of unit stride 16,
+ * 32, 64, 128 or 256 bytes wide (a 16x16 or 2048x8 tile's) take a loop of that constant width, which
+ * the compiler turns into whole-vector stores: the row loop is then the whole cost. */
+#define BCAST_WIDTHS(W, BODY, OTHER)                                                               \
+    do {                                                                                           \
+        switch (cols * KT_ES) {                                                                    \
+        case 16: { enum { W = 16 / KT_ES }; BODY; } return;                                   \
+        case 32: { enum { W = 32 / KT_ES }; BODY; } return;                                   \
+        case 64: { enum { W = 64 / KT_ES }; BODY; } return;                                   \
+        case 128: { enum { W = 128 / KT_ES }; BODY; } return;                                 \
+        case 256: { enum { W = 256 / KT_ES }; BODY; } return;                                 \
+        default: { OTHER; } return;                                                                \
+        }                                                                                          \
+    } while (0)
+
+/* dst rows o (stride drs elements) of w elements: row r all v(r) = s[r * srs]. */
+#define BCAST_ROWS_LOOP(w)                                                                         \
+    for (int64_t r = 0; r < rows; r++) {                                                           \
+        const KT_T v = sp[r * srs];                                                                \
+        KT_T *o = dp + r * drs;                                                                    \
+        for (int64_t c = 0; c < (w); c++) o[c] = v;                                                \
+    }
+
 static void KT_FN(broadcast_rows)(KTile d, KTile s, int64_t rows, int64_t cols) {
+    const KT_T *sp = (const KT_T *)s.p;
+    KT_T *dp = (KT_T *)d.p;
+    const int64_t srs = s.rs, drs = d.rs;
+    if (d.cs == 1) BCAST_WIDTHS(W, BCAST_ROWS_LOOP(W), BCAST_ROWS_LOOP(cols));
     for (int64_t r = 0; r < rows; r++) {
-        const KT_T v = ((const KT_T *)s.p)[r * s.rs];
-        KT_T *o = (KT_T *)d.p + r * d.rs;
-        if (d.cs == 1)
-            for (int64_t c = 0; c < cols; c++) o[c] = v;
-        else
-            for (int64_t c = 0; c < cols; c++) o[c * d.cs] = v;
+        const KT_T v = sp[r * srs];
+        for (int64_t c = 0; c < cols; c++) dp[r * drs + c * d.cs] = v;
     }
 }
 
+/* dst rows of w elements (a constant), each a copy of the source row (which no dst element
+ * overlaps) held in a local copy: in registers. */
+#define BCAST_COLS_LOOP(w)                                                                         \
+    KT_T row[w];                                                                                   \
+    memcpy(row, sp, sizeof row);                                                                   \
+    for (int64_t r = 0; r < rows; r++) memcpy(dp + r * drs, row, sizeof row);
+#define BCAST_COLS_ANY(w)                                                                          \
+    for (int64_t r = 0; r < rows; r++) memcpy(dp + r * drs, sp, (size_t)(w) * KT_ES);
+
 static void KT_FN(broadcast_cols)(KTile d, KTile s, int64_t rows, int64_t cols) {
-    const KT_T *i = (const KT_T *)s.p;
-    for (int64_t r = 0; r < rows; r++) {
-        KT_T *o = (KT_T *)d.p + r * d.rs;
-        if (d.cs == 1 && s.cs == 1)
-            for (int64_t c = 0; c < cols; c++) o[c] = i[c];
-        else
-            for (int64_t c = 0; c < cols; c++) o[c * d.cs] = i[c * s.cs];
-    }
+    const KT_T *sp = (const KT_T *)s.p;
+    KT_T *dp = (KT_T *)d.p;
+    const int64_t drs = d.rs;
+    if (d.cs == 1 && s.cs == 1 && rows > 0 && cols > 0 && spans_disjoint(d, rows, cols, s, 1, cols, KT_ES))
+        BCAST_WIDTHS(W, BCAST_COLS_LOOP(W), BCAST_COLS_ANY(cols));
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) dp[r * drs + c * d.cs] = sp[c * s.cs];
 }
+#undef BCAST_ROWS_LOOP
+#undef BCAST_COLS_LOOP
+#undef BCAST_COLS_ANY
 
 /* ---- TROWEXPANDMUL / TROWEXPANDSUB ---------------------------------------------------------- */
 
 /* Mode 1: dst(r, c) = x(r, c) OP e(r) (or e(r) OP x(r, c) when `left`), rows of unit stride. The
  * per-row values are read 8 at a time (vector conversions for f16/bf16). */
-KINLINE void KT_FN(rowexpand_mode1)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols, int op, bool left) {
+KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols, int op, bool left) {
     for (int64_t r0 = 0; r0 < rows; r0 += 8) {
         const int64_t nb = rows - r0 < 8 ? rows - r0 : 8;
         const KT_T *ep = (const KT_T *)e.p + r0 * e.rs;
@@ -460,6 +493,16 @@ KINLINE void KT_FN(rowexpand_mode1)(KTile d, KTile x, KTile e, int64_t rows, int
 #endif
             for (; c < cols; c++) dp[c] = ST(left ? VOP(es, LD(xp[c]), op) : VOP(LD(xp[c]), es, op));
         }
+    }
+}
+
+/* Mode 1 with rows of 32, 64 or 128 bytes at a constant width (whole vectors per row). */
+KINLINE void KT_FN(rowexpand_mode1)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols, int op, bool left) {
+    switch (cols * KT_ES) {
+    case 32: KT_FN(rowexpand_mode1_w)(d, x, e, rows, 32 / KT_ES, op, left); return;
+    case 64: KT_FN(rowexpand_mode1_w)(d, x, e, rows, 64 / KT_ES, op, left); return;
+    case 128: KT_FN(rowexpand_mode1_w)(d, x, e, rows, 128 / KT_ES, op, left); return;
+    default: KT_FN(rowexpand_mode1_w)(d, x, e, rows, cols, op, left); return;
     }
 }
 
@@ -576,3 +619,4 @@ static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_
 #undef HALF_STEP
 #undef KT_GROUPS
 #undef KT_SCALAR_TAIL_ROWS
+#undef BCAST_WIDTHS
