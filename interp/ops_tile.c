@@ -320,7 +320,9 @@ bool lower_trowprod(LowerCtx *ctx, const Op *op) {
 /* The seed's operand rules, on the run-time valid shapes (the verifier checked what was static,
  * with the same rule IDs and the same choice of roles): exactly one of src0 / src1 has dst's valid
  * shape and is row-major (the full operand); the other is the expanded one, Mode 1 (col_major,
- * R x 1) or Mode 2 (row_major, R x one 32-byte block). *expanded_out is 0 or 1 (src0 / src1). */
+ * R x 1) or Mode 2 (row_major, R x one 32-byte block). *expanded_out is 0 or 1 (src0 / src1), -1
+ * when both have dst's valid shape. With ip NULL (lowering, on the static valid shapes) a broken
+ * rule only returns false; run time reports it. */
 static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *dst, const TileView *s[2],
                                    int *expanded_out) {
     const TileRef *t[2] = {&in->t[1], &in->t[2]};
@@ -339,7 +341,7 @@ static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *
         return true;
     }
     if (full == ROW_EXPAND_NO_FULL) {
-        rt_rule_error(ip, in, "full-operand",
+        if (ip) rt_rule_error(ip, in, "full-operand",
                       "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld), got src0 %dx%d "
                       "and src1 %dx%d",
                       (long long)R, (long long)C, s[0]->vr, s[0]->vc, s[1]->vr, s[1]->vc);
@@ -348,33 +350,33 @@ static bool check_row_expand_roles(Interp *ip, const Instr *in, const TileView *
     int e = 1 - full;
     const char *fname = full ? "src1" : "src0", *ename = e ? "src1" : "src0";
     if (!same[full]) {
-        rt_rule_error(ip, in, "full-operand",
+        if (ip) rt_rule_error(ip, in, "full-operand",
                       "expects exactly one of src0 and src1 to have the valid shape of dst (%lldx%lld); the full-size "
                       "operand %s (%s) has %dx%d",
                       (long long)R, (long long)C, fname, col[full] ? "col_major" : "row_major", s[full]->vr, s[full]->vc);
         return false;
     }
     if (col[full]) {
-        rt_rule_error(ip, in, "full-layout", "expects the full-size operand %s to use row-major layout, got blayout=col_major",
+        if (ip) rt_rule_error(ip, in, "full-layout", "expects the full-size operand %s to use row-major layout, got blayout=col_major",
                       fname);
         return false;
     }
     const char *mode = col[e] ? "Mode 1" : "Mode 2", *layout = col[e] ? "col_major" : "row_major";
     if (s[e]->vr != R) {
-        rt_rule_error(ip, in, col[e] ? "mode1-rows" : "mode2-rows",
+        if (ip) rt_rule_error(ip, in, col[e] ? "mode1-rows" : "mode2-rows",
                       "expects the %s expanded operand %s (%s) to have valid_shape[0] == dst valid_shape[0] (%lld), got %d",
                       mode, ename, layout, (long long)R, s[e]->vr);
         return false;
     }
     int64_t block = 32 / (int64_t)dtype_size(in->t[0].dtype);
     if (col[e] && s[e]->vc != 1) {
-        rt_rule_error(ip, in, "mode1-cols",
+        if (ip) rt_rule_error(ip, in, "mode1-cols",
                       "expects the Mode 1 expanded operand %s (col_major) to have valid_shape[1] == 1, got %d", ename,
                       s[e]->vc);
         return false;
     }
     if (!col[e] && s[e]->vc != block) {
-        rt_rule_error(ip, in, "mode2-cols",
+        if (ip) rt_rule_error(ip, in, "mode2-cols",
                       "expects the Mode 2 expanded operand %s (row_major) to have valid_shape[1] == 32 / sizeof(%s) = "
                       "%lld, got %d",
                       ename, dtype_name(in->t[0].dtype), (long long)block, s[e]->vc);
@@ -431,7 +433,11 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     int64_t R = dst->vr, C = dst->vc;
     const TileView *s[2] = {s0, s1};
     int e;
-    if (!check_row_expand_roles(ip, in, dst, s, &e)) return PC_ERROR;
+    if (in->a && dst->vr == dt->static_vr && dst->vc == dt->static_vc && s0->vr == t0->static_vr &&
+        s0->vc == t0->static_vc && s1->vr == t1->static_vr && s1->vc == t1->static_vc)
+        e = in->a - 2; /* the roles lowering decided for these valid shapes */
+    else if (!check_row_expand_roles(ip, in, dst, s, &e))
+        return PC_ERROR;
     bool has_tmp = in->t[3].footprint > 0; /* t[3] is zero when the op has no tmp */
     if (has_tmp && e >= 0 && ip->opts.target == TARGET_A2A3 && in->t[1 + e].blayout == BL_COL_MAJOR &&
         in->t[3].footprint < row_expand_tmp_bytes(R))
@@ -524,6 +530,14 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member)
     in.t[1] = s0;
     in.t[2] = s1;
     in.defines_dst = defines;
+    if (dst.static_vr >= 0 && dst.static_vc >= 0 && s0.static_vr >= 0 && s0.static_vc >= 0 && s1.static_vr >= 0 &&
+        s1.static_vc >= 0) { /* static valid shapes: the roles once, here (Instr.a = expanded + 2) */
+        const TileView vd = {.vr = dst.static_vr, .vc = dst.static_vc}, v0 = {.vr = s0.static_vr, .vc = s0.static_vc},
+                       v1 = {.vr = s1.static_vr, .vc = s1.static_vc};
+        const TileView *vs[2] = {&v0, &v1};
+        int e;
+        if (check_row_expand_roles(NULL, &in, &vd, vs, &e)) in.a = e + 2;
+    }
     if (ctx->ip->opts.target == TARGET_A2A3 && op->ins.count < 3 &&
         (s0.blayout == BL_COL_MAJOR || s1.blayout == BL_COL_MAJOR))
         in.footprint = row_expand_scratch_footprint;
