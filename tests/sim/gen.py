@@ -126,8 +126,8 @@ def case(name, op, tiles, ins, outs, cpp, target="a2a3", scalars=(), attrs="", a
     desc: one line on what the case checks (the program's first comment). gm: {name: G(...)}, GM
     matrices named in ins / outs like tiles (the program becomes a function taking them as
     pointers; --in / --expect bind them by argument name). compiler_dependent: why the simulator's
-    result is undefined C++ that g++ and clang build differently (the golden is g++'s; --cross-check
-    lists such a case apart instead of failing)."""
+    result is undefined or unspecified C++ (which of two NaNs a `+` keeps) that g++ and clang build
+    differently (the golden is g++'s; --cross-check lists such a case apart instead of failing)."""
     return dict(name=name, op=op, tiles=tiles, ins=ins, outs=outs, cpp=cpp, target=target, attrs=attrs,
                 attrs_at=attrs_at, line=line, desc=desc, gm=gm or {}, compiler_dependent=compiler_dependent)
 
@@ -498,7 +498,7 @@ def cross_check(cs, idx, inc, overlay, tmp):
             (known if cs[i].get("compiler_dependent") else bad).append(cs[i]["name"])
     print("cross-check: %d of %d g++ cases give the same bits with clang++-19%s%s" % (
         len(idx) - len(bad) - len(known), len(idx), (": differ: " + ", ".join(bad)) if bad else "",
-        ("; differ as expected (undefined C++, golden from g++): " + ", ".join(known)) if known else ""))
+        ("; differ as expected (undefined or unspecified C++, golden from g++): " + ", ".join(known)) if known else ""))
     return not bad
 
 
