@@ -27,6 +27,7 @@
 #error "define KISA_TABLE before including kernels_isa.h"
 #endif
 
+#include "elemfn.h" /* EF_NAN_FIRST for the folds (kernels_tmpl.h); the element functions (kernels_elem.h) */
 #include "kernels.h"
 
 #define KINLINE static inline __attribute__((always_inline))

@@ -114,10 +114,14 @@ KINLINE nvf KT_FN(vfold)(nvf p, nvf x, int fold) {
     if (fold == KFOLD_MAX) return (nvf)nsel(p < x, (nvu)x, (nvu)p);
     return (nvf)nsel(x < p, (nvu)x, (nvu)p);
 }
+/* The scalar step keeps a NaN accumulator (EF_NAN_FIRST: the simulator's `sum += x`, `prod * x`
+ * put it first, and x86 returns the first NaN operand); the vector step leaves the order of its
+ * commutative + and * to the compiler (a pinned step would lengthen the chain), so a NaN result
+ * of a vector path is computed again with this one (fold_line). */
 KINLINE CT KT_FN(sfold)(CT p, CT x, int fold) {
-    if (fold == KFOLD_PROD) return ROUND(p * x);
-    if (fold == KFOLD_SUM_ROUNDED) return ROUND(p + x);
-    if (fold == KFOLD_SUM) return p + x;
+    if (fold == KFOLD_PROD) return ROUND(EF_NAN_FIRST(p, p * x));
+    if (fold == KFOLD_SUM_ROUNDED) return ROUND(EF_NAN_FIRST(p, p + x));
+    if (fold == KFOLD_SUM) return EF_NAN_FIRST(p, p + x);
     if (fold == KFOLD_MAX) return p < x ? x : p;
     return x < p ? x : p;
 }
@@ -151,6 +155,27 @@ KINLINE KT_T KT_FN(fold_out)(CT q, const KT_T *first, int fold) {
     (void)first, (void)fold;
 #endif
     return ST(q);
+}
+
+/* The fold of n elements at p, p + step, ... in the sequential order, as stored. */
+static inline KT_T KT_FN(fold_line)(const KT_T *p, int64_t step, int64_t n, int fold) {
+    CT q = FOLD_FROM_FIRST(fold) ? LD(p[0]) : (CT)FOLD_INIT(fold);
+    for (int64_t i = FOLD_FROM_FIRST(fold); i < n; i++) q = KT_FN(sfold)(q, LD(p[i * step]), fold);
+    return KT_FN(fold_out)(q, p, fold);
+}
+
+/* Results d[0], d[step], ... (n of them) of a vector path that are NaN, computed again in the
+ * sequential order (the vector step may have kept the other of two NaNs); line i of s starts at
+ * s + i * line_step, its elements elem_step apart. Sums and products only (max and min select). */
+static inline void KT_FN(fold_fix_nans)(KT_T *d, int64_t step, int64_t n, const KT_T *s, int64_t line_step, int64_t elem_step,
+                                 int64_t len, int fold) {
+#if KT_KIND == KT_FLOAT
+    if (FOLD_FROM_FIRST(fold)) return;
+    for (int64_t i = 0; i < n; i++)
+        if (LD(d[i * step]) != LD(d[i * step])) d[i * step] = KT_FN(fold_line)(s + i * line_step, elem_step, len, fold);
+#else
+    (void)d, (void)step, (void)n, (void)s, (void)line_step, (void)elem_step, (void)len, (void)fold;
+#endif
 }
 
 /* The sequential reference: each row (or column) left to right (top to bottom), every element
@@ -326,6 +351,7 @@ KINLINE void KT_FN(trowfold)(KTile d, KTile s, int64_t rows, int64_t cols, int f
 #else
     for (; r < rows; r++) ELEM(d, r, 0) = ST(KT_FN(row_fold)((const KT_T *)s.p + r * s.rs, cols, fold));
 #endif
+    KT_FN(fold_fix_nans)((KT_T *)d.p, d.rs, rows, (const KT_T *)s.p, s.rs, 1, cols, fold);
 }
 
 /* dst(0, c) = the fold of src(0 .. rows - 1, c), c < cols: the columns side by side, four
@@ -362,6 +388,7 @@ KINLINE void KT_FN(tcolfold)(KTile d, KTile s, int64_t rows, int64_t cols, int f
         for (int64_t j = 0; j < c; j++)
             if (LD(dp[j]) != LD(dp[j])) dp[j] = ((const KT_T *)s.p)[j];
 #endif
+    KT_FN(fold_fix_nans)(dp, 1, c, (const KT_T *)s.p, 1, s.rs, rows, fold);
     if (c < cols) KT_FN(fold_reference)(ktile_at(d, 0, c, KT_ES), ktile_at(s, 0, c, KT_ES), rows, cols - c, fold, true);
 }
 

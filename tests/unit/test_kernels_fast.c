@@ -661,6 +661,52 @@ Test(kernels_fast, trowprod_multirow_is_the_sequential_product) {
     cr_assert_gt(differs_from_one_rounding, 0, "the data must make per-step rounding observable");
 }
 
+/* Sums and products in which two NaNs meet keep the first one's bits, as the simulator's `sum += x`
+ * and `prod * x` do on x86 (the first NaN operand wins), on every variant and path, whichever order
+ * the compiler gives a vector + or * (tests/sim's trowsum NaN cases flipped sign with the kernels
+ * built at -O1). Lines with one NaN keep that one. Rows and columns of 19 x 37: vector groups,
+ * clamped lanes and scalar tails. */
+Test(kernels_fast, folds_keep_the_first_nan) {
+    enum { R = 19, C = 37 };
+    static uint8_t src[R * C * 4], dst[(R > C ? R : C) * 4];
+    const DType types[] = {DT_F32, DT_F16, DT_BF16};
+    const uint32_t first[] = {0x7fc00123u, 0x7e23u, 0x7fc1u}, second[] = {0xffc00456u, 0xfe45u, 0xffc2u};
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v), checked = 0;
+    for (int t = 0; t < 3; t++)
+        for (int f = 0; f < 2; f++)
+            for (int columns = 0; columns < 2; columns++) {
+                const int fold = f ? KFOLD_PROD : KFOLD_SUM;
+                const size_t es = dtype_size(types[t]);
+                const int lines = columns ? C : R, len = columns ? R : C;
+                const uint32_t fill = es == 4 ? (fold == KFOLD_PROD ? 0x3f800000u : 0x3f000000u)
+                                              : types[t] == DT_F16 ? (fold == KFOLD_PROD ? 0x3c00u : 0x3800u)
+                                                                  : (fold == KFOLD_PROD ? 0x3f80u : 0x3f00u);
+                for (int i = 0; i < R * C; i++) memcpy(src + i * es, &fill, es);
+                for (int l = 0; l < lines; l++) {
+                    const int i1 = l % (len / 2), i2 = len / 2 + (l * 7) % (len - len / 2);
+                    const int e1 = columns ? i1 * C + l : l * C + i1, e2 = columns ? i2 * C + l : l * C + i2;
+                    if (l % 3 != 2) memcpy(src + e1 * es, &first[t], es);
+                    memcpy(src + e2 * es, &second[t], es);
+                }
+                for (int k = 0; k < nv; k++) {
+                    const KernelSet *ks = kernel_set(types[t], v[k]);
+                    memset(dst, 0, sizeof dst);
+                    if (columns) ks->col_fold[fold]((KTile){dst, C, 1}, (KTile){src, C, 1}, R, C);
+                    else ks->row_fold[fold]((KTile){dst, 1, R}, (KTile){src, C, 1}, R, C);
+                    for (int l = 0; l < lines; l++) {
+                        uint32_t got = 0;
+                        memcpy(&got, dst + l * es, es);
+                        const uint32_t want = l % 3 != 2 ? first[t] : second[t];
+                        cr_assert_eq(got, want, "%s %s %s fold %d line %d: 0x%x, want 0x%x", kernel_isa_table(v[k])->name,
+                                     dtype_name(types[t]), columns ? "column" : "row", fold, l, got, want);
+                        checked++;
+                    }
+                }
+            }
+    cr_assert_gt(checked, 0);
+}
+
 /* 2048x8 shapes as the benchmarks run them, every variant against the reference. */
 Test(kernels_fast, tall_thin_shapes) {
     enum { R = 2048, W = 16 };
