@@ -16,6 +16,7 @@
 #define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
 #define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 #define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
+#define KISA_ANY(m) (!_mm256_testz_si256((__m256i)(m), (__m256i)(m)))
 #define KISA_TABLE kernels_avx2
 #define KISA_NAME "avx2"
 #include "kernels_isa.h"

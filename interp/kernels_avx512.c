@@ -18,6 +18,7 @@
 #define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
 #define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
 #define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
+#define KISA_ANY(m) (!_mm256_testz_si256((__m256i)(m), (__m256i)(m)))
 /* 16 f16 -> 16 floats in one 512-bit conversion */
 #define KISA_F16_WIDEN_16(d, s) _mm512_storeu_ps((d), _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(s))))
 /* 16 floats -> 16 f16 (RNE) in one 512-bit conversion, kept in a register before the store */

@@ -9,6 +9,7 @@
  *   KISA_F16_NARROW(vp)     the nvf at vp -> nvh of f16 bits (RNE)           default: branch-free C
  *   KISA_WIDEN_U16(h)       nvh -> nvu, zero-extending                       default: generic
  *   KISA_IN_REGISTER(v)     keeps v in a register (a store is not fused)     default: nothing
+ *   KISA_ANY(m)             whether any lane of the nvi mask m is set        default: OR of its words
  *   KISA_F16_NARROW_16(d, s) 16 floats at s -> 16 f16 at d (RNE), when wider than NL  default: none
  *   KISA_F16_WIDEN_16(d, s)  16 f16 at s -> 16 floats at d (exact), when wider than NL  default: none
  * The f16 conversions must be bit-identical to fp_f16_to_f32 / fp_f32_to_f16 (checked by
@@ -160,6 +161,18 @@ KINLINE nvh f16_narrow_soft(const nvf *vp) {
 #endif
 #ifndef KISA_IN_REGISTER
 #define KISA_IN_REGISTER(v) ((void)0)
+#endif
+
+/* Whether any lane of the mask m is set (a compare's result). */
+#ifdef KISA_ANY
+#define nv_any(m) KISA_ANY(m)
+#else
+KINLINE bool nv_any(nvi m) {
+    uint64_t w[KISA_NATIVE_BYTES / 8], any = 0;
+    memcpy(w, &m, sizeof w);
+    for (int i = 0; i < KISA_NATIVE_BYTES / 8; i++) any |= w[i];
+    return any != 0;
+}
 #endif
 
 /* The narrowed f16 bits of the nvf at vp stored at p. KISA_IN_REGISTER keeps the conversion's

@@ -164,17 +164,31 @@ static inline KT_T KT_FN(fold_line)(const KT_T *p, int64_t step, int64_t n, int 
     return KT_FN(fold_out)(q, p, fold);
 }
 
-/* Results d[0], d[step], ... (n of them) of a vector path that are NaN, computed again in the
- * sequential order (the vector step may have kept the other of two NaNs); line i of s starts at
- * s + i * line_step, its elements elem_step apart. Sums and products only (max and min select). */
-static inline void KT_FN(fold_fix_nans)(KT_T *d, int64_t step, int64_t n, const KT_T *s, int64_t line_step, int64_t elem_step,
-                                 int64_t len, int fold) {
 #if KT_KIND == KT_FLOAT
-    if (FOLD_FROM_FIRST(fold)) return;
-    for (int64_t i = 0; i < n; i++)
-        if (LD(d[i * step]) != LD(d[i * step])) d[i * step] = KT_FN(fold_line)(s + i * line_step, elem_step, len, fold);
+/* The NaN lanes of fold_fix_lanes's v, out of line (NaNs are rare). */
+static __attribute__((noinline, cold)) void KT_FN(fold_fix_nan_lanes)(nvf v, KT_T *to, int64_t step, int64_t k, const KT_T *s,
+                                                                    int64_t line_step, int64_t elem_step, int64_t len, int fold) {
+    float lane[NL];
+    memcpy(lane, &v, sizeof lane);
+    for (int64_t j = 0; j < k; j++) {
+        if (lane[j] == lane[j]) continue;
+        const KT_T *line = s + j * line_step;
+        to[j * step] = FOLD_FROM_FIRST(fold) ? line[0] : KT_FN(fold_line)(line, elem_step, len, fold);
+    }
+}
+#endif
+
+/* A vector path's results v, k <= NL of them, just stored at to[0], to[step], ... (line j of s,
+ * its len elements elem_step apart, starts at s + j * line_step): a NaN lane is made the
+ * sequential fold's. A sum or product is computed again (the vector step may have kept the other
+ * of two NaNs); an f16/bf16 max or min takes element 0's bits (fold_out). One compare per vector. */
+KINLINE void KT_FN(fold_fix_lanes)(VT v, KT_T *to, int64_t step, int64_t k, const KT_T *s, int64_t line_step, int64_t elem_step,
+                                   int64_t len, int fold) {
+#if KT_KIND == KT_FLOAT
+    if (FOLD_FROM_FIRST(fold) && KT_ES == 4) return; /* the selections keep f32 NaNs exactly */
+    if (nv_any((nvi)(v != v))) KT_FN(fold_fix_nan_lanes)(v, to, step, k, s, line_step, elem_step, len, fold);
 #else
-    (void)d, (void)step, (void)n, (void)s, (void)line_step, (void)elem_step, (void)len, (void)fold;
+    (void)v, (void)to, (void)step, (void)k, (void)s, (void)line_step, (void)elem_step, (void)len, (void)fold;
 #endif
 }
 
@@ -280,12 +294,13 @@ KINLINE void KT_FN(rowfold_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
     }
 #endif
 #if KT_KIND == KT_FLOAT || KT_ES == 4
-    if (c == cols && !(KT_ES == 2 && FOLD_FROM_FIRST(fold))) { /* no tail columns: NL lanes at once where the destination allows */
+    if (c == cols) { /* no tail columns: NL lanes at once where the destination allows */
         for (int g = 0; g < G; g++) {
             KT_T out[NL];
             const bool direct = d.rs == 1 && n >= NL * (g + 1); /* DN destination: rows side by side */
             KT_T *to = direct ? (KT_T *)d.p + r0 + NL * g : out;
             VST(to, p[g]);
+            KT_FN(fold_fix_lanes)(p[g], to, 1, n - NL * g < NL ? n - NL * g : NL, base + NL * g * rs, rs, 1, cols, fold);
             if (direct) continue;
 #pragma GCC unroll 8
             for (int j = 0; j < NL; j++)
@@ -301,6 +316,12 @@ KINLINE void KT_FN(rowfold_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
             const KT_T *rp = GROW(NL * g + j);
             CT q = FOLD_FROM_FIRST(fold) && c == 0 ? LD(rp[0]) : (CT)lane[j];
             for (int64_t cc = c; cc < cols; cc++) q = KT_FN(sfold)(q, LD(rp[cc]), fold);
+#if KT_KIND == KT_FLOAT
+            if (q != q && !FOLD_FROM_FIRST(fold)) { /* the lane's vector steps may have kept the other NaN */
+                ELEM(d, r0 + NL * g + j, 0) = KT_FN(fold_line)(rp, 1, cols, fold);
+                continue;
+            }
+#endif
             ELEM(d, r0 + NL * g + j, 0) = KT_FN(fold_out)(q, rp, fold);
         }
     }
@@ -351,7 +372,6 @@ KINLINE void KT_FN(trowfold)(KTile d, KTile s, int64_t rows, int64_t cols, int f
 #else
     for (; r < rows; r++) ELEM(d, r, 0) = ST(KT_FN(row_fold)((const KT_T *)s.p + r * s.rs, cols, fold));
 #endif
-    KT_FN(fold_fix_nans)((KT_T *)d.p, d.rs, rows, (const KT_T *)s.p, s.rs, 1, cols, fold);
 }
 
 /* dst(0, c) = the fold of src(0 .. rows - 1, c), c < cols: the columns side by side, four
@@ -375,20 +395,18 @@ KINLINE void KT_FN(tcolfold)(KTile d, KTile s, int64_t rows, int64_t cols, int f
 #pragma GCC unroll 4
             for (int q = 0; q < 4; q++) a[q] = KT_FN(vfold)(a[q], VLD(sp + r * s.rs + q * LANES), fold);
 #pragma GCC unroll 4
-        for (int q = 0; q < 4; q++) VST(dp + c + q * LANES, a[q]);
+        for (int q = 0; q < 4; q++) {
+            VST(dp + c + q * LANES, a[q]);
+            KT_FN(fold_fix_lanes)(a[q], dp + c + q * LANES, 1, LANES, sp + q * LANES, 1, s.rs, rows, fold);
+        }
     }
     for (; c + LANES <= cols; c += LANES) {
         const KT_T *sp = (const KT_T *)s.p + c;
         VT a = from ? VLD(sp) : SPLAT(FOLD_INIT(fold));
         for (int64_t r = from; r < rows; r++) a = KT_FN(vfold)(a, VLD(sp + r * s.rs), fold);
         VST(dp + c, a);
+        KT_FN(fold_fix_lanes)(a, dp + c, 1, LANES, sp, 1, s.rs, rows, fold);
     }
-#if KT_KIND == KT_FLOAT && KT_ES == 2
-    if (from) /* NaN results: element 0's own bits (fold_out) */
-        for (int64_t j = 0; j < c; j++)
-            if (LD(dp[j]) != LD(dp[j])) dp[j] = ((const KT_T *)s.p)[j];
-#endif
-    KT_FN(fold_fix_nans)(dp, 1, c, (const KT_T *)s.p, 1, s.rs, rows, fold);
     if (c < cols) KT_FN(fold_reference)(ktile_at(d, 0, c, KT_ES), ktile_at(s, 0, c, KT_ES), rows, cols - c, fold, true);
 }
 

@@ -664,46 +664,52 @@ Test(kernels_fast, trowprod_multirow_is_the_sequential_product) {
 /* Sums and products in which two NaNs meet keep the first one's bits, as the simulator's `sum += x`
  * and `prod * x` do on x86 (the first NaN operand wins), on every variant and path, whichever order
  * the compiler gives a vector + or * (tests/sim's trowsum NaN cases flipped sign with the kernels
- * built at -O1). Lines with one NaN keep that one. Rows and columns of 19 x 37: vector groups,
- * clamped lanes and scalar tails. */
+ * built at -O1). Lines with one NaN keep that one. Max and min let a NaN win only as element 0, and
+ * keep its bits (a signalling NaN stays one). Rows and columns of 19 x 37 (vector groups, clamped
+ * lanes, scalar tails) and 21 x 32 (rows stored a vector at a time), row results side by side or
+ * two elements apart. */
 Test(kernels_fast, folds_keep_the_first_nan) {
-    enum { R = 19, C = 37 };
-    static uint8_t src[R * C * 4], dst[(R > C ? R : C) * 4];
+    enum { MAXR = 21, MAXC = 37 };
+    static uint8_t src[MAXR * MAXC * 4], dst[2 * MAXC * 4];
+    const int shapes[][2] = {{19, 37}, {21, 32}};
     const DType types[] = {DT_F32, DT_F16, DT_BF16};
     const uint32_t first[] = {0x7fc00123u, 0x7e23u, 0x7fc1u}, second[] = {0xffc00456u, 0xfe45u, 0xffc2u};
+    const uint32_t signalling[] = {0x7f800123u, 0x7d23u, 0x7f81u};
+    const uint32_t half[] = {0x3f000000u, 0x3800u, 0x3f00u}, one[] = {0x3f800000u, 0x3c00u, 0x3f80u};
     KernelIsa v[KISA_COUNT];
     int nv = isas(v), checked = 0;
-    for (int t = 0; t < 3; t++)
-        for (int f = 0; f < 2; f++)
-            for (int columns = 0; columns < 2; columns++) {
-                const int fold = f ? KFOLD_PROD : KFOLD_SUM;
-                const size_t es = dtype_size(types[t]);
-                const int lines = columns ? C : R, len = columns ? R : C;
-                const uint32_t fill = es == 4 ? (fold == KFOLD_PROD ? 0x3f800000u : 0x3f000000u)
-                                              : types[t] == DT_F16 ? (fold == KFOLD_PROD ? 0x3c00u : 0x3800u)
-                                                                  : (fold == KFOLD_PROD ? 0x3f80u : 0x3f00u);
-                for (int i = 0; i < R * C; i++) memcpy(src + i * es, &fill, es);
-                for (int l = 0; l < lines; l++) {
-                    const int i1 = l % (len / 2), i2 = len / 2 + (l * 7) % (len - len / 2);
-                    const int e1 = columns ? i1 * C + l : l * C + i1, e2 = columns ? i2 * C + l : l * C + i2;
-                    if (l % 3 != 2) memcpy(src + e1 * es, &first[t], es);
-                    memcpy(src + e2 * es, &second[t], es);
-                }
-                for (int k = 0; k < nv; k++) {
-                    const KernelSet *ks = kernel_set(types[t], v[k]);
-                    memset(dst, 0, sizeof dst);
-                    if (columns) ks->col_fold[fold]((KTile){dst, C, 1}, (KTile){src, C, 1}, R, C);
-                    else ks->row_fold[fold]((KTile){dst, 1, R}, (KTile){src, C, 1}, R, C);
+    for (int sh = 0; sh < 2; sh++)
+        for (int t = 0; t < 3; t++)
+            for (int fold = 0; fold < KFOLD_COUNT; fold++)
+                for (int way = 0; way < 3; way++) { /* columns; rows side by side; rows two apart */
+                    const int R = shapes[sh][0], C = shapes[sh][1], columns = way == 0, dstep = way == 2 ? 2 : 1;
+                    const bool selects = fold == KFOLD_MAX || fold == KFOLD_MIN;
+                    const size_t es = dtype_size(types[t]);
+                    const int lines = columns ? C : R, len = columns ? R : C;
+                    const uint32_t fill = fold == KFOLD_PROD ? one[t] : half[t];
+                    for (int i = 0; i < R * C; i++) memcpy(src + i * es, &fill, es);
                     for (int l = 0; l < lines; l++) {
-                        uint32_t got = 0;
-                        memcpy(&got, dst + l * es, es);
-                        const uint32_t want = l % 3 != 2 ? first[t] : second[t];
-                        cr_assert_eq(got, want, "%s %s %s fold %d line %d: 0x%x, want 0x%x", kernel_isa_table(v[k])->name,
-                                     dtype_name(types[t]), columns ? "column" : "row", fold, l, got, want);
-                        checked++;
+                        const int i1 = selects ? 0 : l % (len / 2), i2 = len / 2 + (l * 7) % (len - len / 2);
+                        const int e1 = columns ? i1 * C + l : l * C + i1, e2 = columns ? i2 * C + l : l * C + i2;
+                        if (l % 3 != 2) memcpy(src + e1 * es, selects ? &signalling[t] : &first[t], es);
+                        memcpy(src + e2 * es, &second[t], es);
+                    }
+                    for (int k = 0; k < nv; k++) {
+                        const KernelSet *ks = kernel_set(types[t], v[k]);
+                        memset(dst, 0, sizeof dst);
+                        if (columns) ks->col_fold[fold]((KTile){dst, C, 1}, (KTile){src, C, 1}, R, C);
+                        else ks->row_fold[fold]((KTile){dst, dstep, R}, (KTile){src, C, 1}, R, C);
+                        for (int l = 0; l < lines; l++) {
+                            uint32_t got = 0;
+                            memcpy(&got, dst + (size_t)l * dstep * es, es);
+                            const uint32_t want = l % 3 != 2 ? (selects ? signalling[t] : first[t]) : selects ? fill : second[t];
+                            cr_assert_eq(got, want, "%s %s %dx%d %s fold %d line %d: 0x%x, want 0x%x", kernel_isa_table(v[k])->name,
+                                         dtype_name(types[t]), R, C, columns ? "column" : dstep == 1 ? "row" : "row (dst 2 apart)",
+                                         fold, l, got, want);
+                            checked++;
+                        }
                     }
                 }
-            }
     cr_assert_gt(checked, 0);
 }
 
