@@ -194,6 +194,8 @@ typedef struct KernelSet {
 /* n-element f16/bf16 <-> f32 conversions of one variant (exact, RNE; unit tests compare variants). */
 typedef void (*KernelWiden)(float *dst, const uint16_t *src, int64_t n);
 typedef void (*KernelNarrow)(uint16_t *dst, const float *src, int64_t n);
+/* dst[i] = src[i] rounded to f16 or bf16 and widened back, as the vector fold steps round. */
+typedef void (*KernelRound)(float *dst, const float *src, int64_t n);
 
 /* Everything one variant provides, indexed by element type (members of a type without kernels
  * are NULL). */
@@ -204,6 +206,7 @@ typedef struct KernelIsaTable {
     const KernelElem (*elem_rev)[DT_COUNT]; /* [opcode][dtype]: scalar-first order (TDIVS), or NULL */
     KernelWiden f16_to_f32, bf16_to_f32;
     KernelNarrow f32_to_f16, f32_to_bf16;
+    KernelRound round_f16, round_bf16; /* the folds' vector rounding, for the unit tests */
 } KernelIsaTable;
 
 /* The fastest variant this build has and this CPU runs; PTO_RUN_KERNELS=portable (or avx2) in the

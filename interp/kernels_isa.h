@@ -194,6 +194,14 @@ KINLINE nvh bf16_narrow(const nvf *vp) {
     return __builtin_convertvector(r, nvh);
 }
 
+/* f32 -> the nearest bf16, as f32: bf16_widen(bf16_narrow(vp)) on the 32-bit lanes themselves (the
+ * round trip through 16-bit lanes lengthened each step of a bf16 fold chain by its two shuffles). */
+KINLINE nvf bf16_round(const nvf *vp) {
+    nvu x = (nvu)*vp;
+    nvu rounded = (x + 0x7fffu + ((x >> 16) & 1u)) & 0xffff0000u;
+    return (nvf)nsel((nvi)(x & 0x7fffffffu) > 0x7f800000, (x | 0x00400000u) & 0xffff0000u, rounded);
+}
+
 /* n-element conversions (the table's f16_to_f32 & co., compared by the unit tests; inlined into the
  * elementwise kernels, kernels_elem.h). */
 KINLINE void cvt_f16_to_f32(float *dst, const uint16_t *src, int64_t n) {
@@ -365,7 +373,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KT_SCALAR_TAIL_ROWS 1
 #define KT_LOADN(p) bf16_widen(load_nvh(p))
 #define KT_STOREN(p, vp) store_nvh((p), bf16_narrow(vp))
-#define KT_ROUNDN(vp) bf16_widen(bf16_narrow(vp))
+#define KT_ROUNDN(vp) bf16_round(vp)
 #define KT_LD(x) fp_bf16_to_f32(x)
 #define KT_ST(x) fp_f32_to_bf16(x)
 #include "kernels_tmpl.h"
@@ -462,6 +470,26 @@ enum { FOLD_REF_CHUNK = 4096 };
      {tcolsum_##NAME, tcolmax_##NAME, tcolmin_##NAME, tcolprod_##NAME}, broadcast_rows_##NAME,         \
      broadcast_cols_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
 
+
+/* The vector fold steps' rounding (KT_ROUNDN of f16 and bf16) over n floats, the tail one by one. */
+static void round_n_f16(float *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        const nvf v = load_nvf(src + i), r = KISA_F16_WIDEN(KISA_F16_NARROW(&v));
+        memcpy(dst + i, &r, sizeof r);
+    }
+    for (; i < n; i++) dst[i] = fp_f16_to_f32(fp_f32_to_f16(src[i]));
+}
+
+static void round_n_bf16(float *dst, const float *src, int64_t n) {
+    int64_t i = 0;
+    for (; i + NL <= n; i += NL) {
+        const nvf v = load_nvf(src + i), r = bf16_round(&v);
+        memcpy(dst + i, &r, sizeof r);
+    }
+    for (; i < n; i++) dst[i] = fp_bf16_to_f32(fp_f32_to_bf16(src[i]));
+}
+
 const KernelIsaTable KISA_TABLE = {
     .name = KISA_NAME,
     .set = {
@@ -475,4 +503,6 @@ const KernelIsaTable KISA_TABLE = {
     .bf16_to_f32 = cvt_bf16_to_f32,
     .f32_to_f16 = cvt_f32_to_f16,
     .f32_to_bf16 = cvt_f32_to_bf16,
+    .round_f16 = round_n_f16,
+    .round_bf16 = round_n_bf16,
 };

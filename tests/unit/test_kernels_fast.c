@@ -163,6 +163,7 @@ Test(kernels_fast, f16_and_bf16_widening_is_exhaustively_exact) {
 /* Checks every variant's f32 -> f16 and f32 -> bf16 on n values against the scalar conversion. */
 static void check_narrowing(const float *in, size_t n) {
     uint16_t *out = malloc(n * sizeof *out);
+    float *rounded = malloc(n * sizeof *rounded);
     KernelIsa v[KISA_COUNT];
     int nv = isas(v);
     for (int k = 0; k < nv; k++) {
@@ -177,7 +178,19 @@ static void check_narrowing(const float *in, size_t n) {
             if (out[i] != fp_f32_to_bf16(in[i]))
                 cr_assert_fail("%s f32 0x%08x -> bf16 0x%04x, scalar 0x%04x", t->name, fbits(in[i]), out[i],
                                fp_f32_to_bf16(in[i]));
+        /* the folds' vector rounding: the same value as narrowing and widening */
+        t->round_f16(rounded, in, (int64_t)n);
+        for (size_t i = 0; i < n; i++)
+            if (fbits(rounded[i]) != fbits(fp_f16_to_f32(fp_f32_to_f16(in[i]))))
+                cr_assert_fail("%s f32 0x%08x rounded to f16 0x%08x, scalar 0x%08x", t->name, fbits(in[i]),
+                               fbits(rounded[i]), fbits(fp_f16_to_f32(fp_f32_to_f16(in[i]))));
+        t->round_bf16(rounded, in, (int64_t)n);
+        for (size_t i = 0; i < n; i++)
+            if (fbits(rounded[i]) != fbits(fp_bf16_to_f32(fp_f32_to_bf16(in[i]))))
+                cr_assert_fail("%s f32 0x%08x rounded to bf16 0x%08x, scalar 0x%08x", t->name, fbits(in[i]),
+                               fbits(rounded[i]), fbits(fp_bf16_to_f32(fp_f32_to_bf16(in[i]))));
     }
+    free(rounded);
     free(out);
 }
 
