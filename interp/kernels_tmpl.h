@@ -81,8 +81,31 @@ KINLINE KT_VHALF KT_FN(hload)(const KT_T *p) {
 #define NBLK (BLOCK / LANES)
 /* Element (r, c) of a tile, for the sequential reference loops. */
 #define ELEM(t, r, c) (((KT_T *)(t).p)[(r) * (t).rs + (c) * (t).cs])
+#if KT_KIND == KT_FLOAT
+/* a OP b on vectors (VOP) or scalars (SOP). A product keeps a NaN a (EF_NAN_FIRST: the simulator's
+ * `src0 * src1` returns its first NaN operand on x86; the commutative * leaves the operand order
+ * to the compiler, which had kept the other NaN on the AVX2 path); a difference has its order. */
+KINLINE nvf KT_FN(vop)(nvf a, nvf b, int op) {
+    if (op == KOP_SUB) return a - b;
+    const nvf p = a * b;
+    return (nvf)nsel((nvi)(a != a), (nvu)(a + a), (nvu)p);
+}
+KINLINE float KT_FN(sop)(float a, float b, int op) { return op == KOP_SUB ? a - b : EF_NAN_FIRST(a, a * b); }
+#define VOP(a, b, op) KT_FN(vop)(a, b, op)
+#define SOP(a, b, op) KT_FN(sop)(a, b, op)
+/* Whether a product with the expanded value(s) e needs the pinned order: only when e holds a NaN
+ * (with one NaN operand the result is that NaN whatever the order), so rows without one run the
+ * plain product (VOPU), at full speed. */
+#define PIN_SCALAR(op, e) ((op) == KOP_MUL && (e) != (e))
+#define PIN_VECTOR(op, v) ((op) == KOP_MUL && nv_any((nvi)((v) != (v))))
+#else
 /* a OP b on vectors or scalars alike. */
 #define VOP(a, b, op) ((op) == KOP_SUB ? (a) - (b) : (a) * (b))
+#define SOP(a, b, op) VOP(a, b, op)
+#define PIN_SCALAR(op, e) ((void)(e), false)
+#define PIN_VECTOR(op, v) ((void)(v), false)
+#endif
+#define VOPU(a, b, op) ((op) == KOP_SUB ? (a) - (b) : (a) * (b)) /* unpinned: no NaN in the expanded operand */
 
 /* ---- TEXPANDS ------------------------------------------------------------------------------- */
 
@@ -491,7 +514,7 @@ KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, i
     for (int64_t r0 = 0; r0 < rows; r0 += 8) {
         const int64_t nb = rows - r0 < 8 ? rows - r0 : 8;
         const KT_T *ep = (const KT_T *)e.p + r0 * e.rs;
-        CT ev[8];
+        CT ev[8] = {0}; /* (filled below; GCC 12 cannot tell once the rows branch on a NaN) */
 #if KT_KIND == KT_FLOAT
         if (e.rs == 1 && nb == 8) {
             for (int q = 0; q < 8; q += LANES) {
@@ -509,7 +532,9 @@ KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, i
 #pragma GCC unroll 8
             for (int j = 0; j < 8; j++, dp += d.rs, xp += x.rs) {
                 VT evec = SPLAT(ev[j]), xv = VLD(xp);
-                VST(dp, left ? VOP(evec, xv, op) : VOP(xv, evec, op));
+                VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
+                if (PIN_SCALAR(op, ev[j])) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
+                VST(dp, r);
             }
             continue;
         }
@@ -527,16 +552,19 @@ KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, i
         for (int64_t j = 0; j < nb; j++, dp += d.rs, xp += x.rs) {
             const CT es = ev[j];
             const VT evec = SPLAT(es);
+            const bool pin = PIN_SCALAR(op, es);
             int64_t c = 0;
 #pragma GCC unroll 4
             for (; c + LANES <= cols; c += LANES) {
                 VT xv = VLD(xp + c);
-                VST(dp + c, left ? VOP(evec, xv, op) : VOP(xv, evec, op));
+                VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
+                if (pin) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
+                VST(dp + c, r);
             }
 #if KT_KIND == KT_INT
             HALF_STEP(dp, xp, c, cols, left ? VOP((KT_VE)es, hx, op) : VOP(hx, (KT_VE)es, op));
 #endif
-            for (; c < cols; c++) dp[c] = ST(left ? VOP(es, LD(xp[c]), op) : VOP(LD(xp[c]), es, op));
+            for (; c < cols; c++) dp[c] = ST(left ? SOP(es, LD(xp[c]), op) : SOP(LD(xp[c]), es, op));
         }
     }
 }
@@ -558,18 +586,24 @@ KINLINE void KT_FN(rowexpand_mode2)(KTile d, KTile x, KTile e, int64_t rows, int
         KT_T *dp = (KT_T *)d.p + r * d.rs;
         const KT_T *xp = (const KT_T *)x.p + r * x.rs, *ep = (const KT_T *)e.p + r * e.rs;
         VT blk[NBLK];
-        for (int q = 0; q < NBLK; q++) blk[q] = VLD(ep + q * LANES);
+        bool pin = false;
+        for (int q = 0; q < NBLK; q++) {
+            blk[q] = VLD(ep + q * LANES);
+            pin |= PIN_VECTOR(op, blk[q]);
+        }
         int64_t c = 0;
 #pragma GCC unroll 2
         for (; c + BLOCK <= cols; c += BLOCK)
 #pragma GCC unroll 4
             for (int q = 0; q < NBLK; q++) {
                 VT xv = VLD(xp + c + q * LANES);
-                VST(dp + c + q * LANES, left ? VOP(blk[q], xv, op) : VOP(xv, blk[q], op));
+                VT r = left ? VOPU(blk[q], xv, op) : VOPU(xv, blk[q], op);
+                if (pin) r = left ? VOP(blk[q], xv, op) : VOP(xv, blk[q], op);
+                VST(dp + c + q * LANES, r);
             }
         for (int64_t i = 0; c < cols; c++, i++) {
             CT ev = LD(ep[i]), xv = LD(xp[c]);
-            dp[c] = ST(left ? VOP(ev, xv, op) : VOP(xv, ev, op));
+            dp[c] = ST(left ? SOP(ev, xv, op) : SOP(xv, ev, op));
         }
     }
 }
@@ -582,7 +616,7 @@ KINLINE void KT_FN(rowexpand_full)(KTile d, KTile a, KTile b, int64_t rows, int6
         int64_t c = 0;
 #pragma GCC unroll 4
         for (; c + LANES <= cols; c += LANES) VST(dp + c, VOP(VLD(ap + c), VLD(bp + c), op));
-        for (; c < cols; c++) dp[c] = ST(VOP(LD(ap[c]), LD(bp[c]), op));
+        for (; c < cols; c++) dp[c] = ST(SOP(LD(ap[c]), LD(bp[c]), op));
     }
 }
 
@@ -618,7 +652,7 @@ KINLINE void KT_FN(rowexpand)(KTile d, KTile a, KTile b, int64_t rows, int64_t c
     for (int64_t r = 0; r < rows; r++) {
         int64_t ca = 0, cb = 0;
         for (int64_t c = 0; c < cols; c++) {
-            ELEM(d, r, c) = ST(VOP(LD(ELEM(a, r, ca)), LD(ELEM(b, r, cb)), op));
+            ELEM(d, r, c) = ST(SOP(LD(ELEM(a, r, ca)), LD(ELEM(b, r, cb)), op));
             if (++ca == ma) ca = 0;
             if (++cb == mb) cb = 0;
         }
@@ -648,6 +682,10 @@ static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_
 #undef NBLK
 #undef ELEM
 #undef VOP
+#undef SOP
+#undef VOPU
+#undef PIN_SCALAR
+#undef PIN_VECTOR
 #undef KT_NAME
 #undef KT_T
 #undef KT_ES

@@ -726,6 +726,50 @@ Test(kernels_fast, folds_keep_the_first_nan) {
     cr_assert_gt(checked, 0);
 }
 
+/* TROWEXPANDMUL and TROWEXPANDSUB where both operands are NaN keep src0's (the simulator's
+ * `src0 * src1`, `src0 - src1`), whichever operand is expanded, on every variant and path: Mode 1
+ * (one value per row), Mode 2 (a 32-byte block per row), both operands full; rows of one vector,
+ * of whole vectors and with tails. The AVX2 path had kept the expanded operand's NaN. */
+Test(kernels_fast, row_expand_keeps_src0_nan) {
+    enum { MAXR = 64, MAXC = 64 };
+    static uint8_t x[MAXR * MAXC * 4], e[MAXR * MAXC * 4], dst[MAXR * MAXC * 4];
+    const int shapes[][2] = {{16, 16}, {64, 64}, {16, 8}, {9, 40}, {16, 13}};
+    const DType types[] = {DT_F32, DT_F16, DT_BF16};
+    const uint32_t nan_a[] = {0x7fc00123u, 0x7e23u, 0x7fc1u}, nan_b[] = {0xffc00456u, 0xfe45u, 0xffc2u};
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v), checked = 0;
+    for (int t = 0; t < 3; t++)
+        for (int sh = 0; sh < 5; sh++)
+            for (int mode = 0; mode < 3; mode++) /* Mode 1, Mode 2, both full */
+                for (int left = 0; left < 2; left++) /* the expanded operand is src0 */
+                    for (int sub = 0; sub < 2; sub++) {
+                        const int R = shapes[sh][0], C = shapes[sh][1];
+                        const size_t es = dtype_size(types[t]);
+                        const int block = 32 / (int)es, m = mode == 0 ? 1 : mode == 1 ? block : C;
+                        if (C < m) continue;
+                        const uint32_t src0 = left ? nan_b[t] : nan_a[t], src1 = left ? nan_a[t] : nan_b[t];
+                        for (int i = 0; i < R * C; i++) memcpy(x + i * es, left ? &src1 : &src0, es);
+                        for (int i = 0; i < R * m; i++) memcpy(e + i * es, left ? &src0 : &src1, es);
+                        const KTile xt = {x, C, 1}, et = mode == 0 ? (KTile){e, 1, R} : (KTile){e, m, 1};
+                        for (int k = 0; k < nv; k++) {
+                            const KernelSet *ks = kernel_set(types[t], v[k]);
+                            const KernelRowExpand fn = sub ? ks->trowexpandsub : ks->trowexpandmul;
+                            memset(dst, 0, sizeof dst);
+                            if (left) fn((KTile){dst, C, 1}, et, xt, R, C, m, C);
+                            else fn((KTile){dst, C, 1}, xt, et, R, C, C, m);
+                            for (int i = 0; i < R * C; i++) {
+                                uint32_t got = 0;
+                                memcpy(&got, dst + i * es, es);
+                                cr_assert_eq(got, src0, "%s %s %dx%d mode %d %s %s: element %d is 0x%x, want src0's 0x%x",
+                                             kernel_isa_table(v[k])->name, dtype_name(types[t]), R, C, mode + 1,
+                                             left ? "src0 expanded" : "src1 expanded", sub ? "sub" : "mul", i, got, src0);
+                                checked++;
+                            }
+                        }
+                    }
+    cr_assert_gt(checked, 0);
+}
+
 /* 2048x8 shapes as the benchmarks run them, every variant against the reference. */
 Test(kernels_fast, tall_thin_shapes) {
     enum { R = 2048, W = 16 };

@@ -47,6 +47,28 @@ def cases(T, case):
     for op, C in (("trowexpandmul", "TROWEXPANDMUL"), ("trowexpandsub", "TROWEXPANDSUB"), ("trowexpanddiv", "TROWEXPANDDIV")):
         tl = dict(a=T("f32", 2048, 8, data="small"), b=T("f32", 2048, 1, col_major=True, data="small"), d=T("f32", 2048, 8))
         out.append(case("%s_f32_2048x8" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    # two NaNs meet (src0 +NaN, src1 -NaN): pto-run keeps src0's (C's order, as the elementwise TMUL).
+    # The simulator's g++ build agrees in every instantiation here but one: f32 TROWEXPANDMUL with a DN
+    # (Rx1 col-major) src1, where its product keeps src1's NaN. That is the compiled template's operand
+    # order, not a rule: clang++-19 keeps src0's there, and src1's for f16 in the same layout, where g++
+    # keeps src0's (--cross-check). The f32 one is not a case; docs/execution.md records it.
+    nan = float("nan")
+    for op, C in (("trowexpandmul", "TROWEXPANDMUL"), ("trowexpandsub", "TROWEXPANDSUB")):
+        if op == "trowexpandsub":
+            tl = dict(a=T("f32", 16, 16, data=("values", [nan])), b=T("f32", 16, 1, col_major=True, data=("values", [-nan])),
+                      d=T("f32", 16, 16))
+            out.append(case("%s_f32_16x16_two_nans" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        tl = dict(a=T("f32", 16, 1, col_major=True, data=("values", [nan])), b=T("f32", 16, 16, data=("values", [-nan])),
+                  d=T("f32", 16, 16))
+        out.append(case("%s_f32_16x16_two_nans_src0_expanded" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        tl = dict(a=T("f32", 16, 16, data=("values", [nan])), b=T("f32", 16, 8, data=("values", [-nan])), d=T("f32", 16, 16))
+        out.append(case("%s_f32_16x16_two_nans_mode2" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+        tl = dict(a=T("f32", 16, 16, data=("values", [nan])), b=T("f32", 16, 16, data=("values", [-nan])), d=T("f32", 16, 16))
+        out.append(case("%s_f32_16x16_two_nans_both_full" % op, op, tl, ["a", "b"], ["d"], "%s(d, a, b);" % C))
+    tl = dict(a=T("f16", 16, 16, data=("values", [nan])), b=T("f16", 16, 1, col_major=True, data=("values", [-nan])),
+              d=T("f16", 16, 16))
+    out.append(case("trowexpandmul_f16_16x16_two_nans", "trowexpandmul", tl, ["a", "b"], ["d"], "TROWEXPANDMUL(d, a, b);",
+                    compiler_dependent="two NaNs meet in the commutative `*`; the compilers order its operands differently"))
     tl = dict(a=T("f32", 1, 64, data="small"), b=T("f32", 1, 64, data="small"), d=T("f32", 1, 64))
     out.append(case("tcolexpandadd_f32_1x64", "tcolexpandadd", tl, ["a", "b"], ["d"], "TCOLEXPANDADD(d, a, b);"))
     tl = dict(a=T("f32", 2048, 1, col_major=True, data="special"), d=T("f32", 2048, 8))
