@@ -572,20 +572,24 @@ void copy_tile_region(uint8_t *d, const TileOffsets *doff, const uint8_t *s, con
                       int64_t cols, size_t es, KernelIsa isa);
 
 _Static_assert(offsetof(KTile, cs) == offsetof(KTile, rs) + 4, "KTile strides side by side");
-static inline KTile ktile(const TileRef *t, const TileView *v) {
-    /* Strides < 2^30 (INTERP_MAX_TILE_BYTES), written with one 8-byte store: an elementwise kernel
-     * reads a source's two strides with one 8-byte load, which waits for two 4-byte stores to
-     * retire (no store forwarding): 0.4 ns of the 23 per 16x16 f32 TADD here (issue #11). */
+/* A kernel operand at p with strides rs, cs (elements, < 2^30: INTERP_MAX_TILE_BYTES). */
+static inline KTile ktile_of(uint8_t *p, int32_t rs, int32_t cs) {
+    /* The strides are written with one 8-byte store: a kernel reads an operand's two strides with
+     * one 8-byte load, which has no store forwarding from two 4-byte stores and waits for them to
+     * retire (0.4 ns of the 23 per 16x16 f32 TADD here; about 1 ns of the 27 per 16x16
+     * TCOLEXPANDADD, whose executor had set one stride of a stored operand: issue #11). */
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t strides = (uint32_t)t->rs | (uint64_t)(uint32_t)t->cs << 32;
+    const uint64_t strides = (uint32_t)rs | (uint64_t)(uint32_t)cs << 32;
 #else
-    const uint64_t strides = (uint64_t)(uint32_t)t->rs << 32 | (uint32_t)t->cs;
+    const uint64_t strides = (uint64_t)(uint32_t)rs << 32 | (uint32_t)cs;
 #endif
     KTile k;
-    k.p = v->base;
+    k.p = p;
     memcpy(&k.rs, &strides, sizeof strides);
     return k;
 }
+/* The kernel operand of tile t with view v. */
+static inline KTile ktile(const TileRef *t, const TileView *v) { return ktile_of(v->base, (int32_t)t->rs, (int32_t)t->cs); }
 
 /* The scalar operand sc[0] converted to element type `dt` (pre-converted in ks when immediate). */
 KScalar kernel_scalar(const Interp *ip, const Instr *in, DType dt);

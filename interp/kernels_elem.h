@@ -606,6 +606,22 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         default: KE_ROWWALK(ke_row_##op##_##T, cols); return;                                      \
         }                                                                                          \
     }                                                                                              \
+    /* the chunked and the strided walks out of line: their buffers and registers would cost every \
+     * call of the kernel a 3 KB frame and spills at entry (the 16x16 fixed cost, issue #11) */     \
+    static __attribute__((noinline)) void ke_rowsx_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, \
+                                                              float kv, int64_t rows, int64_t cols) { \
+        ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                                      \
+    }                                                                                              \
+    static __attribute__((noinline)) void ke_strided_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, float kv, \
+                                                                int64_t rows, int64_t cols) {      \
+        (void)kv;                                                                                  \
+        for (int64_t r = 0; r < rows; r++)                                                         \
+            for (int64_t c = 0; c < cols; c++) {                                                   \
+                const float x0 = KE_AT(float, s0, r, c), x1 = KE_AT(float, s1, r, c), x2 = KE_AT(float, s2, r, c); \
+                (void)x1, (void)x2;                                                                \
+                KE_AT(float, d, r, c) = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
+            }                                                                                      \
+    }                                                                                              \
     static int KE_NAME(op, T)(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) {    \
         const int n = KE_NSRC_##shape;                                                             \
         const float kv = KE_SCALAR_F(k);                                                           \
@@ -615,7 +631,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             if (KE_APX_MARGIN(elem, T) > 0.0 || (cols == 1 && rows > 1)) {                         \
                 /* a fast form, or one column (an N x 1 tile in a padded one, as a row reduction's  \
                  * result): through chunk buffers, where the loop is vectorised */                  \
-                ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                              \
+                ke_rowsx_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                             \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
             if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
@@ -627,12 +643,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                                   s0.rs, s1.rs, s2.rs, kv, rows, cols);                            \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
-        for (int64_t r = 0; r < rows; r++)                                                         \
-            for (int64_t c = 0; c < cols; c++) {                                                   \
-                const float x0 = KE_AT(float, s0, r, c), x1 = KE_AT(float, s1, r, c), x2 = KE_AT(float, s2, r, c); \
-                (void)x1, (void)x2;                                                                \
-                KE_AT(float, d, r, c) = KE_ST_f32(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv))); \
-            }                                                                                      \
+        ke_strided_##op##_##T(d, s0, s1, s2, kv, rows, cols);                                      \
         return EFAULT_NONE;                                                                        \
     }
 

@@ -508,8 +508,55 @@ static void KT_FN(broadcast_cols)(KTile d, KTile s, int64_t rows, int64_t cols) 
 
 /* ---- TROWEXPANDMUL / TROWEXPANDSUB ---------------------------------------------------------- */
 
+/* Mode 1 on nb <= 8 rows from dp, xp: dst(j, c) = x(j, c) OP ev[j] (or ev[j] OP x(j, c) when
+ * `left`). `pinned` (a constant in each call): some ev[j] may need the pinned product (PIN_SCALAR);
+ * without it the rows carry no per-row test, which at 16x16 is most of the row's cost. */
+KINLINE void KT_FN(rowexpand_mode1_rows)(KT_T *dp, const KT_T *xp, int64_t drs, int64_t xrs, const CT *ev,
+                                         int64_t nb, int64_t cols, int op, bool left, bool pinned) {
+    if (cols == LANES && nb == 8) { /* tall thin: one vector per row, 8 rows unrolled */
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++, dp += drs, xp += xrs) {
+            VT evec = SPLAT(ev[j]), xv = VLD(xp);
+            VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
+            if (pinned && PIN_SCALAR(op, ev[j])) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
+            VST(dp, r);
+        }
+        return;
+    }
+#if KT_KIND == KT_INT
+    if (cols == LANES / 2 && nb == 8) { /* the same with half a vector per row */
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++, dp += drs, xp += xrs) {
+            int64_t c = 0;
+            const KT_VE es = (KT_VE)ev[j];
+            HALF_STEP(dp, xp, c, cols, left ? VOP(es, hx, op) : VOP(hx, es, op));
+        }
+        return;
+    }
+#endif
+#pragma GCC unroll 1 /* unrolled, each row kept its own pointers: spilled, and slower (f16 16x16) */
+    for (int64_t j = 0; j < nb; j++, dp += drs, xp += xrs) {
+        const CT es = ev[j];
+        const VT evec = SPLAT(es);
+        const bool pin = pinned && PIN_SCALAR(op, es);
+        int64_t c = 0;
+#pragma GCC unroll 4
+        for (; c + LANES <= cols; c += LANES) {
+            VT xv = VLD(xp + c);
+            VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
+            if (pin) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
+            VST(dp + c, r);
+        }
+#if KT_KIND == KT_INT
+        HALF_STEP(dp, xp, c, cols, left ? VOP((KT_VE)es, hx, op) : VOP(hx, (KT_VE)es, op));
+#endif
+        for (; c < cols; c++) dp[c] = ST(left ? SOP(es, LD(xp[c]), op) : SOP(LD(xp[c]), es, op));
+    }
+}
+
 /* Mode 1: dst(r, c) = x(r, c) OP e(r) (or e(r) OP x(r, c) when `left`), rows of unit stride. The
- * per-row values are read 8 at a time (vector conversions for f16/bf16). */
+ * per-row values are read 8 at a time (vector conversions for f16/bf16), and one test of the 8
+ * decides whether any of them needs the pinned product. */
 KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols, int op, bool left) {
     for (int64_t r0 = 0; r0 < rows; r0 += 8) {
         const int64_t nb = rows - r0 < 8 ? rows - r0 : 8;
@@ -526,46 +573,18 @@ KINLINE void KT_FN(rowexpand_mode1_w)(KTile d, KTile x, KTile e, int64_t rows, i
         {
             for (int64_t j = 0; j < nb; j++) ev[j] = LD(ep[j * e.rs]);
         }
+        bool pinned = false; /* ev[nb..7] are 0: no NaN */
+#if KT_KIND == KT_FLOAT
+        for (int q = 0; q < 8; q += LANES) { /* a vector test (eight scalar ones cost f16 16x16 2 ns) */
+            VT v;
+            memcpy(&v, ev + q, sizeof v);
+            pinned |= PIN_VECTOR(op, v);
+        }
+#endif
         KT_T *dp = (KT_T *)d.p + r0 * d.rs;
         const KT_T *xp = (const KT_T *)x.p + r0 * x.rs;
-        if (cols == LANES && nb == 8) { /* tall thin: one vector per row, 8 rows unrolled */
-#pragma GCC unroll 8
-            for (int j = 0; j < 8; j++, dp += d.rs, xp += x.rs) {
-                VT evec = SPLAT(ev[j]), xv = VLD(xp);
-                VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
-                if (PIN_SCALAR(op, ev[j])) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
-                VST(dp, r);
-            }
-            continue;
-        }
-#if KT_KIND == KT_INT
-        if (cols == LANES / 2 && nb == 8) { /* the same with half a vector per row */
-#pragma GCC unroll 8
-            for (int j = 0; j < 8; j++, dp += d.rs, xp += x.rs) {
-                int64_t c = 0;
-                const KT_VE es = (KT_VE)ev[j];
-                HALF_STEP(dp, xp, c, cols, left ? VOP(es, hx, op) : VOP(hx, es, op));
-            }
-            continue;
-        }
-#endif
-        for (int64_t j = 0; j < nb; j++, dp += d.rs, xp += x.rs) {
-            const CT es = ev[j];
-            const VT evec = SPLAT(es);
-            const bool pin = PIN_SCALAR(op, es);
-            int64_t c = 0;
-#pragma GCC unroll 4
-            for (; c + LANES <= cols; c += LANES) {
-                VT xv = VLD(xp + c);
-                VT r = left ? VOPU(evec, xv, op) : VOPU(xv, evec, op);
-                if (pin) r = left ? VOP(evec, xv, op) : VOP(xv, evec, op);
-                VST(dp + c, r);
-            }
-#if KT_KIND == KT_INT
-            HALF_STEP(dp, xp, c, cols, left ? VOP((KT_VE)es, hx, op) : VOP(hx, (KT_VE)es, op));
-#endif
-            for (; c < cols; c++) dp[c] = ST(left ? SOP(es, LD(xp[c]), op) : SOP(LD(xp[c]), es, op));
-        }
+        if (pinned) KT_FN(rowexpand_mode1_rows)(dp, xp, d.rs, x.rs, ev, nb, cols, op, left, true);
+        else KT_FN(rowexpand_mode1_rows)(dp, xp, d.rs, x.rs, ev, nb, cols, op, left, false);
     }
 }
 

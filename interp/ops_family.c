@@ -234,8 +234,7 @@ static int32_t exec_col_expand(Interp *ip, const Instr *in, int32_t pc) {
     if (b->vc != d->vc)
         return rt_rule_error(ip, in, "valid-cols", "expects src1 to have dst's %d valid cols, got %d", d->vc, b->vc);
     if (d->vr == 0 || d->vc == 0) return pc + 1;
-    KTile s[2] = {ktile(&in->t[1], a), ktile(&in->t[2], b)};
-    s[1].rs = 0;
+    const KTile s[2] = {ktile(&in->t[1], a), ktile_of(b->base, 0, (int32_t)in->t[2].cs)}; /* src1 read again for every row */
     int fault = in->k.elem(ktile(&in->t[0], d), s, in->ks, d->vr, d->vc);
     if (fault) return rt_error(ip, in, "%s", fault_message(fault));
     return pc + 1;

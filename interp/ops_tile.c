@@ -406,7 +406,7 @@ static bool row_expand_staged(Interp *ip, const Instr *in, KTile d, const KTile 
         const int64_t b = R - r0 < B ? R - r0 : B;
         for (int64_t c0 = 0; c0 < C; c0 += w) {
             const int64_t n = C - c0 < w ? C - c0 : w;
-            const KTile stage = {ip->stage, (int32_t)n, 1};
+            const KTile stage = ktile_of(ip->stage, (int32_t)n, 1);
             broadcast(stage, ktile_at(src[e], r0, 0, es), b, n);
             KTile part[2];
             part[e] = stage;
@@ -459,7 +459,7 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     int64_t period = e < 0 ? C : e == 0 ? m0 : m1;
     if (period == 1 && C > 1 && !row_expand_overlaps(d, src[e], R, C, es))
         return row_expand_staged(ip, in, d, src, e, R, C) ? pc + 1 : PC_ERROR;
-    if (period == 1) src[e].cs = 0;
+    if (period == 1) src[e] = ktile_of(src[e].p, src[e].rs, 0);
     if (e < 0 || period == 1) return k(d, src, in->ks, R, C) ? rt_error(ip, in, "element fault") : pc + 1;
     for (int64_t c0 = 0; c0 < C; c0 += period) {
         int64_t n = C - c0 < period ? C - c0 : period;

@@ -729,7 +729,9 @@ Test(kernels_fast, folds_keep_the_first_nan) {
 /* TROWEXPANDMUL and TROWEXPANDSUB where both operands are NaN keep src0's (the simulator's
  * `src0 * src1`, `src0 - src1`), whichever operand is expanded, on every variant and path: Mode 1
  * (one value per row), Mode 2 (a 32-byte block per row), both operands full; rows of one vector,
- * of whole vectors and with tails. The AVX2 path had kept the expanded operand's NaN. */
+ * of whole vectors and with tails. The AVX2 path had kept the expanded operand's NaN. The NaN is
+ * in every row of the expanded operand, or in one row only (the kernels decide per block of rows
+ * whether a product needs the pinned order). */
 Test(kernels_fast, row_expand_keeps_src0_nan) {
     enum { MAXR = 64, MAXC = 64 };
     static uint8_t x[MAXR * MAXC * 4], e[MAXR * MAXC * 4], dst[MAXR * MAXC * 4];
@@ -742,14 +744,22 @@ Test(kernels_fast, row_expand_keeps_src0_nan) {
         for (int sh = 0; sh < 5; sh++)
             for (int mode = 0; mode < 3; mode++) /* Mode 1, Mode 2, both full */
                 for (int left = 0; left < 2; left++) /* the expanded operand is src0 */
-                    for (int sub = 0; sub < 2; sub++) {
+                    for (int sub = 0; sub < 2; sub++)
+                        for (int only = -1; only < 2; only++) { /* NaN in every row of e, or in one */
                         const int R = shapes[sh][0], C = shapes[sh][1];
                         const size_t es = dtype_size(types[t]);
                         const int block = 32 / (int)es, m = mode == 0 ? 1 : mode == 1 ? block : C;
+                        /* the one row: the last, or the second of the second block of 8 rows (a block
+                         * whose other rows hold no NaN must still pin that row's product) */
+                        const int nan_row = only < 0 ? -1 : only == 0 ? R - 1 : R > 9 ? 9 : R / 2;
                         if (C < m) continue;
                         const uint32_t src0 = left ? nan_b[t] : nan_a[t], src1 = left ? nan_a[t] : nan_b[t];
-                        for (int i = 0; i < R * C; i++) memcpy(x + i * es, left ? &src1 : &src0, es);
-                        for (int i = 0; i < R * m; i++) memcpy(e + i * es, left ? &src0 : &src1, es);
+                        const uint32_t xnan = left ? src1 : src0, two = types[t] == DT_F32 ? 0x40000000u : 0x4000u;
+                        for (int i = 0; i < R * C; i++) memcpy(x + i * es, &xnan, es);
+                        for (int i = 0; i < R * m; i++) {
+                            const int row = mode == 0 ? i : i / m; /* Mode 1's e is col-major */
+                            memcpy(e + i * es, nan_row < 0 || row == nan_row ? (left ? &src0 : &src1) : &two, es);
+                        }
                         const KTile xt = {x, C, 1}, et = mode == 0 ? (KTile){e, 1, R} : (KTile){e, m, 1};
                         for (int k = 0; k < nv; k++) {
                             const KernelSet *ks = kernel_set(types[t], v[k]);
@@ -760,9 +770,12 @@ Test(kernels_fast, row_expand_keeps_src0_nan) {
                             for (int i = 0; i < R * C; i++) {
                                 uint32_t got = 0;
                                 memcpy(&got, dst + i * es, es);
-                                cr_assert_eq(got, src0, "%s %s %dx%d mode %d %s %s: element %d is 0x%x, want src0's 0x%x",
+                                /* two NaNs: src0's; one (x's, where e's row is finite): that one */
+                                const uint32_t want = nan_row < 0 || i / C == nan_row ? src0 : xnan;
+                                cr_assert_eq(got, want, "%s %s %dx%d mode %d %s %s, NaN row %d: element %d is 0x%x, want 0x%x",
                                              kernel_isa_table(v[k])->name, dtype_name(types[t]), R, C, mode + 1,
-                                             left ? "src0 expanded" : "src1 expanded", sub ? "sub" : "mul", i, got, src0);
+                                             left ? "src0 expanded" : "src1 expanded", sub ? "sub" : "mul", nan_row, i, got,
+                                             want);
                                 checked++;
                             }
                         }
