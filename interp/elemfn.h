@@ -548,6 +548,9 @@ static inline float ef_prelu(float a, float b) {
 }
 static inline float ef_relu0(float v) { return v > 0.0f ? v : 0.0f; }
 
+/* 1 where the simulator's integer_pow (exponent cast to int64_t) can see a negative exponent and a
+ * base equal to -1: the signed types, and u64, whose exponents from 2^63 on cast to negative ones and
+ * whose UINT64_MAX compares equal to -1 (a power of 0, or +-1 for that base: TPow.hpp) */
 #define EI_MINUS_ONE_i8 1
 #define EI_MINUS_ONE_i16 1
 #define EI_MINUS_ONE_i32 1
@@ -555,7 +558,7 @@ static inline float ef_relu0(float v) { return v > 0.0f ? v : 0.0f; }
 #define EI_MINUS_ONE_u8 0
 #define EI_MINUS_ONE_u16 0
 #define EI_MINUS_ONE_u32 0
-#define EI_MINUS_ONE_u64 0
+#define EI_MINUS_ONE_u64 1
 
 /* integer_pow of the simulator: base^exp by squaring in the element type (the low bits of a
  * 64-bit product are those of the narrower one); exp 0 or base 1 give 1, a negative exp gives 0

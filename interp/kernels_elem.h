@@ -316,15 +316,18 @@ KE_DEF_POW_ROW(u64)
 
 /* ---- operand shapes: where a, b and c of the element function come from ------------------ */
 /* x0, x1, x2 are the sources' elements, k the scalar. U unary, B binary, T ternary, S tile-scalar,
- * R scalar-tile (reversed), SC tile-scalar-tile. NSRC: source tiles read. */
+ * R scalar-tile (reversed), SC tile-scalar-tile, CE column expand (B, planned for a src1 of one
+ * row read again for every row: row stride 0). NSRC: source tiles read. */
 #define KE_NSRC_U 1
 #define KE_NSRC_B 2
+#define KE_NSRC_CE 2
 #define KE_NSRC_T 3
 #define KE_NSRC_S 1
 #define KE_NSRC_R 1
 #define KE_NSRC_SC 2
 #define KE_ARGS_U(x0, x1, x2, k) x0, x0, x0
 #define KE_ARGS_B(x0, x1, x2, k) x0, x1, x1
+#define KE_ARGS_CE(x0, x1, x2, k) x0, x1, x1
 #define KE_ARGS_T(x0, x1, x2, k) x0, x1, x2
 #define KE_ARGS_S(x0, x1, x2, k) x0, k, k
 #define KE_ARGS_R(x0, x1, x2, k) k, x0, x0
@@ -332,6 +335,7 @@ KE_DEF_POW_ROW(u64)
 /* the fault check takes a and b */
 #define KE_CHK_U(x0, x1, x2, k) x0, x0
 #define KE_CHK_B(x0, x1, x2, k) x0, x1
+#define KE_CHK_CE(x0, x1, x2, k) x0, x1
 #define KE_CHK_T(x0, x1, x2, k) x0, x1
 #define KE_CHK_S(x0, x1, x2, k) x0, k
 #define KE_CHK_R(x0, x1, x2, k) k, x0
@@ -371,6 +375,16 @@ KE_DEF_POW_ROW(u64)
 /* 1 for the shapes whose b is the scalar */
 #define KE_B_IS_SCALAR_U 0
 #define KE_B_IS_SCALAR_B 0
+#define KE_B_IS_SCALAR_CE 0
+/* 1 for the column expand, whose src1 is one row when read at row stride 0 (its executor's
+ * call; a kernel called with any other stride computes as the binary shape B) */
+#define KE_ROW_SRC1_U 0
+#define KE_ROW_SRC1_B 0
+#define KE_ROW_SRC1_T 0
+#define KE_ROW_SRC1_S 0
+#define KE_ROW_SRC1_R 0
+#define KE_ROW_SRC1_SC 0
+#define KE_ROW_SRC1_CE 1
 #define KE_B_IS_SCALAR_T 0
 #define KE_B_IS_SCALAR_S 1
 #define KE_B_IS_SCALAR_R 0
@@ -418,6 +432,18 @@ KINLINE bool ke_plan_flat(KTile *d, KTile *s0, KTile *s1, KTile *s2, int n, int6
     *d = td, *s0 = t0, *s1 = t1, *s2 = t2;
     *rows = R, *cols = C;
     return true;
+}
+
+/* The plan of a column expand (shape CE): true when dst and src0 are walked row by row with unit
+ * column stride (any stride for one column), src0 is dst itself or shares no byte with it, and
+ * src1's one row (cols elements at unit stride) shares no byte with dst; the rows then run in any
+ * order. Two range tests where the general plan makes a test per source row stride (src1's is 0,
+ * so that its rows never merge): the column expand's 16x16 fixed cost, issue #11. */
+KINLINE bool ke_plan_colexp(KTile d, KTile s0, KTile s1, int64_t rows, int64_t cols, size_t es) {
+    if (!((d.cs == 1 && s0.cs == 1 && s1.cs == 1) || cols == 1)) return false;
+    const uintptr_t dp = (uintptr_t)d.p, dend = span_end(d, rows, cols, es), p1 = (uintptr_t)s1.p;
+    return (p1 + (uintptr_t)cols * es <= dp || dend <= p1) &&
+           ((s0.p == d.p && s0.rs == d.rs) || span_end(s0, rows, cols, es) <= dp || dend <= (uintptr_t)s0.p);
 }
 
 /* ---- approximate, then verify the rounding (elemfn.h: EFX_NAME, EFXM_NAME) ------------------ */
@@ -474,14 +500,18 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
  * of 8 f16 does not pay a chunk's fixed cost), and a chunk is stored only after it is wholly
  * loaded. Used for every f16/bf16 region and for the f32 fast forms. */
 /* ke_rows_OP_T's loop for rows of at most half a chunk: KE_CHUNK / w whole rows of w elements per chunk */
-#define KE_SHORT_ROWS(op, T, kind, w)                                                              \
+#define KE_SHORT_ROWS(op, shape, T, kind, w)                                                       \
     do {                                                                                           \
         const int64_t w_ = (w), per_ = KE_CHUNK / w_;                                              \
+        const bool one_row_ = one_row && n > 1; /* src1's one row (a column expand's): loaded once */ \
+        for (int64_t j = 0; one_row_ && j < per_ && j < rows; j++)                                 \
+            KE_APX_LOAD_##kind(T, g1 + j * w_, (const ST *)s1.p, w_);                               \
         for (int64_t r0 = 0; r0 < rows; r0 += per_) {                                              \
             const int64_t nr = rows - r0 < per_ ? rows - r0 : per_;                                \
             for (int64_t j = 0; j < nr; j++) {                                                     \
                 KE_APX_LOAD_##kind(T, g0 + j * w_, (const ST *)s0.p + (r0 + j) * s0.rs, w_);       \
-                if (n > 1) KE_APX_LOAD_##kind(T, g1 + j * w_, (const ST *)s1.p + (r0 + j) * s1.rs, w_); \
+                if (n > 1 && !one_row_)                                                            \
+                    KE_APX_LOAD_##kind(T, g1 + j * w_, (const ST *)s1.p + (r0 + j) * s1.rs, w_);   \
                 if (n > 2) KE_APX_LOAD_##kind(T, g2 + j * w_, (const ST *)s2.p + (r0 + j) * s2.rs, w_); \
             }                                                                                      \
             ke_chunk_##op##_##T(fo, g0, g1, g2, kv, nr * w_);                                      \
@@ -519,7 +549,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 fo[i] = KE_OUT_##T(KE_CALL(EF_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv)));        \
             }                                                                                      \
     }                                                                                              \
-    KINLINE void ke_rows_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, float kv,        \
+    KINLINE void ke_rows_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, bool one_row, float kv, \
                                     int64_t rows, int64_t cols) {                                  \
         typedef KE_STORE_##T ST;                                                                   \
         float g0[KE_CHUNK], g1[KE_CHUNK], g2[KE_CHUNK], fo[KE_CHUNK];                              \
@@ -537,11 +567,11 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         if (cols <= KE_CHUNK / 2) { /* short rows: whole rows per chunk (rows of NL elements, as  \
                                        * a 2048x8 tile's, and single elements, as an N x 1 tile's   \
                                        * in a padded one, with copies of a constant length) */     \
-            if (cols == NL) KE_SHORT_ROWS(op, T, kind, NL);                                        \
-            else if (cols == 2 * NL) KE_SHORT_ROWS(op, T, kind, 2 * NL);                           \
-            else if (cols == 4 * NL) KE_SHORT_ROWS(op, T, kind, 4 * NL);                           \
-            else if (cols == 1) KE_SHORT_ROWS(op, T, kind, 1);                                     \
-            else KE_SHORT_ROWS(op, T, kind, cols);                                                 \
+            if (cols == NL) KE_SHORT_ROWS(op, shape, T, kind, NL);                                        \
+            else if (cols == 2 * NL) KE_SHORT_ROWS(op, shape, T, kind, 2 * NL);                           \
+            else if (cols == 4 * NL) KE_SHORT_ROWS(op, shape, T, kind, 4 * NL);                           \
+            else if (cols == 1) KE_SHORT_ROWS(op, shape, T, kind, 1);                                     \
+            else KE_SHORT_ROWS(op, shape, T, kind, cols);                                                 \
             return;                                                                                \
         }                                                                                          \
         int64_t r = 0, c = 0, wr = 0, wc = 0; /* the next element to load, to store */             \
@@ -609,11 +639,15 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
     /* the chunked and the strided walks out of line: their buffers and registers would cost every \
      * call of the kernel a 3 KB frame and spills at entry (the 16x16 fixed cost, issue #11) */     \
     static __attribute__((noinline)) void ke_rowsx_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, int n, \
-                                                              float kv, int64_t rows, int64_t cols) { \
-        ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                                      \
+                                                              bool one_row, float kv, int64_t rows, int64_t cols) { \
+        ke_rows_##op##_##T(d, s0, s1, s2, n, one_row, kv, rows, cols);                             \
     }                                                                                              \
-    static __attribute__((noinline)) void ke_strided_##op##_##T(KTile d, KTile s0, KTile s1, KTile s2, float kv, \
-                                                                int64_t rows, int64_t cols) {      \
+    /* (the sources by pointer: a copy of them for the call made the kernel load each whole at     \
+     * entry, 16 bytes that the caller had just stored in two halves, with no store forwarding) */ \
+    static __attribute__((noinline)) void ke_strided_##op##_##T(KTile d, const KTile *s, float kv, int64_t rows, \
+                                                                int64_t cols) {                    \
+        const int n = KE_NSRC_##shape;                                                             \
+        const KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                 \
         (void)kv;                                                                                  \
         for (int64_t r = 0; r < rows; r++)                                                         \
             for (int64_t c = 0; c < cols; c++) {                                                   \
@@ -627,11 +661,23 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        if (KE_ROW_SRC1_##shape && s1.rs == 0) { /* a column expand: its own plan, then its walk */ \
+            if (!ke_plan_colexp(d, s0, s1, rows, cols, sizeof(float)))                             \
+                ke_strided_##op##_##T(d, s, kv, rows, cols);                                       \
+            else if (KE_APX_MARGIN(elem, T) > 0.0 || (cols == 1 && rows > 1))                      \
+                ke_rowsx_##op##_##T(d, s0, s1, s2, n, true, kv, rows, cols);                       \
+            else if (rows == 1)                                                                    \
+                ke_row_##op##_##T((float *)d.p, (const float *)s0.p, (const float *)s1.p, (const float *)s1.p, kv, cols); \
+            else                                                                                   \
+                ke_rowwalk_##op##_##T((float *)d.p, (const float *)s0.p, (const float *)s1.p, (const float *)s1.p, \
+                                      d.rs, s0.rs, 0, 0, kv, rows, cols);                          \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
         if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(float), true)) {                                  \
             if (KE_APX_MARGIN(elem, T) > 0.0 || (cols == 1 && rows > 1)) {                         \
                 /* a fast form, or one column (an N x 1 tile in a padded one, as a row reduction's  \
                  * result): through chunk buffers, where the loop is vectorised */                  \
-                ke_rowsx_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                             \
+                ke_rowsx_##op##_##T(d, s0, s1, s2, n, false, kv, rows, cols);                      \
                 return EFAULT_NONE;                                                                \
             }                                                                                      \
             if (rows == 1) { /* one run (merged rows): no row loop around it */                  \
@@ -643,7 +689,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                                   s0.rs, s1.rs, s2.rs, kv, rows, cols);                            \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
-        ke_strided_##op##_##T(d, s0, s1, s2, kv, rows, cols);                                      \
+        ke_strided_##op##_##T(d, s, kv, rows, cols); /* s0..s2 unchanged: the plan said no */     \
         return EFAULT_NONE;                                                                        \
     }
 
@@ -654,8 +700,14 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
         const float kv = KE_SCALAR_F(k);                                                           \
         (void)kv;                                                                                  \
         KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
-        if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(uint16_t), true)) { /* chunks widened, computed, narrowed */ \
-            ke_rows_##op##_##T(d, s0, s1, s2, n, kv, rows, cols);                                  \
+        /* chunks widened, computed, narrowed; a column expand's src1 row widened once */           \
+        if (KE_ROW_SRC1_##shape && s1.rs == 0) {                                                   \
+            if (ke_plan_colexp(d, s0, s1, rows, cols, sizeof(uint16_t))) {                         \
+                ke_rows_##op##_##T(d, s0, s1, s2, n, true, kv, rows, cols);                        \
+                return EFAULT_NONE;                                                                \
+            }                                                                                      \
+        } else if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(uint16_t), true)) {    \
+            ke_rows_##op##_##T(d, s0, s1, s2, n, false, kv, rows, cols);                           \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         for (int64_t r = 0; r < rows; r++)                                                         \
@@ -761,7 +813,8 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const int fault = KE_CALL(EC_##elem, T, (ST)0, kv);                                    \
             if (fault) return fault;                                                               \
         }                                                                                          \
-        if (ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(ST), false)) {                                     \
+        if (KE_ROW_SRC1_##shape && s1.rs == 0 ? ke_plan_colexp(d, s0, s1, rows, cols, sizeof(ST)) \
+                                : ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(ST), false)) {                                     \
             if (KE_INT_RECIP(elem, T) && n == 1 && KE_B_IS_SCALAR_##shape && EI_DIVISOR_SAFE(T, kv)) { \
                 /* a multiply per element, no fault: in float where every dividend of a chunk    \
                  * allows it (always, below 32 bits), else in double (elemfn.h, EI_QUOT_RECIP) */  \
@@ -845,7 +898,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 #define PART_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
 #define ACC_SCALAR_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, SC, elem)
 #define ROW_EXPAND_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
-#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, B, elem)
+#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, CE, elem)
 #include "ops.def"
 
 /* the tables: [opcode][element type] */

@@ -117,9 +117,10 @@ Test(elem_kernels, every_variant_matches_the_portable_bits) {
  * conversion of constant length, any other width of at most half a chunk generically, longer rows
  * a piece at a time), the f32 and integer ones walk rows of 32 to 128 bytes at a constant width
  * (ke_rowwalk_OP_T, ke_irowwalk_OP_T). Each such tile, separate and in place, with source 1 a full
- * tile or one row read at row stride 0 (a column expand's), must give what the kernel gives one row
- * at a time (one run each), and leave the padding alone. An integer tile that faults is left to
- * integer_faults_are_reported_not_executed. */
+ * tile or one row read at row stride 0 (a column expand's, whose kernels plan for it: shape CE),
+ * that row also inside the destination (row 2 of it: the rows after it read its new values, the
+ * sequential result), must give what the kernel gives one row at a time (one run each), and leave
+ * the padding alone. An integer tile that faults is left to integer_faults_are_reported_not_executed. */
 Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
     static const int64_t widths[] = {1, 3, 4, 8, 16, 32, 37, 64, 128, 129, 300};
     enum { R = 40, PAD = 5, MAXN = R * (300 + PAD) + 16 };
@@ -137,8 +138,10 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
                     uint8_t *src[3], *whole = malloc(MAXN * es), *byrow = malloc(MAXN * es), *keep = malloc(MAXN * es);
                     for (int i = 0; i < 3; i++) src[i] = malloc(MAXN * es);
                     for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
-                        for (int variant = 0; variant < 4; variant++) {
-                            const bool in_place = variant & 1, row0 = variant & 2; /* row0: source 1 at row stride 0 */
+                        for (int variant = 0; variant < 8; variant++) {
+                            /* row0: source 1 at row stride 0; in_dst: and it is row 2 of dst */
+                            const bool in_place = variant & 1, row0 = variant & 2, in_dst = variant & 4;
+                            if (in_dst && !row0) continue;
                             const int64_t cols = widths[w], rs = cols + PAD;
                             uint64_t s = (uint64_t)(op * 131 + dt * 7) + (uint64_t)w;
                             for (int i = 0; i < 3; i++) fill_random(src[i], MAXN, (DType)dt, &s);
@@ -146,7 +149,8 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
                             memcpy(byrow, whole, MAXN * es);
                             const KScalar ks = is_float ? (KScalar){.f = 0.75f} : (KScalar){.u = 3};
                             memcpy(keep, src[0], MAXN * es);
-                            KTile t[3] = {{src[0], rs, 1}, {src[1], row0 ? 0 : rs, 1}, {src[2], rs, 1}};
+                            uint8_t *one_row = in_dst ? (in_place ? src[0] : whole) + (size_t)(2 * rs) * es : src[1];
+                            KTile t[3] = {{src[0], rs, 1}, {one_row, row0 ? 0 : rs, 1}, {src[2], rs, 1}};
                             const int fault = k((KTile){in_place ? src[0] : whole, rs, 1}, t, ks, R, cols);
                             if (is_float) cr_assert_eq(fault, 0);
                             if (fault) continue;
@@ -155,14 +159,16 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
                                 KTile tr[3];
                                 for (int i = 0; i < 3; i++)
                                     tr[i] = (KTile){src[i] + (size_t)(i == 1 && row0 ? 0 : r * rs) * es, cols, 1};
+                                if (in_dst) tr[1].p = (in_place ? src[0] : byrow) + (size_t)(2 * rs) * es;
                                 uint8_t *drow = (in_place ? src[0] : byrow) + (size_t)(r * rs) * es;
                                 cr_assert_eq(k((KTile){drow, cols, 1}, tr, ks, 1, cols), 0);
                             }
                             if (in_place) memcpy(byrow, src[0], MAXN * es);
                             cr_assert(memcmp(whole, byrow, MAXN * es) == 0,
-                                      "%s%s %s (%s) rows of %lld%s%s: differs from one row at a time", op_info(op)->name,
+                                      "%s%s %s (%s) rows of %lld%s%s%s: differs from one row at a time", op_info(op)->name,
                                       table ? " (scalar first)" : "", dtype_name(dt), tab->name, (long long)cols,
-                                      in_place ? ", in place" : "", row0 ? ", source 1 at row stride 0" : "");
+                                      in_place ? ", in place" : "", row0 ? ", source 1 at row stride 0" : "",
+                                      in_dst ? " inside dst" : "");
                             checked++;
                         }
                     for (int i = 0; i < 3; i++) free(src[i]);
@@ -170,6 +176,32 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
                 }
     }
     cr_assert_gt(checked, 5000);
+}
+
+/* The simulator's integer_pow casts a u64 exponent to int64_t (TPow.hpp): from 2^63 on it is
+ * negative, and the power is 0, 1 for a base of 1, and +-1 by the exponent's parity for
+ * UINT64_MAX (== -1 in C++). TPOW is not legal on u64, but its kernel is in the table: the row
+ * form (one contiguous run) and the element form (a strided walk) must both say so. */
+Test(elem_kernels, u64_pow_exponents_from_2_63_are_negative) {
+    enum { N = 7 };
+    const uint64_t big = 1ull << 63;
+    const uint64_t base[N] = {2, UINT64_MAX, UINT64_MAX, 1, 3, 0, 3}, ex[N] = {big, big + 1, big + 2, big + 5, 5, big, big + 3};
+    const uint64_t want[N] = {0, UINT64_MAX, 1, 1, 243, 0, 0};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        KernelElem k = kernel_isa_table((KernelIsa)isa)->elem[OP_TPOW][DT_U64];
+        cr_assert_not_null(k);
+        for (int cs = 1; cs <= 2; cs++) { /* 1: the row form; 2: the strided element loop */
+            uint64_t a[2 * N] = {0}, e[2 * N] = {0}, d[2 * N] = {0};
+            for (int i = 0; i < N; i++) a[i * cs] = base[i], e[i * cs] = ex[i];
+            KTile t[2] = {{(uint8_t *)a, 2 * N, cs}, {(uint8_t *)e, 2 * N, cs}};
+            cr_assert_eq(k((KTile){(uint8_t *)d, 2 * N, cs}, t, (KScalar){0}, 1, N), 0);
+            for (int i = 0; i < N; i++)
+                cr_assert_eq(d[i * cs], want[i], "%s cs %d: %llu ^ %llu = %llu, want %llu", kernel_isa_table((KernelIsa)isa)->name,
+                             cs, (unsigned long long)base[i], (unsigned long long)ex[i], (unsigned long long)d[i * cs],
+                             (unsigned long long)want[i]);
+        }
+    }
 }
 
 static uint16_t one_f16(OpCode op, uint16_t a, uint16_t b, float scalar) {
