@@ -17,6 +17,9 @@
 #define KISA_WIDEN_U16(h) ((nvu)_mm256_cvtepu16_epi32((__m128i)(h)))
 #define KISA_F16_WIDEN(h) ((nvf)_mm256_cvtph_ps((__m128i)(h)))
 #define KISA_F16_NARROW(vp) ((nvh)_mm256_cvtps_ph((__m256)*(vp), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))
+/* 4 f16 <-> 4 floats in 16-byte registers: the short-latency pair for a product fold's last rows */
+#define KISA_F16_WIDEN4(p) ((nvf4)_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
+#define KISA_F16_ROUND4(v) ((nvf4)_mm_cvtph_ps(_mm_cvtps_ph((__m128)(v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)))
 #define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
 #define KISA_ANY(m) (!_mm256_testz_si256((__m256i)(m), (__m256i)(m)))
 /* 16 f16 -> 16 floats in one 512-bit conversion */

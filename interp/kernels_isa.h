@@ -12,6 +12,11 @@
  *   KISA_ANY(m)             whether any lane of the nvi mask m is set        default: OR of its words
  *   KISA_F16_NARROW_16(d, s) 16 floats at s -> 16 f16 at d (RNE), when wider than NL  default: none
  *   KISA_F16_WIDEN_16(d, s)  16 f16 at s -> 16 floats at d (exact), when wider than NL  default: none
+ *   KISA_F16_WIDEN4(p)      the 4 f16 at p -> nvf4 (exact; NaN made quiet)      default: none
+ *   KISA_F16_ROUND4(v)      nvf4 v rounded to f16 and widened again (RNE)      default: none
+ *                           (both or neither: an f16 product fold's last 1-4 rows then chain on
+ *                           16-byte vectors, whose conversion pair has the shorter latency; f32's
+ *                           do on vectors of 32 bytes or more)
  * The f16 conversions must be bit-identical to fp_f16_to_f32 / fp_f32_to_f16 (checked by
  * tests/unit/test_kernels_fast.c, exhaustively for f16 -> f32).
  *
@@ -23,7 +28,8 @@
  * Otherwise it runs contiguous loops on native-width vectors (GCC vector extensions): rows merged
  * into one run when they are contiguous, an unrolled one-vector-per-row loop for rows exactly one
  * vector wide (2048x8), and TROWPROD on groups of NL rows transposed so that NL rows advance
- * together, still left to right in each row. */
+ * together, still left to right in each row (its last 1-4 rows on 4-lane vectors: a product chain
+ * is bound by its latency, shorter there for f16's rounding). */
 #ifndef KISA_TABLE
 #error "define KISA_TABLE before including kernels_isa.h"
 #endif
@@ -51,6 +57,8 @@ typedef uint16_t nv16 VN;
 typedef uint64_t nv64 VN;
 typedef uint16_t nvh __attribute__((vector_size(KISA_NATIVE_BYTES / 2))); /* NL 16-bit lanes */
 typedef uint8_t nvb __attribute__((vector_size(NL)));                     /* NL bytes */
+typedef float nvf4 __attribute__((vector_size(16)));                      /* 4 floats, whatever NL */
+typedef uint32_t nvu4 __attribute__((vector_size(16)));
 
 /* Half-width integer vectors: a row's tail of at least half a vector (i16 x 8 with AVX2). */
 #define HN __attribute__((vector_size(KISA_NATIVE_BYTES / 2)))
@@ -65,8 +73,10 @@ typedef uint64_t v4u64 __attribute__((vector_size(32)));
 
 #if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
 #define KSHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#define KSHUF4(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #else
 #define KSHUF(a, b, ...) __builtin_shuffle(a, b, (nvu){__VA_ARGS__})
+#define KSHUF4(a, b, ...) __builtin_shuffle(a, b, (nvu4){__VA_ARGS__}) /* on nvu4 */
 #endif
 
 /* Transposes an NL x NL block of 32-bit lanes: afterwards r[c] holds the old column c. */
@@ -127,6 +137,12 @@ KINLINE void store_nvh(uint16_t *p, nvh h) { memcpy(p, &h, sizeof h); }
 
 KINLINE nvf load_nvf(const float *p) {
     nvf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+KINLINE nvf4 load_nvf4(const float *p) {
+    nvf4 v;
     memcpy(&v, p, sizeof v);
     return v;
 }
@@ -349,6 +365,8 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KT_LOADN(p) load_nvf(p)
 #define KT_STOREN(p, vp) memcpy((p), (vp), sizeof(nvf))
 #define KT_ROUNDN(vp) (*(vp))
+#define KT_LOAD4(p) load_nvf4(p)
+#define KT_ROUND4(v) (v)
 #define KT_LD(x) (x)
 #define KT_ST(x) (x)
 #include "kernels_tmpl.h"
@@ -361,6 +379,10 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KT_LOADN(p) KISA_F16_WIDEN(load_nvh(p))
 #define KT_STOREN(p, vp) store_narrowed_f16((p), (vp))
 #define KT_ROUNDN(vp) KISA_F16_WIDEN(KISA_F16_NARROW(vp))
+#ifdef KISA_F16_ROUND4
+#define KT_LOAD4(p) KISA_F16_WIDEN4(p)
+#define KT_ROUND4(v) KISA_F16_ROUND4(v)
+#endif
 #define KT_LD(x) fp_f16_to_f32(x)
 #define KT_ST(x) fp_f32_to_f16(x)
 #include "kernels_tmpl.h"
