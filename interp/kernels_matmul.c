@@ -3,14 +3,50 @@
  * x86-64 CPUs with FMA the same chains run 8 columns at a time with vfmadd (one rounding per step,
  * exactly fmaf), so the vectorisation goes across output columns and never reorders a chain. The
  * rows kernel runs two rows of the product together (AVX-512: four rows of 64 columns), sharing each
- * load of b. */
+ * load of b. Where NaNs meet, every path keeps the simulator's: a step keeps a's NaN, else b's, else
+ * the accumulator's (fma_step). Which one a vfmadd or a call of fmaf keeps depends on the order
+ * of its operands, which the compiler may swap (it treats the two factors as commutative), so
+ * the vector paths compute a NaN output again with fma_step, and the portable kernel calls it. */
 #include "kernels.h"
 
 #include <math.h>
 #include <string.h>
 
+/* One step of the chain, acc + a * b in one rounding: a NaN factor is kept as such, a's before
+ * b's (quieted, as the FMA unit does), as the simulator's std::fma(a, b, acc) keeps it built by g++
+ * (tests/sim tmatmul_f32_16x32x16_special); fmaf then sees no NaN factor, and keeps a NaN
+ * accumulator or makes the default NaN of an invalid product (inf * 0) or sum (inf - inf). */
+static inline float fma_step(float a, float b, float acc) {
+    if (a != a) return a + a;
+    if (b != b) return b + b;
+    return fmaf(a, b, acc);
+}
+
 #if KERNELS_HAVE_AVX2
 #include <immintrin.h>
+
+/* Outputs j0 .. j1 - 1 of a row that a vector path made NaN, again by fma_step (NaNs are rare). */
+static __attribute__((noinline, cold)) void redo_nan_outputs(const float *a_row, const float *b, int64_t K, int64_t N,
+                                                             int64_t j0, int64_t j1, float *row) {
+    for (int64_t j = j0; j < j1; j++) {
+        if (row[j] == row[j]) continue;
+        float s = 0.0f;
+        for (int64_t k = 0; k < K; k++) s = fma_step(a_row[k], b[k * N + j], s);
+        row[j] = s;
+    }
+}
+
+/* Whether any of row[j0 .. j1 - 1] is a NaN (a loop the compiler vectorises). */
+static inline bool any_nan(const float *row, int64_t j0, int64_t j1) {
+    int nan = 0;
+    for (int64_t j = j0; j < j1; j++) nan |= row[j] != row[j];
+    return nan;
+}
+
+static inline void fix_nan_outputs(const float *a_row, const float *b, int64_t K, int64_t N, int64_t j0, int64_t j1,
+                                   float *row) {
+    if (any_nan(row, j0, j1)) redo_nan_outputs(a_row, b, K, N, j0, j1, row);
+}
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
@@ -42,6 +78,7 @@ static void chain_cols_fma(const float *a_row, const float *b, int64_t K, int64_
         for (int64_t k = 0; k < K; k++) s = fmaf(a_row[k], b[k * N + j], s);
         row[j] = s;
     }
+    fix_nan_outputs(a_row, b, K, N, j0, N, row);
 }
 
 static void chain_row_fma(const float *a_row, const float *b, int64_t K, int64_t N, float *row) {
@@ -81,6 +118,8 @@ static void chain_rows_fma(const float *a, int64_t M, const float *b, int64_t K,
             _mm256_storeu_ps(o1 + j + 16, s12);
             _mm256_storeu_ps(o1 + j + 24, s13);
         }
+        fix_nan_outputs(a0, b, K, N, 0, j, o0);
+        fix_nan_outputs(a1, b, K, N, 0, j, o1);
         chain_cols_fma(a0, b, K, N, j, o0);
         chain_cols_fma(a1, b, K, N, j, o1);
     }
@@ -115,7 +154,10 @@ __attribute__((target("avx512f,avx2,fma"))) static void chain_rows_avx512(const 
             for (int r = 0; r < 4; r++)
                 for (int y = 0; y < 4; y++) _mm512_storeu_ps(out + (i + r) * N + j + 16 * y, s[r][y]);
         }
-        for (int r = 0; r < 4; r++) chain_cols_fma(a + (i + r) * K, b, K, N, n64, out + (i + r) * N);
+        for (int r = 0; r < 4; r++) {
+            fix_nan_outputs(a + (i + r) * K, b, K, N, 0, n64, out + (i + r) * N);
+            chain_cols_fma(a + (i + r) * K, b, K, N, n64, out + (i + r) * N);
+        }
     }
     if (i < M) chain_rows_fma(a + i * K, M - i, b, K, N, out + i * N);
 }
@@ -203,7 +245,7 @@ static void chain_row_portable(const float *a_row, const float *b, int64_t K, in
     for (int64_t j = 0; j < N; j++) row[j] = 0.0f;
     for (int64_t k = 0; k < K; k++) {
         const float x = a_row[k], *bk = b + k * N;
-        for (int64_t j = 0; j < N; j++) row[j] = fmaf(x, bk[j], row[j]);
+        for (int64_t j = 0; j < N; j++) row[j] = fma_step(x, bk[j], row[j]);
     }
 }
 

@@ -915,6 +915,67 @@ Test(kernels_fast, matmul_rows_equal_fmaf_chains) {
             }
 }
 
+/* NaNs meeting in a matmul chain keep the simulator's: a step keeps a's NaN, else b's (quieted),
+ * else the accumulator's, else fmaf makes its own (tests/sim tmatmul_f32_16x32x16_special holds the
+ * simulator's bits). A vfmadd or a call of fmaf keeps one by the order of its operands, which the
+ * compiler may swap: GCC built the portable rows kernel with a before b and its row kernel with b
+ * before a, so these two disagreed. Every path must give the rule's bits: NaNs of distinct payloads
+ * and signs in a, in b, and both at the same k, at the start, middle and end of the chains, in
+ * the rows and columns of every path (AVX-512 blocks of 4 x 64, pairs of rows, 32, 8 and 1
+ * columns), through the rows kernel and the row kernel of every variant. */
+Test(kernels_fast, matmul_nan_a_then_b_then_acc) {
+    enum { M = 6, K = 40, N = 77 };
+    static float a[M * K], b[K * N], r1[M * N], r2[N], r3[N];
+    uint32_t seed = 4242;
+    for (int i = 0; i < K * N; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        b[i] = (float)((int32_t)seed >> 8) * 0x1p-20f;
+        if (i < M * K) a[i] = (float)((int32_t)(seed * 7u) >> 8) * 0x1p-21f;
+    }
+    const uint32_t nan_a[] = {0x7fc00011u, 0xffc00012u, 0x7fc00013u}, nan_b[] = {0x7fc00021u, 0xffc00022u, 0x7fc00023u};
+    for (int i = 0; i < M; i++) { /* row i: NaNs of a at k = i, and (odd rows) again at k = 20 + i */
+        a[i * K + i] = bitsf(nan_a[i % 3]);
+        if (i % 2) a[i * K + 20 + i] = bitsf(nan_a[(i + 1) % 3]);
+    }
+    for (int j = 0; j < N; j += 5) { /* column j: NaNs of b at k = j % K, and at k = K - 1 - j % 7 */
+        b[(j % K) * N + j] = bitsf(nan_b[j % 3]);
+        b[(K - 1 - j % 7) * N + j] = bitsf(nan_b[(j + 1) % 3]);
+    }
+    /* a's and b's NaNs at the same k (row i's first NaN), in each path's columns: the AVX-512 block
+     * (0, 0), the 8-column tail (3, 65), the one-column tail (1, 76), the pair of rows after the
+     * blocks (4, 40) and (5, 70) */
+    const int meet[][2] = {{3, 65}, {1, 76}, {4, 40}, {5, 70}};
+    for (size_t m = 0; m < sizeof meet / sizeof *meet; m++)
+        b[meet[m][0] * N + meet[m][1]] = bitsf(nan_b[m % 3]);
+    KernelIsa v[KISA_COUNT];
+    int nv = isas(v), nan_outputs = 0, kinds = 0;
+    MatmulRowF portable = matmul_row_kernel(KISA_PORTABLE);
+    for (int k = 0; k < nv; k++) { /* the portable variant among them */
+        matmul_rows_kernel(v[k])(a, M, b, K, N, r1);
+        for (int i = 0; i < M; i++) {
+            portable(a + i * K, b, K, N, r2);
+            matmul_row_kernel(v[k])(a + i * K, b, K, N, r3);
+            for (int j = 0; j < N; j++) {
+                float s = 0.0f; /* the rule, step by step */
+                for (int kk = 0; kk < K; kk++) {
+                    const float x = a[i * K + kk], y = b[kk * N + j];
+                    s = x != x ? bitsf(fbits(x) | 0x00400000u) : y != y ? bitsf(fbits(y) | 0x00400000u) : fmaf(x, y, s);
+                }
+                cr_assert_eq(fbits(r2[j]), fbits(s), "portable row kernel: row %d col %d: %#x, want %#x", i, j,
+                             fbits(r2[j]), fbits(s));
+                cr_assert_eq(fbits(r1[i * N + j]), fbits(s), "%s rows kernel: row %d col %d: %#x, want %#x",
+                             kernel_isa_table(v[k])->name, i, j, fbits(r1[i * N + j]), fbits(s));
+                cr_assert_eq(fbits(r3[j]), fbits(s), "%s row kernel: row %d col %d: %#x, want %#x",
+                             kernel_isa_table(v[k])->name, i, j, fbits(r3[j]), fbits(s));
+                nan_outputs += s != s;
+                kinds |= s != s ? 1 << (fbits(s) & 0x3f) % 31 : 0;
+            }
+        }
+    }
+    cr_assert_gt(nan_outputs, 0);
+    cr_assert(__builtin_popcount((unsigned)kinds) >= 4, "NaN outputs of several payloads");
+}
+
 /* The FMA matmul row kernel (8 and 32 columns at a time) gives fmaf's bits on every column,
  * remainders included: random operands, widths around the vector sizes, K up to 300. */
 Test(kernels_fast, matmul_row_fma_equals_fmaf_chain) {

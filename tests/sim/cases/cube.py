@@ -76,6 +76,25 @@ def cases(T, case, G=None):
                              d=acc("f32", 16, 16)),
                         ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
                         desc="TMATMUL f32 with k = 1: each element is one fmaf from +0"))
+        if target == "a2a3":  # NaNs (both signs), infinities, zeros, subnormals and max: which NaN an
+            # fmaf chain, the .acc add and the .bias add keep where two meet
+            out.append(case("tmatmul_f32_16x32x16_special", "tmatmul",
+                            dict(a=left("f32", 16, 32, data="special"), b=right("f32", 32, 16, data="special"),
+                                 d=acc("f32", 16, 16)),
+                            ["a", "b"], ["d"], "TMATMUL(d, a, b);", target,
+                            desc="TMATMUL f32 on special values: the NaN each fmaf chain keeps",
+                            compiler_dependent="which of two NaNs meeting in the chain or the add is kept: the simulator built by clang++-19 keeps the other one in some elements"))
+            out.append(case("tmatmul_acc_f32_16x32x16_special", "tmatmul.acc",
+                            dict(a=left("f32", 16, 32, data="special"), b=right("f32", 32, 16),
+                                 d=acc("f32", 16, 16, data="special")),
+                            ["d", "a", "b"], ["d"], "TMATMUL_ACC(d, d, a, b);", target,
+                            desc="TMATMUL_ACC f32 on special values: acc_in's NaN against the chain's"))
+            out.append(case("tmatmul_bias_f32_16x32x16_special", "tmatmul.bias",
+                            dict(a=left("f32", 16, 32, data="special"), b=right("f32", 32, 16),
+                                 z=T("f32", 1, 16, loc="bias", data="special"), d=acc("f32", 16, 16)),
+                            ["a", "b", "z"], ["d"], "TMATMUL_BIAS(d, a, b, z);", target,
+                            desc="TMATMUL_BIAS f32 on special values: the product's NaN against the bias's",
+                            compiler_dependent="which of two NaNs meeting in the chain or the add is kept: the simulator built by clang++-19 keeps the other one in some elements"))
         out.append(case("tmov_mat_left_f16_32x64%s" % sfx, "tmov",
                         dict(m=T("f16", 32, 64, col_major=True, loc="mat", slayout="row_major"),
                              a=left("f16", 32, 64, target=target)),
