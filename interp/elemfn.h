@@ -87,8 +87,14 @@ enum { EFAULT_NONE = 0, EFAULT_DIV_ZERO = 1, EFAULT_DIV_OVERFLOW = 2, EFAULT_SHI
                     (EI_UPROMO_##T)(int32_t)floorf((float)(a) / (float)(b)) * (EI_UPROMO_##T)(b)))
 /* 1 when a 32-bit dividend is outside (-2^24, 2^24), where EI_QUOT_FLOAT may be wrong (branch-free,
  * so that the scan vectorises) */
-#define EI_WIDE_i32(a) ((uint32_t)(a) + 0xffffffu > 0x1fffffeu)
-#define EI_WIDE_u32(a) ((uint32_t)(a) > 0xffffffu)
+#define EI_WIDE_i32(a) (EI_WIDE_KEY_i32(a) > EI_WIDE_LIMIT_i32)
+#define EI_WIDE_u32(a) (EI_WIDE_KEY_u32(a) > EI_WIDE_LIMIT_u32)
+/* the same test as a key and a limit: a chunk's largest key decides for all its dividends (a
+ * vector max per step, kernels_elem.h) */
+#define EI_WIDE_KEY_i32(a) ((uint32_t)(a) + 0xffffffu)
+#define EI_WIDE_LIMIT_i32 0x1fffffeu
+#define EI_WIDE_KEY_u32(a) ((uint32_t)(a))
+#define EI_WIDE_LIMIT_u32 0xffffffu
 #define EI_SMALLQ_OK_i8 0 /* the narrower types always divide in float */
 #define EI_SMALLQ_OK_u8 0
 #define EI_SMALLQ_OK_i16 0
@@ -151,8 +157,12 @@ static inline float ei_recipf_away(double b) {
     return r;
 }
 #define EI_QUOT_RECIP(T, a, rb) ((EI_PROMO_##T)(_Generic((rb), float: (float)(a), default: (double)(a)) * (rb)))
-#define EI_WIDE_RECIPF_i32(a) ((uint32_t)(a) + 0x1fffffu > 0x3ffffeu)
-#define EI_WIDE_RECIPF_u32(a) ((uint32_t)(a) > 0x1fffffu)
+#define EI_WIDE_RECIPF_i32(a) (EI_WIDE_RECIPF_KEY_i32(a) > EI_WIDE_RECIPF_LIMIT_i32)
+#define EI_WIDE_RECIPF_u32(a) (EI_WIDE_RECIPF_KEY_u32(a) > EI_WIDE_RECIPF_LIMIT_u32)
+#define EI_WIDE_RECIPF_KEY_i32(a) ((uint32_t)(a) + 0x1fffffu) /* a in (-2^21, 2^21): key <= limit */
+#define EI_WIDE_RECIPF_LIMIT_i32 0x3ffffeu
+#define EI_WIDE_RECIPF_KEY_u32(a) ((uint32_t)(a))
+#define EI_WIDE_RECIPF_LIMIT_u32 0x1fffffu
 #define EI_REMAINDER_RECIP(T, a, b, rb) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT_RECIP(T, a, rb) * EI_P(T, b)))
 /* b is neither 0 nor the -1 that traps beside INT_MIN: no element divided by it faults */
 #define EI_DIVISOR_SAFE(T, b) ((b) != 0 && !(EI_SIGNED_WIDE_##T && (int64_t)(b) == -1))
@@ -214,8 +224,9 @@ static inline float ef_div_pin(float a, float b) { return EF_NAN_FIRST(a, a / b)
 /* ESQ_NAME (`~, FORM`) and ESQF_NAME (`~, 1`): FORM(T, a, b, c) is EI_NAME with the float quotient,
  * for a row of a 32-bit type whose dividends a are all inside (-2^24, 2^24) (kernels_elem.h). An op
  * with these forms checks its elements with EC_DIVISOR, which for such a dividend faults only where
- * b is 0 (INT_MIN / -1 needs a wide INT_MIN): ESQ_FAULT, the cheaper first test of a chunk. */
-#define ESQ_FAULT(T, a, b) ((b) == 0)
+ * b is 0 (INT_MIN / -1 needs a wide INT_MIN): the cheaper first test of a chunk, as the smallest
+ * ESQ_FAULT_KEY of its elements being 0. */
+#define ESQ_FAULT_KEY(T, a, b) ((uint32_t)(b))
 #define ESQ_div ~, EIS_DIV
 #define ESQF_div ~, 1
 #define EIS_DIV(T, a, b, c) EI_QUOT_FLOAT(T, a, b)

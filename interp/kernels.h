@@ -173,7 +173,7 @@ typedef int (*KernelElem)(KTile d, const KTile *s, KScalar k, int64_t rows, int6
  * variant's function pointers in each instruction. */
 typedef enum KernelIsa {
     KISA_PORTABLE,   /* C with GCC vector extensions: any CPU the compiler targets */
-    KISA_AVX2,       /* x86-64 AVX2 + F16C (hardware f16 conversions), no FMA */
+    KISA_AVX2,       /* x86-64 AVX2 + FMA + F16C (hardware f16 conversions) */
     KISA_AVX512,     /* x86-64 AVX-512 F/VL/BW/DQ + F16C: compiler-vectorised loops 64 bytes wide */
     KISA_COUNT
 } KernelIsa;

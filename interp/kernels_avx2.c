@@ -1,7 +1,8 @@
 /* kernels_avx2.c - the x86-64 AVX2 + F16C kernel variant: the same kernels as the portable one
  * (kernels_isa.h) compiled for AVX2, with f16 conversions done by F16C (vcvtph2ps / vcvtps2ph,
- * round to nearest even). "fma" is deliberately not enabled, so no multiply-add is ever fused.
- * kernels.c selects this variant only on a CPU that has AVX2 and F16C (the binary still runs
+ * round to nearest even). "fma" is enabled for the explicit multiply-adds (the matmul chains'
+ * fmaf, the fast forms' polynomials); -ffp-contract=off keeps the compiler from fusing any other.
+ * kernels.c selects this variant only on a CPU that has AVX2, FMA and F16C (the binary still runs
  * anywhere); elsewhere this file is empty. */
 #include "kernels.h"
 

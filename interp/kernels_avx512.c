@@ -2,8 +2,8 @@
  * (kernels_isa.h) compiled for AVX-512 (F, VL, BW, DQ) with F16C. The hand-vectorised kernels keep
  * 32-byte native vectors (as in kernels_avx2.c); the loops the compiler vectorises (the
  * elementwise families of kernels_elem.h) use 64-byte registers ("prefer-vector-width=512"),
- * which doubles their throughput on CPUs with a full-width AVX-512 data path. "fma" is not
- * enabled, so no multiply-add is ever fused. kernels.c selects this variant only on a CPU that has
+ * which doubles their throughput on CPUs with a full-width AVX-512 data path. "fma" serves the
+ * explicit multiply-adds only: -ffp-contract=off keeps the compiler from fusing any other. kernels.c selects this variant only on a CPU that has
  * all of these extensions (the binary still runs anywhere); elsewhere this file is empty. */
 #include "kernels.h"
 

@@ -358,16 +358,47 @@ KE_DEF_POW_ROW(u64)
 #define KE_FIRST(...) KE_FIRST_(__VA_ARGS__)
 /* elements per scan-then-compute chunk of the integer skeleton (a multiple of every vector width) */
 #define KE_ICHUNK 512
-/* 1 when a 32-bit dividend is too wide for the float reciprocal (elemfn.h); never below 32 bits */
-#define KE_WIDE_RECIPF(T, a) KE_WIDE_RECIPF_##T(a)
-#define KE_WIDE_RECIPF_i8(a) 0
-#define KE_WIDE_RECIPF_u8(a) 0
-#define KE_WIDE_RECIPF_i16(a) 0
-#define KE_WIDE_RECIPF_u16(a) 0
-#define KE_WIDE_RECIPF_i32(a) EI_WIDE_RECIPF_i32(a)
-#define KE_WIDE_RECIPF_u32(a) EI_WIDE_RECIPF_u32(a)
-#define KE_WIDE_RECIPF_i64(a) 1
-#define KE_WIDE_RECIPF_u64(a) 1
+/* A 32-bit dividend is too wide for the float reciprocal (elemfn.h, EI_WIDE_RECIPF) when its key
+ * exceeds T's limit: a chunk's test is then its largest key, kept with one vector max per step
+ * where a flag per element took a compare, a mask move and an OR. Never below 32 bits (limit and
+ * key 0), always at 64. */
+#define KE_WIDE_KEY(T, a) KE_WIDE_KEY_##T(a)
+#define KE_WIDE_LIMIT(T) KE_WIDE_LIMIT_##T
+#define KE_WIDE_KEY_i8(a) 0u
+#define KE_WIDE_KEY_u8(a) 0u
+#define KE_WIDE_KEY_i16(a) 0u
+#define KE_WIDE_KEY_u16(a) 0u
+#define KE_WIDE_KEY_i32(a) EI_WIDE_RECIPF_KEY_i32(a)
+#define KE_WIDE_KEY_u32(a) EI_WIDE_RECIPF_KEY_u32(a)
+#define KE_WIDE_KEY_i64(a) 1u /* (no reciprocal form: always wide) */
+#define KE_WIDE_KEY_u64(a) 1u
+#define KE_WIDE_LIMIT_i8 0u
+#define KE_WIDE_LIMIT_u8 0u
+#define KE_WIDE_LIMIT_i16 0u
+#define KE_WIDE_LIMIT_u16 0u
+#define KE_WIDE_LIMIT_i32 EI_WIDE_RECIPF_LIMIT_i32
+#define KE_WIDE_LIMIT_u32 EI_WIDE_RECIPF_LIMIT_u32
+#define KE_WIDE_LIMIT_i64 0u
+#define KE_WIDE_LIMIT_u64 0u
+/* EI_WIDE_T as a key and a limit where the float quotient may apply (32 bits); else never asked */
+#define KE_SQ_WIDE_KEY(T, a) KE_SQ_WIDE_KEY_##T(a)
+#define KE_SQ_WIDE_LIMIT(T) KE_SQ_WIDE_LIMIT_##T
+#define KE_SQ_WIDE_KEY_i32(a) EI_WIDE_KEY_i32(a)
+#define KE_SQ_WIDE_KEY_u32(a) EI_WIDE_KEY_u32(a)
+#define KE_SQ_WIDE_LIMIT_i32 EI_WIDE_LIMIT_i32
+#define KE_SQ_WIDE_LIMIT_u32 EI_WIDE_LIMIT_u32
+#define KE_SQ_WIDE_KEY_i8(a) 1u
+#define KE_SQ_WIDE_KEY_u8(a) 1u
+#define KE_SQ_WIDE_KEY_i16(a) 1u
+#define KE_SQ_WIDE_KEY_u16(a) 1u
+#define KE_SQ_WIDE_KEY_i64(a) 1u
+#define KE_SQ_WIDE_KEY_u64(a) 1u
+#define KE_SQ_WIDE_LIMIT_i8 0u
+#define KE_SQ_WIDE_LIMIT_u8 0u
+#define KE_SQ_WIDE_LIMIT_i16 0u
+#define KE_SQ_WIDE_LIMIT_u16 0u
+#define KE_SQ_WIDE_LIMIT_i64 0u
+#define KE_SQ_WIDE_LIMIT_u64 0u
 /* 1 when elem has a row form for two tile operands (elemfn.h's EIP_NAME), else 0 */
 #define KE_INT_POW(elem) KE_SECOND(EIP_##elem, 0, ~)
 /* 1 when elem has a row form for a tile and a scalar on type T (elemfn.h's EIPS_NAME) */
@@ -755,12 +786,18 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
             const ST *q0 = p0 + c0, *q1 = p1 + c0, *q2 = p2 + c0;                                  \
             (void)q1, (void)q2;                                                                    \
             int any = 0, wide = !KE_INT_SMALLQ(elem, T), suspect = 1;                              \
-            if (KE_INT_SMALLQ(elem, T) && !check_once) { /* one cheap test first (elemfn.h, ESQ_FAULT): \
-                                                          * where it finds nothing, no fault, no wide */ \
-                suspect = 0;                                                                       \
-                for (int64_t c = 0; c < m; c++)                                                    \
-                    suspect |= KE_CALL(ESQ_FAULT, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)) |    \
-                               EI_WIDE_##T(KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv)));    \
+            if (KE_INT_SMALLQ(elem, T) && !check_once) { /* one cheap test first (elemfn.h,          \
+                                                          * ESQ_FAULT_KEY, EI_WIDE_KEY): where it finds \
+                                                          * nothing, no fault, no wide; a vector max and \
+                                                          * min per step, where flags took six */      \
+                uint32_t top = 0, low = UINT32_MAX;                                                \
+                for (int64_t c = 0; c < m; c++) {                                                  \
+                    const uint32_t key = KE_SQ_WIDE_KEY(T, KE_FIRST(KE_ARGS_##shape(q0[c], q1[c], q2[c], kv))); \
+                    const uint32_t fk = KE_CALL(ESQ_FAULT_KEY, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
+                    top = key > top ? key : top;                                                   \
+                    low = fk < low ? fk : low;                                                     \
+                }                                                                                  \
+                suspect = top > KE_SQ_WIDE_LIMIT(T) || low == 0;                                   \
             }                                                                                      \
             for (int64_t c = 0; scan && suspect && c < m; c++) {                                   \
                 if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
@@ -827,18 +864,22 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                         const int64_t m = cols - c0 < step ? cols - c0 : step;                     \
                         ST *restrict dq = (ST *)d.p + r * d.rs + c0;                               \
                         const ST *q0 = (const ST *)s0.p + r * s0.rs + c0;                          \
-                        int wide = 0;                                                              \
+                        uint32_t top = 0; /* the chunk's largest KE_WIDE_KEY */                    \
                         if (!in_place) { /* float first, the same test alongside; double if it fails */ \
                             for (int64_t c = 0; c < m; c++) {                                      \
                                 const ST x0 = q0[c];                                               \
-                                const int w = KE_WIDE_RECIPF(T, x0);                               \
-                                wide |= w; /* a wide dividend computes as 0: no overflow, result redone */ \
-                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, w ? (ST)0 : x0, kv, rbf);    \
+                                const uint32_t key = KE_WIDE_KEY(T, x0);                           \
+                                top = key > top ? key : top;                                       \
+                                /* a wide dividend computes as 0: no overflow, result redone */    \
+                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, key > KE_WIDE_LIMIT(T) ? (ST)0 : x0, kv, rbf); \
                             }                                                                      \
-                            if (!wide) continue;                                                   \
+                            if (top <= KE_WIDE_LIMIT(T)) continue;                                 \
                         } else {                                                                   \
-                            for (int64_t c = 0; EI_SMALLQ_OK_##T && c < m; c++) wide |= KE_WIDE_RECIPF(T, q0[c]); \
-                            if (!wide) {                                                           \
+                            for (int64_t c = 0; EI_SMALLQ_OK_##T && c < m; c++) {                  \
+                                const uint32_t key = KE_WIDE_KEY(T, q0[c]);                        \
+                                top = key > top ? key : top;                                       \
+                            }                                                                      \
+                            if (top <= KE_WIDE_LIMIT(T)) {                                         \
                                 for (int64_t c = 0; c < m; c++) {                                  \
                                     const ST x0 = q0[c];                                           \
                                     dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rbf);           \

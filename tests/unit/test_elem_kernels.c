@@ -529,6 +529,44 @@ Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120
     }
 }
 
+/* The first test of a chunk of TDIV, TFMOD and TREM i32/u32 (the smallest divisor and the largest
+ * dividend key of 512 elements, kernels_elem.h): one zero divisor, or INT32_MIN over -1, anywhere in
+ * a row of three chunks stops the kernel with its fault, after every element before it is written
+ * and none after; without it the row divides. Every variant. */
+Test(elem_kernels, a_fault_anywhere_in_a_chunked_row_is_found) {
+    enum { N = 1100 };
+    static const int at[] = {0, 1, 15, 16, 511, 512, 700, 1023, 1024, 1099};
+    const OpCode ops[] = {OP_TDIV, OP_TFMOD, OP_TREM};
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *t = kernel_isa_table((KernelIsa)isa);
+        for (size_t o = 0; o < 3; o++)
+            for (int u = 0; u < 2; u++)
+                for (size_t j = 0; j <= sizeof at / sizeof *at; j++)
+                    for (int overflow = 0; overflow < 2 - u; overflow++) {
+                        const int pos = j < sizeof at / sizeof *at ? at[j] : -1; /* -1: no fault */
+                        static int32_t a[N], b[N], d[N];
+                        for (int i = 0; i < N; i++) a[i] = 1000 + i, b[i] = 3 + i % 5, d[i] = -99;
+                        if (pos >= 0 && overflow) a[pos] = INT32_MIN, b[pos] = -1;
+                        else if (pos >= 0) b[pos] = 0;
+                        KernelElem k = t->elem[ops[o]][u ? DT_U32 : DT_I32];
+                        KTile src[3] = {{(uint8_t *)a, N, 1}, {(uint8_t *)b, N, 1}, {(uint8_t *)a, N, 1}};
+                        const int fault = k((KTile){(uint8_t *)d, N, 1}, src, (KScalar){0}, 1, N);
+                        const int want = pos < 0 ? EFAULT_NONE : overflow ? EFAULT_DIV_OVERFLOW : EFAULT_DIV_ZERO;
+                        cr_assert_eq(fault, want, "%s %s %s, fault at %d: %d, not %d", t->name, op_info(ops[o])->name,
+                                     u ? "u32" : "i32", pos, fault, want);
+                        const int upto = pos < 0 ? N : pos;
+                        for (int i = 0; i < N; i++) {
+                            if (i < upto) /* positive operands: the three agree with C's / and % */
+                                cr_assert_eq(d[i], o == 0 ? a[i] / b[i] : a[i] % b[i],
+                                             "%s %s: element %d before the fault at %d", t->name, op_info(ops[o])->name, i, pos);
+                            else cr_assert_eq(d[i], -99, "%s %s: element %d written past the fault", t->name,
+                                              op_info(ops[o])->name, i);
+                        }
+                    }
+    }
+}
+
 /* A fixed divisor's float reciprocal (EI_QUOT_RECIP with ei_recipf_away: dividends inside
  * (-2^21, 2^21), and every type below 32 bits): TDIVS, TFMODS and TREMS i32 of every variant, out of
  * place and in place, for every divisor in [-3000, 3000] and large ones, on rows of dividends at and
@@ -581,6 +619,14 @@ Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeo
         KTile rk = {(uint8_t *)row, 3, 1};
         cr_assert_eq(t->elem[OP_TDIVS][DT_I32]((KTile){(uint8_t *)out, 3, 1}, &rk, (KScalar){.u = 3}, 1, 3), 0);
         cr_assert(out[0] == 2097152 && out[1] == 0 && out[2] == -2, "%s: %d %d %d", t->name, out[0], out[1], out[2]);
+        /* the same past -2^21, and for u32 past 2^21 */
+        row[0] = -6291458;
+        cr_assert_eq(t->elem[OP_TDIVS][DT_I32]((KTile){(uint8_t *)out, 3, 1}, &rk, (KScalar){.u = 3}, 1, 3), 0);
+        cr_assert(out[0] == -2097152 && out[1] == 0 && out[2] == -2, "%s: %d %d %d", t->name, out[0], out[1], out[2]);
+        uint32_t urow[3] = {6291458u, 1u, 7u}, uout[3];
+        KTile urk = {(uint8_t *)urow, 3, 1};
+        cr_assert_eq(t->elem[OP_TDIVS][DT_U32]((KTile){(uint8_t *)uout, 3, 1}, &urk, (KScalar){.u = 3}, 1, 3), 0);
+        cr_assert(uout[0] == 2097152u && uout[1] == 0u && uout[2] == 2u, "%s: %u %u %u", t->name, uout[0], uout[1], uout[2]);
         /* 16-bit dividends always take it: every i16 dividend by a few divisors */
         static int16_t a16[65536], d16[65536];
         for (int i = 0; i < 65536; i++) a16[i] = (int16_t)(i - 32768);
