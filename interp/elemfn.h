@@ -147,7 +147,7 @@ static inline double ei_recip_away(double b) {
 /* The same in float (rb a float from ei_recipf_away), exact when |a| < 2^21: rb lies in
  * (1/|b|, (1/|b|)(1 + 2^-22)], so |a| rb rounded is at least |a/b| and under |a/b| (1 + 2^-21.6),
  * short of the next integer (1/|b| away) while |a| < 2^21.6. Sixteen lanes where the double has
- * eight; every 8- and 16-bit type, and 32-bit rows whose dividends allow it (EI_WIDE_RECIPF). */
+ * eight; every 8- and 16-bit type, and 32-bit rows whose dividends allow it (key <= limit below). */
 static inline float ei_recipf_away(double b) {
     float r = (float)(1.0 / b); /* within 2^-24 (1 + 2^-29) of 1/b: the step away still passes it */
     uint32_t bits;
@@ -157,13 +157,26 @@ static inline float ei_recipf_away(double b) {
     return r;
 }
 #define EI_QUOT_RECIP(T, a, rb) ((EI_PROMO_##T)(_Generic((rb), float: (float)(a), default: (double)(a)) * (rb)))
-#define EI_WIDE_RECIPF_i32(a) (EI_WIDE_RECIPF_KEY_i32(a) > EI_WIDE_RECIPF_LIMIT_i32)
-#define EI_WIDE_RECIPF_u32(a) (EI_WIDE_RECIPF_KEY_u32(a) > EI_WIDE_RECIPF_LIMIT_u32)
 #define EI_WIDE_RECIPF_KEY_i32(a) ((uint32_t)(a) + 0x1fffffu) /* a in (-2^21, 2^21): key <= limit */
 #define EI_WIDE_RECIPF_LIMIT_i32 0x3ffffeu
 #define EI_WIDE_RECIPF_KEY_u32(a) ((uint32_t)(a))
 #define EI_WIDE_RECIPF_LIMIT_u32 0x1fffffu
-#define EI_REMAINDER_RECIP(T, a, b, rb) ((EI_PROMO_##T)(EI_P(T, a) - (EI_PROMO_##T)EI_QUOT_RECIP(T, a, rb) * EI_P(T, b)))
+/* a - q b wrapping in the unsigned type of T's width: the same answer where it is right, and no
+ * overflow where the float quotient of a dividend too wide for it is off (kernels_elem.h redoes it) */
+#define EI_REMAINDER_RECIP(T, a, b, rb)                                                            \
+    ((EI_PROMO_##T)((EI_UPROMO_##T)(a) - (EI_UPROMO_##T)EI_QUOT_RECIP(T, a, rb) * (EI_UPROMO_##T)(b)))
+/* 1 when the float forms (EI_QUOT_RECIP with ei_recipf_away, EI_REMAINDER_RECIP, EI_FLOORMOD_FLOAT)
+ * are defined for every dividend of a 32-bit T with divisor b: the float quotient's magnitude
+ * stays under 2^31 (|b| >= 2; u32's floor converts through int32_t, so b >= 3), though past 2^21
+ * it may be off. The kernels then compute a chunk's dividends without first zeroing wide ones. */
+#define EI_RECIPF_TOTAL_i8(b) 1
+#define EI_RECIPF_TOTAL_u8(b) 1
+#define EI_RECIPF_TOTAL_i16(b) 1
+#define EI_RECIPF_TOTAL_u16(b) 1
+#define EI_RECIPF_TOTAL_i32(b) ((b) <= -2 || (b) >= 2)
+#define EI_RECIPF_TOTAL_u32(b) ((b) >= 3u)
+#define EI_RECIPF_TOTAL_i64(b) 0
+#define EI_RECIPF_TOTAL_u64(b) 0
 /* b is neither 0 nor the -1 that traps beside INT_MIN: no element divided by it faults */
 #define EI_DIVISOR_SAFE(T, b) ((b) != 0 && !(EI_SIGNED_WIDE_##T && (int64_t)(b) == -1))
 

@@ -356,9 +356,11 @@ KE_DEF_POW_ROW(u64)
 #define KE_INT_SMALLQ(elem, T) (KE_SECOND(ESQF_##elem, 0, ~) && EI_SMALLQ_OK_##T)
 #define KE_FIRST_(a, ...) a
 #define KE_FIRST(...) KE_FIRST_(__VA_ARGS__)
-/* elements per scan-then-compute chunk of the integer skeleton (a multiple of every vector width) */
-#define KE_ICHUNK 512
-/* A 32-bit dividend is too wide for the float reciprocal (elemfn.h, EI_WIDE_RECIPF) when its key
+/* elements per scan-then-compute chunk of the integer skeleton (a multiple of every vector width;
+ * at 32 bits two sources and the destination take 24 KiB, read again from L1 by the pass after the
+ * scan) */
+#define KE_ICHUNK 2048
+/* A 32-bit dividend is too wide for the float reciprocal (elemfn.h, EI_WIDE_RECIPF_KEY) when its key
  * exceeds T's limit: a chunk's test is then its largest key, kept with one vector max per step
  * where a flag per element took a compare, a mask move and an OR. Never below 32 bits (limit and
  * key 0), always at 64. */
@@ -859,18 +861,28 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 const float rbf = ei_recipf_away((double)kv);                                      \
                 const int64_t step = EI_SMALLQ_OK_##T ? KE_ICHUNK : rows * cols;                   \
                 const bool in_place = d.p == s0.p; /* else disjoint (ke_safe) */                   \
+                /* every dividend's float form is defined (elemfn.h): no select for wide ones */    \
+                const bool total = EI_RECIPF_TOTAL_##T(kv);                                        \
                 for (int64_t r = 0; r < rows; r++) {                                               \
                     for (int64_t c0 = 0; c0 < cols; c0 += step) {                                  \
                         const int64_t m = cols - c0 < step ? cols - c0 : step;                     \
                         ST *restrict dq = (ST *)d.p + r * d.rs + c0;                               \
                         const ST *q0 = (const ST *)s0.p + r * s0.rs + c0;                          \
                         uint32_t top = 0; /* the chunk's largest KE_WIDE_KEY */                    \
-                        if (!in_place) { /* float first, the same test alongside; double if it fails */ \
+                        if (!in_place && total) { /* float first, the same test alongside; double if it fails */ \
                             for (int64_t c = 0; c < m; c++) {                                      \
                                 const ST x0 = q0[c];                                               \
                                 const uint32_t key = KE_WIDE_KEY(T, x0);                           \
                                 top = key > top ? key : top;                                       \
-                                /* a wide dividend computes as 0: no overflow, result redone */    \
+                                dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, x0, kv, rbf);               \
+                            }                                                                      \
+                            if (top <= KE_WIDE_LIMIT(T)) continue;                                 \
+                        } else if (!in_place) { /* i32 b = 1, u32 b = 1 or 2: a wide dividend     \
+                                                 * computes as 0 (no overflow), its result redone */ \
+                            for (int64_t c = 0; c < m; c++) {                                      \
+                                const ST x0 = q0[c];                                               \
+                                const uint32_t key = KE_WIDE_KEY(T, x0);                           \
+                                top = key > top ? key : top;                                       \
                                 dq[c] = (ST)KE_CALL(KE_RECIP(elem), T, key > KE_WIDE_LIMIT(T) ? (ST)0 : x0, kv, rbf); \
                             }                                                                      \
                             if (top <= KE_WIDE_LIMIT(T)) continue;                                 \

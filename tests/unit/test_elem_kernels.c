@@ -530,12 +530,12 @@ Test(elem_fn, float_quotient_of_dividends_under_2_to_24_is_exact, .timeout = 120
 }
 
 /* The first test of a chunk of TDIV, TFMOD and TREM i32/u32 (the smallest divisor and the largest
- * dividend key of 512 elements, kernels_elem.h): one zero divisor, or INT32_MIN over -1, anywhere in
+ * dividend key of 2048 elements, kernels_elem.h): one zero divisor, or INT32_MIN over -1, anywhere in
  * a row of three chunks stops the kernel with its fault, after every element before it is written
  * and none after; without it the row divides. Every variant. */
 Test(elem_kernels, a_fault_anywhere_in_a_chunked_row_is_found) {
-    enum { N = 1100 };
-    static const int at[] = {0, 1, 15, 16, 511, 512, 700, 1023, 1024, 1099};
+    enum { N = 4400 };
+    static const int at[] = {0, 1, 15, 16, 511, 512, 2047, 2048, 2800, 4095, 4096, 4399};
     const OpCode ops[] = {OP_TDIV, OP_TFMOD, OP_TREM};
     for (int isa = 0; isa < KISA_COUNT; isa++) {
         if (!kernel_isa_available((KernelIsa)isa)) continue;
@@ -567,11 +567,46 @@ Test(elem_kernels, a_fault_anywhere_in_a_chunked_row_is_found) {
     }
 }
 
+/* EI_RECIPF_TOTAL: where it holds, the float forms' quotients convert without overflow for every
+ * dividend (the kernels run them before the wide test redoes a chunk in double): |a rbf| and the
+ * floor of a / b under 2^31 for i32, a rbf under 2^32 and the floor (through int32_t) under 2^31
+ * for u32. The divisors it leaves out (i32 +-1, u32 1 and 2) do overflow there. */
+Test(elem_fn, float_reciprocal_forms_stay_in_range_where_total) {
+    static const int32_t bs[] = {INT32_MIN, -2097152, -65537, -7, -3, -2, -1, 1, 2, 3, 4, 7, 1000, 2097151, INT32_MAX};
+    static const int32_t as[] = {INT32_MIN, INT32_MIN + 1, -2147483520, -16777217, -2097152, 0, 2097152, 2147483520,
+                                 INT32_MAX - 1, INT32_MAX};
+    for (size_t j = 0; j < sizeof bs / sizeof *bs; j++) {
+        const int32_t b = bs[j];
+        const float rbf = ei_recipf_away((double)b);
+        float worst = 0.0f, worst_floor = 0.0f;
+        for (size_t i = 0; i < sizeof as / sizeof *as; i++) {
+            worst = fmaxf(worst, fabsf((float)as[i] * rbf));
+            worst_floor = fmaxf(worst_floor, fabsf(floorf((float)as[i] / (float)b)));
+        }
+        if (EI_RECIPF_TOTAL_i32(b)) cr_assert(worst < 2147483648.0f && worst_floor < 2147483648.0f, "i32 b = %d", b);
+        else cr_assert(worst >= 2147483648.0f, "i32 b = %d is left out but stays in range", b);
+    }
+    static const uint32_t ubs[] = {1, 2, 3, 4, 5, 1000, 0x80000000u, 0xffffffffu};
+    static const uint32_t uas[] = {0, 1, 2097152, 0x7fffffffu, 0x80000000u, 0xffffff7fu, 0xffffff80u, 0xffffffffu};
+    for (size_t j = 0; j < sizeof ubs / sizeof *ubs; j++) {
+        const uint32_t b = ubs[j];
+        const float rbf = ei_recipf_away((double)b);
+        float worst = 0.0f, worst_floor = 0.0f;
+        for (size_t i = 0; i < sizeof uas / sizeof *uas; i++) {
+            worst = fmaxf(worst, (float)uas[i] * rbf);
+            worst_floor = fmaxf(worst_floor, floorf((float)uas[i] / (float)b));
+        }
+        if (EI_RECIPF_TOTAL_u32(b)) cr_assert(worst < 4294967296.0f && worst_floor < 2147483648.0f, "u32 b = %u", b);
+        else cr_assert(worst >= 4294967296.0f || worst_floor >= 2147483648.0f, "u32 b = %u is left out but stays in range", b);
+    }
+}
+
 /* A fixed divisor's float reciprocal (EI_QUOT_RECIP with ei_recipf_away: dividends inside
  * (-2^21, 2^21), and every type below 32 bits): TDIVS, TFMODS and TREMS i32 of every variant, out of
  * place and in place, for every divisor in [-3000, 3000] and large ones, on rows of dividends at and
  * beside its multiples and at +-(2^21 - 1); then with one dividend of 2^21 in the row (the double
- * path). Against C's / and %. */
+ * path), and with the 32-bit limits as well (the float forms run on them before the double redo:
+ * UBSan sees any overflow); u32 up to 2^32 - 1. Against C's / and %. */
 Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeout = 120) {
     enum { N = 120 };
     uint64_t s = 11;
@@ -593,8 +628,13 @@ Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeo
                 const int64_t m = ab < 2097151 ? (int64_t)(rng_next(&s) % (uint32_t)(2097151 / ab)) * ab : 0;
                 src[i] = i == 0 ? 2097151 : i == 1 ? -2097151 : (int32_t)((i & 1 ? -m : m) + (i % 3) - 1);
             }
-            for (int wide = 0; wide < 2; wide++) {
+            for (int wide = 0; wide < 3; wide++) {
                 if (wide) src[N / 2] = 2097152;
+                if (wide == 2) { /* the 32-bit limits: the float forms' products stay defined */
+                    static const int32_t ends[] = {INT32_MIN, INT32_MAX, INT32_MIN + 1, INT32_MAX - 1,
+                                                   -2147483520, 2147483520, -16777217, 16777217};
+                    for (size_t e = 0; e < sizeof ends / sizeof *ends; e++) src[3 + 7 * e] = ends[e];
+                }
                 for (size_t o = 0; o < 3; o++) {
                     KernelElem k = t->elem[ops[o]][DT_I32];
                     KTile sk = {(uint8_t *)src, N, 1}, ik = {(uint8_t *)in_place, N, 1};
@@ -627,6 +667,21 @@ Test(elem_fn, float_reciprocal_of_a_fixed_divisor_is_exact_under_2_to_21, .timeo
         KTile urk = {(uint8_t *)urow, 3, 1};
         cr_assert_eq(t->elem[OP_TDIVS][DT_U32]((KTile){(uint8_t *)uout, 3, 1}, &urk, (KScalar){.u = 3}, 1, 3), 0);
         cr_assert(uout[0] == 2097152u && uout[1] == 0u && uout[2] == 2u, "%s: %u %u %u", t->name, uout[0], uout[1], uout[2]);
+        /* u32 rows with dividends up to 2^32 - 1 (where b >= 3, no select before the float forms) */
+        static const uint32_t ubs[] = {1, 2, 3, 4, 5, 7, 1000, 2097151, 2097152, 0x7fffffffu, 0x80000000u,
+                                       0xfffffffeu, 0xffffffffu};
+        static const uint32_t uas[] = {0, 1, 2, 3, 2097151, 2097152, 6291458, 0x7fffffffu, 0x80000000u,
+                                       0xffffff80u, 0xfffffffdu, 0xfffffffeu, 0xffffffffu, 12345, 999999};
+        enum { NU = sizeof uas / sizeof *uas };
+        for (size_t j = 0; j < sizeof ubs / sizeof *ubs; j++)
+            for (size_t o = 0; o < 3; o++) {
+                uint32_t ud[NU];
+                KTile usk = {(uint8_t *)(uintptr_t)uas, NU, 1};
+                cr_assert_eq(t->elem[ops[o]][DT_U32]((KTile){(uint8_t *)ud, NU, 1}, &usk, (KScalar){.u = ubs[j]}, 1, NU), 0);
+                for (int i = 0; i < NU; i++)
+                    cr_assert_eq(ud[i], o == 0 ? uas[i] / ubs[j] : uas[i] % ubs[j], "%s %s: %u, %u gives %u", t->name,
+                                 op_info(ops[o])->name, uas[i], ubs[j], ud[i]);
+            }
         /* 16-bit dividends always take it: every i16 dividend by a few divisors */
         static int16_t a16[65536], d16[65536];
         for (int i = 0; i < 65536; i++) a16[i] = (int16_t)(i - 32768);
