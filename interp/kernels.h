@@ -161,6 +161,10 @@ typedef void (*KernelRowReduce)(KTile dst, KTile src, int64_t rows, int64_t cols
  * m = cols for a full operand, 1 for a Mode-1 operand, 32/sizeof(T) for a Mode-2 operand. */
 typedef void (*KernelRowExpand)(KTile dst, KTile src0, KTile src1, int64_t rows, int64_t cols,
                                 int64_t m0, int64_t m1);
+/* KernelRowExpand with the roles fixed: dst(r,c) = x(r,c) OP e(r, c mod m), or e(r, c mod m) OP
+ * x(r,c) in a KernelSet's `left` entries, m = 1 (Mode 1) or 32/sizeof(T) (Mode 2); the instruction
+ * picks one when lowering has decided the roles, and the kernel keeps only the overlap tests. */
+typedef void (*KernelRowExpandSide)(KTile dst, KTile x, KTile e, int64_t rows, int64_t cols);
 
 /* An elementwise-family kernel (kernels_elem.h): dst(r,c) = ELEM(sources at (r,c), k) for r < rows,
  * c < cols, where s[] holds the op's source tiles in table order and k its scalar converted to the
@@ -189,6 +193,7 @@ typedef struct KernelSet {
     KernelRowReduce broadcast_rows;        /* dst(r,c) = src(r,0), bits copied (TROWEXPAND) */
     KernelRowReduce broadcast_cols;        /* dst(r,c) = src(0,c), bits copied (TCOLEXPAND) */
     KernelRowExpand trowexpandmul, trowexpandsub;
+    KernelRowExpandSide rowexpand_side[2][2][2]; /* [sub][Mode 2][left]: TROWEXPANDMUL/SUB, roles fixed */
 } KernelSet;
 
 /* n-element f16/bf16 <-> f32 conversions of one variant (exact, RNE; unit tests compare variants). */

@@ -490,7 +490,9 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KSET(NAME)                                                                                 \
     {fill_##NAME, {trowsum_##NAME, trowmax_##NAME, trowmin_##NAME, trowprod_##NAME},                   \
      {tcolsum_##NAME, tcolmax_##NAME, tcolmin_##NAME, tcolprod_##NAME}, broadcast_rows_##NAME,         \
-     broadcast_cols_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME}
+     broadcast_cols_##NAME, rowexpand_mul_##NAME, rowexpand_sub_##NAME,                               \
+     {{{rowexpand_m1_mul_r_##NAME, rowexpand_m1_mul_l_##NAME}, {rowexpand_m2_mul_r_##NAME, rowexpand_m2_mul_l_##NAME}}, \
+      {{rowexpand_m1_sub_r_##NAME, rowexpand_m1_sub_l_##NAME}, {rowexpand_m2_sub_r_##NAME, rowexpand_m2_sub_l_##NAME}}}}
 
 
 /* The vector fold steps' rounding (KT_ROUNDN of f16 and bf16) over n floats, the tail one by one. */

@@ -688,35 +688,20 @@ KINLINE void KT_FN(rowexpand_full)(KTile d, KTile a, KTile b, int64_t rows, int6
     }
 }
 
-/* dst(r, c) = a(r, c mod ma) OP b(r, c mod mb): m = cols for a full operand, 1 (Mode 1) or BLOCK
- * (Mode 2) for the expanded one. */
-KINLINE void KT_FN(rowexpand)(KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma, int64_t mb, int op) {
-    if (rows <= 0 || cols <= 0) return;
-    const bool fa = ma >= cols, fb = mb >= cols;
-    const bool safe = (fa ? elementwise_safe(d, a, rows, cols, KT_ES) : spans_disjoint(d, rows, cols, a, rows, ma, KT_ES)) &&
-                      (fb ? elementwise_safe(d, b, rows, cols, KT_ES) : spans_disjoint(d, rows, cols, b, rows, mb, KT_ES));
-    if (safe && fa && fb) {
+/* dst(r, c) = a(r, c mod ma) OP b(r, c mod mb) by the simulator's formula (both operands full, or
+ * an operand that may overlap dst): planned runs where every operand is a full one that dst does
+ * not overlap (or overlaps exactly), else element by element. */
+static __attribute__((noinline)) void KT_FN(rowexpand_other)(KTile d, KTile a, KTile b, int64_t rows, int64_t cols,
+                                                             int64_t ma, int64_t mb, int op) {
+    if (ma >= cols && mb >= cols && elementwise_safe(d, a, rows, cols, KT_ES) && elementwise_safe(d, b, rows, cols, KT_ES)) {
         KTile t[3] = {d, a, b};
-        if (plan_runs(t, 3, &rows, &cols)) {
-            KT_FN(rowexpand_full)(t[0], t[1], t[2], rows, cols, op);
-            return;
-        }
-    } else if (safe && (fa || fb) && d.cs == 1 && (fa ? a : b).cs == 1) {
-        const bool left = !fa; /* src0 is the expanded operand */
-        const KTile x = fa ? a : b, e = fa ? b : a;
-        const int64_t m = fa ? mb : ma;
-        if (m == 1) {
-            if (left) KT_FN(rowexpand_mode1)(d, x, e, rows, cols, op, true);
-            else KT_FN(rowexpand_mode1)(d, x, e, rows, cols, op, false);
-            return;
-        }
-        if (m == BLOCK && e.cs == 1) {
-            if (left) KT_FN(rowexpand_mode2)(d, x, e, rows, cols, op, true);
-            else KT_FN(rowexpand_mode2)(d, x, e, rows, cols, op, false);
+        int64_t pr = rows, pc = cols;
+        if (plan_runs(t, 3, &pr, &pc)) {
+            if (op == KOP_MUL) KT_FN(rowexpand_full)(t[0], t[1], t[2], pr, pc, KOP_MUL);
+            else KT_FN(rowexpand_full)(t[0], t[1], t[2], pr, pc, KOP_SUB);
             return;
         }
     }
-    /* the sequential reference: the CPU simulator's formula, element by element */
     for (int64_t r = 0; r < rows; r++) {
         int64_t ca = 0, cb = 0;
         for (int64_t c = 0; c < cols; c++) {
@@ -727,12 +712,60 @@ KINLINE void KT_FN(rowexpand)(KTile d, KTile a, KTile b, int64_t rows, int64_t c
     }
 }
 
+/* Mode 1 (m = 1) or Mode 2 (m = BLOCK) with the roles fixed: dst(r, c) = x(r, c) OP e(r, c mod m),
+ * or e(r, c mod m) OP x(r, c) when `left`. The vector rows where the operands' columns have unit
+ * stride and dst does not overlap e (nor x, unless it is x itself); else the simulator's formula. */
+KINLINE void KT_FN(rowexpand_side)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols, int m, int op, bool left) {
+    if (rows <= 0 || cols <= 0) return;
+    if (d.cs == 1 && x.cs == 1 && (m == 1 || e.cs == 1) && elementwise_safe(d, x, rows, cols, KT_ES) &&
+        spans_disjoint(d, rows, cols, e, rows, m, KT_ES)) {
+        if (m == 1) KT_FN(rowexpand_mode1)(d, x, e, rows, cols, op, left);
+        else KT_FN(rowexpand_mode2)(d, x, e, rows, cols, op, left);
+    } else if (left) KT_FN(rowexpand_other)(d, e, x, rows, cols, m, cols, op);
+    else KT_FN(rowexpand_other)(d, x, e, rows, cols, cols, m, op);
+}
+
+/* The KernelRowExpandSide kernels, one per op, mode and side (KernelSet.rowexpand_side); the
+ * general kernels below call them too, so that their entry keeps only the role tests (inlined whole,
+ * the kernel spilled its operands to a 32-byte-aligned frame on every call). */
+#define KT_RE_SIDE(name, m, op, left)                                                                   \
+    static void KT_FN(name)(KTile d, KTile x, KTile e, int64_t rows, int64_t cols) {                  \
+        KT_FN(rowexpand_side)(d, x, e, rows, cols, m, op, left);                                        \
+    }
+KT_RE_SIDE(rowexpand_m1_mul_l, 1, KOP_MUL, true)
+KT_RE_SIDE(rowexpand_m1_mul_r, 1, KOP_MUL, false)
+KT_RE_SIDE(rowexpand_m2_mul_l, BLOCK, KOP_MUL, true)
+KT_RE_SIDE(rowexpand_m2_mul_r, BLOCK, KOP_MUL, false)
+KT_RE_SIDE(rowexpand_m1_sub_l, 1, KOP_SUB, true)
+KT_RE_SIDE(rowexpand_m1_sub_r, 1, KOP_SUB, false)
+KT_RE_SIDE(rowexpand_m2_sub_l, BLOCK, KOP_SUB, true)
+KT_RE_SIDE(rowexpand_m2_sub_r, BLOCK, KOP_SUB, false)
+#undef KT_RE_SIDE
+
+/* dst(r, c) = a(r, c mod ma) OP b(r, c mod mb): m = cols for a full operand, 1 (Mode 1) or BLOCK
+ * (Mode 2) for the expanded one; m1r .. m2l: the op's side kernels. */
+KINLINE void KT_FN(rowexpand)(KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma, int64_t mb, int op,
+                              KernelRowExpandSide m1r, KernelRowExpandSide m1l, KernelRowExpandSide m2r,
+                              KernelRowExpandSide m2l) {
+    if (rows <= 0 || cols <= 0) return;
+    const bool fa = ma >= cols, fb = mb >= cols;
+    const int64_t m = fa ? mb : ma;
+    if (fa != fb && (m == 1 || m == BLOCK)) { /* one full operand, one expanded */
+        if (fa) (m == 1 ? m1r : m2r)(d, a, b, rows, cols);
+        else (m == 1 ? m1l : m2l)(d, b, a, rows, cols);
+        return;
+    }
+    KT_FN(rowexpand_other)(d, a, b, rows, cols, ma, mb, op);
+}
+
 static void KT_FN(rowexpand_mul)(KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma, int64_t mb) {
-    KT_FN(rowexpand)(d, a, b, rows, cols, ma, mb, KOP_MUL);
+    KT_FN(rowexpand)(d, a, b, rows, cols, ma, mb, KOP_MUL, KT_FN(rowexpand_m1_mul_r), KT_FN(rowexpand_m1_mul_l),
+                     KT_FN(rowexpand_m2_mul_r), KT_FN(rowexpand_m2_mul_l));
 }
 
 static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_t cols, int64_t ma, int64_t mb) {
-    KT_FN(rowexpand)(d, a, b, rows, cols, ma, mb, KOP_SUB);
+    KT_FN(rowexpand)(d, a, b, rows, cols, ma, mb, KOP_SUB, KT_FN(rowexpand_m1_sub_r), KT_FN(rowexpand_m1_sub_l),
+                     KT_FN(rowexpand_m2_sub_r), KT_FN(rowexpand_m2_sub_l));
 }
 
 #undef CT

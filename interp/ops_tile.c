@@ -433,9 +433,9 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
     int64_t R = dst->vr, C = dst->vc;
     const TileView *s[2] = {s0, s1};
     int e;
-    if (in->a && dst->vr == dt->static_vr && dst->vc == dt->static_vc && s0->vr == t0->static_vr &&
-        s0->vc == t0->static_vc && s1->vr == t1->static_vr && s1->vc == t1->static_vc)
-        e = in->a - 2; /* the roles lowering decided for these valid shapes */
+    const bool fixed = in->a && dst->vr == dt->static_vr && dst->vc == dt->static_vc && s0->vr == t0->static_vr &&
+                       s0->vc == t0->static_vc && s1->vr == t1->static_vr && s1->vc == t1->static_vc;
+    if (fixed) e = in->a - 2; /* the roles lowering decided for these valid shapes */
     else if (!check_row_expand_roles(ip, in, dst, s, &e))
         return PC_ERROR;
     bool has_tmp = in->t[3].footprint > 0; /* t[3] is zero when the op has no tmp */
@@ -447,8 +447,11 @@ static int32_t exec_trowexpand(Interp *ip, const Instr *in, int32_t pc) {
                              (long long)in->t[3].footprint);
     if (R == 0 || C == 0) return pc + 1;
     int64_t m0 = e == 0 ? s0->vc : C, m1 = e == 1 ? s1->vc : C;
-    if (!in->b) { /* a seed op's own kernel */
-        in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
+    if (!in->b) { /* a seed op's own kernel: with the roles lowering fixed, the one for them */
+        if (fixed && in->extra)
+            ((KernelRowExpandSide)in->extra)(ktile(dt, dst), e ? ktile(t0, s0) : ktile(t1, s1),
+                                              e ? ktile(t1, s1) : ktile(t0, s0), R, C);
+        else in->k.row_expand(ktile(dt, dst), ktile(t0, s0), ktile(t1, s1), R, C, m0, m1);
         return pc + 1;
     }
     /* another member: its elementwise kernel, the expanded operand read with a zero column stride
@@ -537,6 +540,9 @@ static bool lower_trowexpand(LowerCtx *ctx, const Op *op, bool sub, bool member)
         const TileView *vs[2] = {&v0, &v1};
         int e;
         if (check_row_expand_roles(NULL, &in, &vd, vs, &e)) in.a = e + 2;
+        const KernelSet *ks = kernel_set(dst.dtype, ctx->ip->isa);
+        if (in.a >= 2 && !member) /* Mode 1 when the expanded operand is col-major, else Mode 2 */
+            in.extra = (const void *)ks->rowexpand_side[sub][(e ? s1 : s0).blayout != BL_COL_MAJOR][e == 0];
     }
     if (ctx->ip->opts.target == TARGET_A2A3 && op->ins.count < 3 &&
         (s0.blayout == BL_COL_MAJOR || s1.blayout == BL_COL_MAJOR))

@@ -399,6 +399,8 @@ typedef struct Case {
     int op;                 /* K_* below */
     KTile d, a, b;          /* offsets (in elements) in p; strides */
     int64_t rows, cols, ma, mb;
+    int side_mode;          /* row-expand through KernelSet.rowexpand_side: -1 no, 0 Mode 1, 1 Mode 2 */
+    bool side_left;         /* ... with src0 (a) the expanded operand */
     KScalar k;
     int64_t end;            /* elements of the buffer the tiles reach (plus a margin) */
 } Case;
@@ -470,6 +472,9 @@ static void run_case(KernelIsa isa, const KernelSet *ks, const Case *c, uint8_t 
     } else if (c->op == K_ROWEXPAND_MUL || c->op == K_ROWEXPAND_SUB) {
         bool sub = c->op == K_ROWEXPAND_SUB;
         if (reference) ref_rowexpand(c->dt, sub, d, a, b, c->rows, c->cols, c->ma, c->mb);
+        else if (c->side_mode >= 0) /* the kernel an instruction with fixed roles calls */
+            ks->rowexpand_side[sub][c->side_mode][c->side_left](d, c->side_left ? b : a, c->side_left ? a : b, c->rows,
+                                                                c->cols);
         else (sub ? ks->trowexpandsub : ks->trowexpandmul)(d, a, b, c->rows, c->cols, c->ma, c->mb);
     } else if (c->op < K_BROADCAST_ROWS) {
         bool columns = c->op >= K_COL_FOLD;
@@ -497,6 +502,7 @@ static bool random_case(Case *c, DType dt, int op, uint64_t *s) {
     const size_t es = dtype_size(dt);
     const int64_t block = 32 / (int64_t)es;
     memset(c, 0, sizeof *c);
+    c->side_mode = -1;
     c->dt = dt;
     c->op = op;
     int shape = (int)rng_below(s, 10);
@@ -555,8 +561,13 @@ static bool random_case(Case *c, DType dt, int op, uint64_t *s) {
         else if (mode == 1) { e = tile_at(off_b, pr, 1, true, &end); m = 1; }
         else if (mode == 2) { e = tile_at(off_b, pr, 1 + rng_below(s, 8), false, &end); m = 1; }
         else { e = tile_at(off_b, pr, block * (1 + rng_below(s, 2)), false, &end); m = block < cols ? block : cols; }
-        if (rng_below(s, 2)) { c->a = full; c->b = e; c->ma = cols; c->mb = m; }
+        const bool e_first = rng_below(s, 2) == 0;
+        if (!e_first) { c->a = full; c->b = e; c->ma = cols; c->mb = m; }
         else { c->a = e; c->b = full; c->ma = m; c->mb = cols; }
+        if (mode != 0 && rng_below(s, 2)) { /* half the expanded cases through the side kernels */
+            c->side_mode = mode == 3;
+            c->side_left = e_first;
+        }
     }
     c->end = end + 64;
     return c->end * (int64_t)es <= BUF;
