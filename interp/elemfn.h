@@ -194,6 +194,22 @@ _Static_assert(EFAULT_DIV_ZERO == 1 && EFAULT_DIV_OVERFLOW == 2, "EC_DIVISOR's b
  * once per call instead of once per element (kernels_elem.h, KE_CHECK_B_ONLY) */
 #define ECB_shl ~, 1
 #define ECB_shr ~, 1
+/* ECM_NAME defined (as `~, 1`): EC_NAME faults exactly where ECM_KEY, b as the unsigned type of T's
+ * width (a negative count becomes a large one), reaches ECM_LIMIT; a kernel's scan keeps the
+ * running maximum of the keys, one vector max per step, where a flag per element took a compare,
+ * a masked move and an OR (56% of TSHL i32 64x64) */
+#define ECM_shl ~, 1
+#define ECM_shr ~, 1
+#define ECM_KEY(T, a, b) ((EI_UWIDTH_##T)(b))
+#define ECM_LIMIT(T) (8 * sizeof(EI_PROMO_##T))
+#define EI_UWIDTH_i8 uint8_t
+#define EI_UWIDTH_u8 uint8_t
+#define EI_UWIDTH_i16 uint16_t
+#define EI_UWIDTH_u16 uint16_t
+#define EI_UWIDTH_i32 uint32_t
+#define EI_UWIDTH_u32 uint32_t
+#define EI_UWIDTH_i64 uint64_t
+#define EI_UWIDTH_u64 uint64_t
 
 /* When both operands of a float + - * / are NaN, x86 returns the first source operand's NaN
  * (quieted); a compiler may swap the operands of a commutative operation, and does so differently

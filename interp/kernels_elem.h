@@ -346,6 +346,7 @@ KE_DEF_POW_ROW(u64)
 #define KE_SECOND_(x, y, ...) y
 #define KE_SECOND(...) KE_SECOND_(__VA_ARGS__)
 #define KE_CHECK_B_ONLY(elem) KE_SECOND(ECB_##elem, 0, ~)
+#define KE_FAULT_MAX(elem) KE_SECOND(ECM_##elem, 0, ~)
 /* elem's form for a divisor fixed per call (elemfn.h's ERB_NAME), and 1 when it has one on T */
 #define KE_NO_RECIP(T, a, b, rb) ((void)(a), (void)(rb), 0)
 #define KE_RECIP(elem) KE_SECOND(ERB_##elem, KE_NO_RECIP, ~)
@@ -800,6 +801,13 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                     low = fk < low ? fk : low;                                                     \
                 }                                                                                  \
                 suspect = top > KE_SQ_WIDE_LIMIT(T) || low == 0;                                   \
+            } else if (KE_FAULT_MAX(elem) && !check_once) { /* faults where a key reaches a limit */ \
+                EI_UWIDTH_##T top = 0;                                                             \
+                for (int64_t c = 0; c < m; c++) {                                                  \
+                    const EI_UWIDTH_##T key = KE_CALL(ECM_KEY, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
+                    top = key > top ? key : top;                                                   \
+                }                                                                                  \
+                any = top >= ECM_LIMIT(T), suspect = 0; /* the scan below only looked for faults */ \
             }                                                                                      \
             for (int64_t c = 0; scan && suspect && c < m; c++) {                                   \
                 if (!check_once) any |= KE_CALL(EC_##elem, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \

@@ -567,6 +567,55 @@ Test(elem_kernels, a_fault_anywhere_in_a_chunked_row_is_found) {
     }
 }
 
+/* TSHL and TSHR find a count outside [0, width of the promoted type) by a running maximum of the
+ * counts as unsigned (elemfn.h, ECM_shl): every integer type, every variant, the bad count at chunk
+ * edges and elsewhere; the elements before it are those of a run without it, none after is written. */
+Test(elem_kernels, a_bad_shift_count_anywhere_is_found) {
+    enum { N = 4400 };
+    static const int at[] = {0, 1, 63, 64, 2047, 2048, 4095, 4096, 4399};
+    static const DType types[] = {DT_I8, DT_U8, DT_I16, DT_U16, DT_I32, DT_U32, DT_I64, DT_U64};
+    static uint8_t a[N * 8], b[N * 8], clean[N * 8], d[N * 8];
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *t = kernel_isa_table((KernelIsa)isa);
+        for (size_t ty = 0; ty < sizeof types / sizeof *types; ty++)
+            for (int op = 0; op < 2; op++) {
+                const DType dt = types[ty];
+                const size_t es = dtype_size(dt);
+                const int64_t width = es == 8 ? 64 : 32, top = (int64_t)((es == 8 ? INT64_MAX : (1ll << (8 * es - 1)) - 1));
+                const int64_t bad[] = {width, width + 5, -1, top};
+                KernelElem k = t->elem[op ? OP_TSHR : OP_TSHL][dt];
+                cr_assert_not_null(k);
+                for (int i = 0; i < N; i++) {
+                    const int64_t av = (int64_t)(0x9E3779B97F4A7C15ull * (uint64_t)(i + 1)), bv = (i * 7) % width;
+                    memcpy(a + i * es, &av, es); /* little-endian: the low bytes */
+                    memcpy(b + i * es, &bv, es);
+                }
+                KTile src[3] = {{a, N, 1}, {b, N, 1}, {a, N, 1}};
+                memset(clean, 0x5A, sizeof clean);
+                cr_assert_eq(k((KTile){clean, N, 1}, src, (KScalar){0}, 1, N), EFAULT_NONE, "%s %s %s: no bad count",
+                             t->name, op ? "tshr" : "tshl", dtype_name(dt));
+                for (size_t j = 0; j < sizeof at / sizeof *at; j++)
+                    for (size_t v = 0; v < sizeof bad / sizeof *bad; v++) {
+                        uint8_t keep[8];
+                        memcpy(keep, b + at[j] * es, es);
+                        memcpy(b + at[j] * es, &bad[v], es);
+                        memset(d, 0x5A, sizeof d);
+                        const int fault = k((KTile){d, N, 1}, src, (KScalar){0}, 1, N);
+                        memcpy(b + at[j] * es, keep, es);
+                        cr_assert_eq(fault, EFAULT_SHIFT, "%s %s %s: count %lld at %d not found", t->name,
+                                     op ? "tshr" : "tshl", dtype_name(dt), (long long)bad[v], at[j]);
+                        cr_assert(memcmp(d, clean, (size_t)at[j] * es) == 0, "%s %s %s: elements before %d differ",
+                                  t->name, op ? "tshr" : "tshl", dtype_name(dt), at[j]);
+                        size_t i = (size_t)at[j] * es;
+                        while (i < N * es && d[i] == 0x5A) i++;
+                        cr_assert_eq(i, N * es, "%s %s %s: byte %zu written past the bad count at %d", t->name,
+                                     op ? "tshr" : "tshl", dtype_name(dt), i, at[j]);
+                    }
+            }
+    }
+}
+
 /* EI_RECIPF_TOTAL: where it holds, the float forms' quotients convert without overflow for every
  * dividend (the kernels run them before the wide test redoes a chunk in double): |a rbf| and the
  * floor of a / b under 2^31 for i32, a rbf under 2^32 and the floor (through int32_t) under 2^31
