@@ -178,6 +178,59 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
     cr_assert_gt(checked, 5000);
 }
 
+/* The contiguous paths (one run, whole vectors; for a tile-scalar op whose scalar is not NaN, the
+ * form without the NaN pin for it: elemfn.h, ECS_NAME) against the element function itself, which
+ * a tile of column stride 2 runs (the strided walk): every float op and type, on every variant, with
+ * sources full of NaN payloads of both signs, infinities, zeros and subnormals, and scalars that are
+ * ordinary, zero, infinite and NaN (quiet with payloads, signalling). */
+Test(elem_kernels, contiguous_float_rows_match_the_element_function) {
+    static const uint32_t scalars[] = {0x3fc00000u, 0xbf400000u, 0x00000000u, 0x80000000u, 0x7f800000u,
+                                       0xff800000u, 0x7fc00001u, 0xffc12345u, 0x7f800001u, 0x00000001u};
+    enum { R = 7, C = 45, N = R * C };
+    int checked = 0, clean = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
+        for (int table = 0; table < 2; table++)
+            for (int op = 0; op < OP_COUNT; op++)
+                for (int dt = 0; dt < DT_COUNT; dt++) {
+                    KernelElem k = (table ? tab->elem_rev : tab->elem)[op][dt];
+                    if (!k || !dtype_is_float((DType)dt)) continue;
+                    const size_t es = dtype_size((DType)dt);
+                    uint8_t *src[3], *wide[3], *d = malloc(N * es), *dw = calloc(2 * N, es);
+                    uint64_t s = (uint64_t)(op * 31 + dt) * 2654435761u;
+                    for (int i = 0; i < 3; i++) {
+                        src[i] = malloc(N * es), wide[i] = calloc(2 * N, es);
+                        fill_random(src[i], N, (DType)dt, &s);
+                        for (size_t e = 0; e < N; e++) memcpy(wide[i] + 2 * e * es, src[i] + e * es, es);
+                    }
+                    for (size_t j = 0; j < sizeof scalars / sizeof *scalars; j++) {
+                        KScalar ks = {0};
+                        memcpy(&ks.f, &scalars[j], sizeof ks.f);
+                        KTile t[3], tw[3];
+                        for (int i = 0; i < 3; i++) t[i] = (KTile){src[i], C, 1}, tw[i] = (KTile){wide[i], 2 * C, 2};
+                        cr_assert_eq(k((KTile){d, C, 1}, t, ks, R, C), 0);
+                        cr_assert_eq(k((KTile){dw, 2 * C, 2}, tw, ks, R, C), 0);
+                        for (size_t e = 0; e < N; e++)
+                            if (memcmp(d + e * es, dw + 2 * e * es, es) != 0) {
+                                uint32_t a = 0, b = 0, x = 0;
+                                memcpy(&a, d + e * es, es), memcpy(&b, dw + 2 * e * es, es), memcpy(&x, src[0] + e * es, es);
+                                cr_assert_fail("%s%s %s (%s), scalar 0x%08x, element %zu (src0 0x%x): contiguous 0x%x, "
+                                               "element function 0x%x",
+                                               op_info(op)->name, table ? " (scalar first)" : "", dtype_name(dt), tab->name,
+                                               scalars[j], e, x, a, b);
+                            }
+                        checked++;
+                        clean += scalars[j] == 0x3fc00000u;
+                    }
+                    for (int i = 0; i < 3; i++) free(src[i]), free(wide[i]);
+                    free(d), free(dw);
+                }
+    }
+    cr_assert_gt(clean, 100);
+    cr_assert_gt(checked, 1000);
+}
+
 /* The simulator's integer_pow casts a u64 exponent to int64_t (TPow.hpp): from 2^63 on it is
  * negative, and the power is 0, 1 for a base of 1, and +-1 by the exponent's parity for
  * UINT64_MAX (== -1 in C++). TPOW is not legal on u64, but its kernel is in the table: the row
