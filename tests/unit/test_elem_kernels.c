@@ -1017,7 +1017,10 @@ static int64_t fast_inputs(DType dt, int64_t index, float *out) {
         0xb59c0006u, 0xb7f4c0eau, 0xb9d416fbu, 0xbbb70ee8u, 0xbda7d6c2u, 0xbefffee9u, 0xc069222du, 0xc236e4b4u,
         /* log near a boundary */
         0x0a400b68u, 0x13b591edu, 0x19a7260du, 0x21bb4ebfu, 0x2a8bb852u, 0x348411fdu, 0x3d13e105u, 0x44e04eacu,
-        0x4c8ae471u, 0x5499aa08u, 0x5d800341u, 0x650ec1ecu, 0x6e64ebb1u, 0x79e7ec37u};
+        0x4c8ae471u, 0x5499aa08u, 0x5d800341u, 0x650ec1ecu, 0x6e64ebb1u, 0x79e7ec37u,
+        /* rsqrt: near a boundary (one in 5000 of the 44706 a scan finds), the largest error, the ends */
+        0x008085c6u, 0x0eae7b6bu, 0x1cd2208fu, 0x2b044422u, 0x394021b0u, 0x4783fd98u, 0x55b18f7bu, 0x63d7aea0u,
+        0x720bfcf9u, 0x0083ebc5u, 0x00800000u, 0x007fffffu, 0x7f7ffffeu, 0xbf800000u, 0x3e800000u};
     const int64_t n_edges = (int64_t)(sizeof edges / sizeof *edges);
     if (dt != DT_F32) {
         if (index >= 65536) return 0;
@@ -1058,6 +1061,13 @@ static float as_carrier(DType dt, float value, int64_t index) {
     }
 FAST_UNARY_CHECK(exp, OP_TEXP)
 FAST_UNARY_CHECK(log, OP_TLOG)
+FAST_UNARY_CHECK(rsqrt, OP_TRSQRT)
+
+Test(elem_fast, trsqrt_matches_libm_bit_for_bit, .timeout = 120) {
+    cr_assert_gt(fast_check_rsqrt(DT_F32), 8000000);
+    cr_assert_gt(fast_check_rsqrt(DT_F16), 65536 * 2);
+    cr_assert_gt(fast_check_rsqrt(DT_BF16), 65536 * 2);
+}
 
 Test(elem_fast, texp_matches_libm_bit_for_bit, .timeout = 120) {
     cr_assert_gt(fast_check_exp(DT_F32), 8000000);
