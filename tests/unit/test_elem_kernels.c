@@ -267,6 +267,69 @@ static uint16_t one_f16(OpCode op, uint16_t a, uint16_t b, float scalar) {
     return d[0];
 }
 
+/* The float activations and TABS against their definitions, written out here with NaNs by their
+ * bits (a quieted NaN is its pattern with the quiet bit set): every pair of special values
+ * (quiet and signalling NaNs of both signs, infinities, zeros, subnormals, 1, the largest) through
+ * every variant, as one contiguous tile (the vector loops) and as a tile of column stride 2 (the
+ * element walk); TLRELU with each special as its scalar. elemfn.h computes TPRELU/TLRELU as
+ * a <= 0 ? a * b : a + 0, TSUBRELU's difference without a pin and TABS as -a > a ? -a : a. */
+static uint32_t fbits_of(float f);
+static float float_of(uint32_t u);
+static uint32_t act_quiet(uint32_t x) { return x | 0x00400000u; }
+static bool act_nan(uint32_t x) { return (x & 0x7fffffffu) > 0x7f800000u; }
+static uint32_t act_prelu(uint32_t a, uint32_t b) {
+    const float fa = float_of(a), fb = float_of(b);
+    if (act_nan(a)) return act_quiet(a);
+    if (fa > 0.0f) return a;
+    if (act_nan(b)) return act_quiet(b);
+    return fbits_of(fa * fb);
+}
+static uint32_t act_subrelu(uint32_t a, uint32_t b) {
+    if (act_nan(a) || act_nan(b)) return 0; /* ReLU of a NaN difference: +0 */
+    const float v = float_of(a) - float_of(b);
+    return v > 0.0f ? fbits_of(v) : 0;
+}
+static uint32_t act_abs(uint32_t a, uint32_t b) {
+    (void)b;
+    return !act_nan(a) && float_of(a) < 0.0f ? a ^ 0x80000000u : a; /* NaN and -0 as they are */
+}
+Test(elem_kernels, activations_match_their_definitions_on_special_pairs) {
+    static const uint32_t sp[] = {0x7fc00001u, 0xffc12345u, 0x7f800001u, 0xff812345u, 0x7f800000u, 0xff800000u, 0x00000000u,
+                                  0x80000000u, 0x00000001u, 0x807fffffu, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0xff7fffffu};
+    enum { K = sizeof sp / sizeof *sp, N = K * K };
+    static const struct { OpCode op; uint32_t (*ref)(uint32_t, uint32_t); bool scalar; } cases[] = {
+        {OP_TPRELU, act_prelu, false}, {OP_TLRELU, act_prelu, true}, {OP_TSUBRELU, act_subrelu, false},
+        {OP_TABS, act_abs, false}};
+    float a[N], b[N], aw[2 * N], bw[2 * N], d[N], dw[2 * N];
+    for (int i = 0; i < N; i++) a[i] = float_of(sp[i / K]), b[i] = float_of(sp[i % K]), aw[2 * i] = a[i], bw[2 * i] = b[i];
+    int checked = 0;
+    for (int isa = 0; isa < KISA_COUNT; isa++) {
+        if (!kernel_isa_available((KernelIsa)isa)) continue;
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+            KernelElem k = kernel_isa_table((KernelIsa)isa)->elem[cases[c].op][DT_F32];
+            cr_assert_not_null(k);
+            for (int j = 0; j < (cases[c].scalar ? K : 1); j++) {
+                const KScalar ks = {.f = float_of(sp[j])};
+                uint8_t *pa = (uint8_t *)a, *pb = (uint8_t *)b, *paw = (uint8_t *)aw, *pbw = (uint8_t *)bw;
+                KTile t[3] = {{pa, N, 1}, {pb, N, 1}, {pb, N, 1}}, tw[3] = {{paw, 2 * N, 2}, {pbw, 2 * N, 2}, {pbw, 2 * N, 2}};
+                cr_assert_eq(k((KTile){(uint8_t *)d, N, 1}, t, ks, 1, N), 0);
+                cr_assert_eq(k((KTile){(uint8_t *)dw, 2 * N, 2}, tw, ks, 1, N), 0);
+                for (int i = 0; i < N; i++) {
+                    const uint32_t x = fbits_of(a[i]), y = cases[c].scalar ? sp[j] : fbits_of(b[i]);
+                    const uint32_t want = cases[c].ref(x, y);
+                    cr_assert_eq(fbits_of(d[i]), want, "%s (%s) 0x%08x, 0x%08x: contiguous 0x%08x, want 0x%08x",
+                                 op_info(cases[c].op)->name, kernel_isa_table((KernelIsa)isa)->name, x, y, fbits_of(d[i]), want);
+                    cr_assert_eq(fbits_of(dw[2 * i]), want, "%s (%s) 0x%08x, 0x%08x: strided 0x%08x, want 0x%08x",
+                                 op_info(cases[c].op)->name, kernel_isa_table((KernelIsa)isa)->name, x, y, fbits_of(dw[2 * i]),
+                                 want);
+                    checked++;
+                }
+            }
+        }
+    }
+    cr_assert_gt(checked, 4 * N);
+}
+
 Test(elem_kernels, f16_rules_of_the_simulator) {
     /* TADDC is one C++ expression src0 + src1 + src2, rounded to half after each + (g++ builds the
      * simulator): 1 + 2^-11 rounds to 1 (tie to even), then + 2^-11 rounds to 1 again */
