@@ -424,6 +424,12 @@ KE_DEF_POW_ROW(u64)
 #define KE_B_IS_SCALAR_R 0
 #define KE_B_IS_SCALAR_SC 1
 #define KE_NAME(op, dt) ke_##op##_##dt
+/* the f32 and integer row loops unrolled: a loop of two or three vector operations per store (TABS's
+ * negate and max) was bound by its own loop overhead, 1.6 cycles per vector on an Intel Xeon with
+ * AVX-512 where memcpy takes 0.8; two vectors per turn: TABS f32 64x64 156 -> 117 ns in a bare
+ * loop. A scan of one load and one max per vector (KE_FAULT_MAX) takes four. */
+#define KE_UNROLL2 _Pragma("GCC unroll 2")
+#define KE_UNROLL4 _Pragma("GCC unroll 4")
 /* 1 for the shapes with a scalar operand (b, or a for R): those that use elemfn.h's ECS_NAME form */
 #define KE_HAS_SCALAR_U 0
 #define KE_HAS_SCALAR_B 0
@@ -662,10 +668,6 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 #define KE_OUT_bf16(x) KE_NARROWABLE(x)
 
 /* ---- f32 ------------------------------------------------------------------------------------ */
-/* the f32 row loops unrolled twice: a loop of two or three vector operations per store (TABS's
- * negate and max) was bound by its own loop overhead, 1.6 cycles per vector on an Intel Xeon with
- * AVX-512 where memcpy takes 0.8; two vectors per turn: TABS f32 64x64 156 -> 117 ns in a bare loop */
-#define KE_UNROLL2 _Pragma("GCC unroll 2")
 /* row(dp, p0, p1, p2, kv, w) on each row of a walk (ke_rowwalk_OP_T's variables) */
 #define KE_ROWWALK(row, w)                                                                         \
     for (; rows > 0; rows--, dp += drs, p0 += rs0, p1 += rs1, p2 += rs2) row(dp, p0, p1, p2, kv, w)
@@ -835,7 +837,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 suspect = top > KE_SQ_WIDE_LIMIT(T) || low == 0;                                   \
             } else if (KE_FAULT_MAX(elem) && !check_once) { /* faults where a key reaches a limit */ \
                 EI_UWIDTH_##T top = 0;                                                             \
-                for (int64_t c = 0; c < m; c++) {                                                  \
+                KE_UNROLL4 for (int64_t c = 0; c < m; c++) {                                       \
                     const EI_UWIDTH_##T key = KE_CALL(ECM_KEY, T, KE_CHK_##shape(q0[c], q1[c], q2[c], kv)); \
                     top = key > top ? key : top;                                                   \
                 }                                                                                  \
@@ -859,7 +861,7 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
                 }                                                                                  \
                 continue;                                                                          \
             }                                                                                      \
-            for (int64_t c = 0; c < m; c++) {                                                      \
+            KE_UNROLL2 for (int64_t c = 0; c < m; c++) {                                           \
                 const ST x0 = q0[c], x1 = q1[c], x2 = q2[c]; /* one load each (see above) */       \
                 (void)x1, (void)x2;                                                                \
                 dq[c] = (ST)KE_CALL(EI_##elem, T, KE_ARGS_##shape(x0, x1, x2, kv));                \
