@@ -40,6 +40,32 @@ static void fill_random(uint8_t *p, size_t n, DType dt, uint64_t *s) {
     }
 }
 
+/* One elementwise kernel of the walk of next_elem_kernel: every available variant, both tables (the
+ * scalar-first one too), every op and element type with a kernel. Start with {.dt = -1}. */
+typedef struct ElemKernelIter {
+    int isa, table, op, dt;
+    const KernelIsaTable *tab;
+    KernelElem k;
+} ElemKernelIter;
+static bool next_elem_kernel(ElemKernelIter *it) {
+    for (;;) {
+        if (++it->dt == DT_COUNT) {
+            it->dt = 0;
+            if (++it->op == OP_COUNT) {
+                it->op = 0;
+                if (++it->table == 2) {
+                    it->table = 0;
+                    if (++it->isa == KISA_COUNT) return false;
+                }
+            }
+        }
+        if (!kernel_isa_available((KernelIsa)it->isa)) continue;
+        it->tab = kernel_isa_table((KernelIsa)it->isa);
+        it->k = (it->table ? it->tab->elem_rev : it->tab->elem)[it->op][it->dt];
+        if (it->k) return true;
+    }
+}
+
 enum { ROWS = 5, COLS = 37, STRIDE = 40, BUF = ROWS * STRIDE + 64 };
 
 /* Runs kernel k on three fresh source buffers and a destination; `mode` 0: strided row-major tiles,
@@ -125,55 +151,50 @@ Test(elem_kernels, padded_rows_match_one_row_at_a_time, .timeout = 300) {
     static const int64_t widths[] = {1, 3, 4, 8, 16, 32, 37, 64, 128, 129, 300};
     enum { R = 40, PAD = 5, MAXN = R * (300 + PAD) + 16 };
     int checked = 0;
-    for (int isa = 0; isa < KISA_COUNT; isa++) {
-        if (!kernel_isa_available((KernelIsa)isa)) continue;
-        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
-        for (int table = 0; table < 2; table++)
-            for (int op = 0; op < OP_COUNT; op++)
-                for (int dt = 0; dt < DT_COUNT; dt++) {
-                    KernelElem k = (table ? tab->elem_rev : tab->elem)[op][dt];
-                    if (!k) continue;
-                    const size_t es = dtype_size((DType)dt);
-                    const bool is_float = dtype_is_float((DType)dt);
-                    uint8_t *src[3], *whole = malloc(MAXN * es), *byrow = malloc(MAXN * es), *keep = malloc(MAXN * es);
-                    for (int i = 0; i < 3; i++) src[i] = malloc(MAXN * es);
-                    for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
-                        for (int variant = 0; variant < 8; variant++) {
-                            /* row0: source 1 at row stride 0; in_dst: and it is row 2 of dst */
-                            const bool in_place = variant & 1, row0 = variant & 2, in_dst = variant & 4;
-                            if (in_dst && !row0) continue;
-                            const int64_t cols = widths[w], rs = cols + PAD;
-                            uint64_t s = (uint64_t)(op * 131 + dt * 7) + (uint64_t)w;
-                            for (int i = 0; i < 3; i++) fill_random(src[i], MAXN, (DType)dt, &s);
-                            fill_random(whole, MAXN, (DType)dt, &s);
-                            memcpy(byrow, whole, MAXN * es);
-                            const KScalar ks = is_float ? (KScalar){.f = 0.75f} : (KScalar){.u = 3};
-                            memcpy(keep, src[0], MAXN * es);
-                            uint8_t *one_row = in_dst ? (in_place ? src[0] : whole) + (size_t)(2 * rs) * es : src[1];
-                            KTile t[3] = {{src[0], rs, 1}, {one_row, row0 ? 0 : rs, 1}, {src[2], rs, 1}};
-                            const int fault = k((KTile){in_place ? src[0] : whole, rs, 1}, t, ks, R, cols);
-                            if (is_float) cr_assert_eq(fault, 0);
-                            if (fault) continue;
-                            if (in_place) memcpy(whole, src[0], MAXN * es), memcpy(src[0], keep, MAXN * es);
-                            for (int64_t r = 0; r < R; r++) {
-                                KTile tr[3];
-                                for (int i = 0; i < 3; i++)
-                                    tr[i] = (KTile){src[i] + (size_t)(i == 1 && row0 ? 0 : r * rs) * es, cols, 1};
-                                if (in_dst) tr[1].p = (in_place ? src[0] : byrow) + (size_t)(2 * rs) * es;
-                                uint8_t *drow = (in_place ? src[0] : byrow) + (size_t)(r * rs) * es;
-                                cr_assert_eq(k((KTile){drow, cols, 1}, tr, ks, 1, cols), 0);
-                            }
-                            if (in_place) memcpy(byrow, src[0], MAXN * es);
-                            cr_assert(memcmp(whole, byrow, MAXN * es) == 0,
-                                      "%s%s %s (%s) rows of %lld%s%s%s: differs from one row at a time", op_info(op)->name,
-                                      table ? " (scalar first)" : "", dtype_name(dt), tab->name, (long long)cols,
-                                      in_place ? ", in place" : "", row0 ? ", source 1 at row stride 0" : "",
-                                      in_dst ? " inside dst" : "");
-                            checked++;
-                        }
-                    for (int i = 0; i < 3; i++) free(src[i]);
-                    free(whole), free(byrow), free(keep);
+    for (ElemKernelIter it = {.dt = -1}; next_elem_kernel(&it);) {
+        const KernelIsaTable *tab = it.tab;
+        const int op = it.op, dt = it.dt, table = it.table;
+        const KernelElem k = it.k;
+        const size_t es = dtype_size((DType)dt);
+        const bool is_float = dtype_is_float((DType)dt);
+        uint8_t *src[3], *whole = malloc(MAXN * es), *byrow = malloc(MAXN * es), *keep = malloc(MAXN * es);
+        for (int i = 0; i < 3; i++) src[i] = malloc(MAXN * es);
+        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++)
+            for (int variant = 0; variant < 8; variant++) {
+                /* row0: source 1 at row stride 0; in_dst: and it is row 2 of dst */
+                const bool in_place = variant & 1, row0 = variant & 2, in_dst = variant & 4;
+                if (in_dst && !row0) continue;
+                const int64_t cols = widths[w], rs = cols + PAD;
+                uint64_t s = (uint64_t)(op * 131 + dt * 7) + (uint64_t)w;
+                for (int i = 0; i < 3; i++) fill_random(src[i], MAXN, (DType)dt, &s);
+                fill_random(whole, MAXN, (DType)dt, &s);
+                memcpy(byrow, whole, MAXN * es);
+                const KScalar ks = is_float ? (KScalar){.f = 0.75f} : (KScalar){.u = 3};
+                memcpy(keep, src[0], MAXN * es);
+                uint8_t *one_row = in_dst ? (in_place ? src[0] : whole) + (size_t)(2 * rs) * es : src[1];
+                KTile t[3] = {{src[0], rs, 1}, {one_row, row0 ? 0 : rs, 1}, {src[2], rs, 1}};
+                const int fault = k((KTile){in_place ? src[0] : whole, rs, 1}, t, ks, R, cols);
+                if (is_float) cr_assert_eq(fault, 0);
+                if (fault) continue;
+                if (in_place) memcpy(whole, src[0], MAXN * es), memcpy(src[0], keep, MAXN * es);
+                for (int64_t r = 0; r < R; r++) {
+                    KTile tr[3];
+                    for (int i = 0; i < 3; i++)
+                        tr[i] = (KTile){src[i] + (size_t)(i == 1 && row0 ? 0 : r * rs) * es, cols, 1};
+                    if (in_dst) tr[1].p = (in_place ? src[0] : byrow) + (size_t)(2 * rs) * es;
+                    uint8_t *drow = (in_place ? src[0] : byrow) + (size_t)(r * rs) * es;
+                    cr_assert_eq(k((KTile){drow, cols, 1}, tr, ks, 1, cols), 0);
                 }
+                if (in_place) memcpy(byrow, src[0], MAXN * es);
+                cr_assert(memcmp(whole, byrow, MAXN * es) == 0,
+                          "%s%s %s (%s) rows of %lld%s%s%s: differs from one row at a time", op_info(op)->name,
+                          table ? " (scalar first)" : "", dtype_name(dt), tab->name, (long long)cols,
+                          in_place ? ", in place" : "", row0 ? ", source 1 at row stride 0" : "",
+                          in_dst ? " inside dst" : "");
+                checked++;
+            }
+        for (int i = 0; i < 3; i++) free(src[i]);
+        free(whole), free(byrow), free(keep);
     }
     cr_assert_gt(checked, 5000);
 }
@@ -188,44 +209,40 @@ Test(elem_kernels, contiguous_float_rows_match_the_element_function) {
                                        0xff800000u, 0x7fc00001u, 0xffc12345u, 0x7f800001u, 0x00000001u};
     enum { R = 7, C = 45, N = R * C };
     int checked = 0, clean = 0;
-    for (int isa = 0; isa < KISA_COUNT; isa++) {
-        if (!kernel_isa_available((KernelIsa)isa)) continue;
-        const KernelIsaTable *tab = kernel_isa_table((KernelIsa)isa);
-        for (int table = 0; table < 2; table++)
-            for (int op = 0; op < OP_COUNT; op++)
-                for (int dt = 0; dt < DT_COUNT; dt++) {
-                    KernelElem k = (table ? tab->elem_rev : tab->elem)[op][dt];
-                    if (!k || !dtype_is_float((DType)dt)) continue;
-                    const size_t es = dtype_size((DType)dt);
-                    uint8_t *src[3], *wide[3], *d = malloc(N * es), *dw = calloc(2 * N, es);
-                    uint64_t s = (uint64_t)(op * 31 + dt) * 2654435761u;
-                    for (int i = 0; i < 3; i++) {
-                        src[i] = malloc(N * es), wide[i] = calloc(2 * N, es);
-                        fill_random(src[i], N, (DType)dt, &s);
-                        for (size_t e = 0; e < N; e++) memcpy(wide[i] + 2 * e * es, src[i] + e * es, es);
-                    }
-                    for (size_t j = 0; j < sizeof scalars / sizeof *scalars; j++) {
-                        KScalar ks = {0};
-                        memcpy(&ks.f, &scalars[j], sizeof ks.f);
-                        KTile t[3], tw[3];
-                        for (int i = 0; i < 3; i++) t[i] = (KTile){src[i], C, 1}, tw[i] = (KTile){wide[i], 2 * C, 2};
-                        cr_assert_eq(k((KTile){d, C, 1}, t, ks, R, C), 0);
-                        cr_assert_eq(k((KTile){dw, 2 * C, 2}, tw, ks, R, C), 0);
-                        for (size_t e = 0; e < N; e++)
-                            if (memcmp(d + e * es, dw + 2 * e * es, es) != 0) {
-                                uint32_t a = 0, b = 0, x = 0;
-                                memcpy(&a, d + e * es, es), memcpy(&b, dw + 2 * e * es, es), memcpy(&x, src[0] + e * es, es);
-                                cr_assert_fail("%s%s %s (%s), scalar 0x%08x, element %zu (src0 0x%x): contiguous 0x%x, "
-                                               "element function 0x%x",
-                                               op_info(op)->name, table ? " (scalar first)" : "", dtype_name(dt), tab->name,
-                                               scalars[j], e, x, a, b);
-                            }
-                        checked++;
-                        clean += scalars[j] == 0x3fc00000u;
-                    }
-                    for (int i = 0; i < 3; i++) free(src[i]), free(wide[i]);
-                    free(d), free(dw);
+    for (ElemKernelIter it = {.dt = -1}; next_elem_kernel(&it);) {
+        const KernelIsaTable *tab = it.tab;
+        const int op = it.op, dt = it.dt, table = it.table;
+        const KernelElem k = it.k;
+        if (!dtype_is_float((DType)dt)) continue;
+        const size_t es = dtype_size((DType)dt);
+        uint8_t *src[3], *wide[3], *d = malloc(N * es), *dw = calloc(2 * N, es);
+        uint64_t s = (uint64_t)(op * 31 + dt) * 2654435761u;
+        for (int i = 0; i < 3; i++) {
+            src[i] = malloc(N * es), wide[i] = calloc(2 * N, es);
+            fill_random(src[i], N, (DType)dt, &s);
+            for (size_t e = 0; e < N; e++) memcpy(wide[i] + 2 * e * es, src[i] + e * es, es);
+        }
+        for (size_t j = 0; j < sizeof scalars / sizeof *scalars; j++) {
+            KScalar ks = {0};
+            memcpy(&ks.f, &scalars[j], sizeof ks.f);
+            KTile t[3], tw[3];
+            for (int i = 0; i < 3; i++) t[i] = (KTile){src[i], C, 1}, tw[i] = (KTile){wide[i], 2 * C, 2};
+            cr_assert_eq(k((KTile){d, C, 1}, t, ks, R, C), 0);
+            cr_assert_eq(k((KTile){dw, 2 * C, 2}, tw, ks, R, C), 0);
+            for (size_t e = 0; e < N; e++)
+                if (memcmp(d + e * es, dw + 2 * e * es, es) != 0) {
+                    uint32_t a = 0, b = 0, x = 0;
+                    memcpy(&a, d + e * es, es), memcpy(&b, dw + 2 * e * es, es), memcpy(&x, src[0] + e * es, es);
+                    cr_assert_fail("%s%s %s (%s), scalar 0x%08x, element %zu (src0 0x%x): contiguous 0x%x, "
+                                   "element function 0x%x",
+                                   op_info(op)->name, table ? " (scalar first)" : "", dtype_name(dt), tab->name,
+                                   scalars[j], e, x, a, b);
                 }
+            checked++;
+            clean += scalars[j] == 0x3fc00000u;
+        }
+        for (int i = 0; i < 3; i++) free(src[i]), free(wide[i]);
+        free(d), free(dw);
     }
     cr_assert_gt(clean, 100);
     cr_assert_gt(checked, 1000);
