@@ -321,10 +321,11 @@ static bool idiv_bound(const FamCase *c) {
     return false;
 }
 
-/* A reduction whose work is one chain of dependent steps (a row fold of a single row): both sides
- * take the same sequential chain, so their ratio sits at 1 (a tie, either side of it). */
+/* A reduction whose work may be one chain of dependent steps (a float row fold of a single row; a
+ * sum or product keeps its order, a max or min and any integer fold need not): both sides take the
+ * same sequential chain, so their ratio sits at 1 (a tie, either side of it). */
 static bool one_chain(const FamCase *c) {
-    return forms[c->row->form].chained && forms[c->row->form].dst == G_COLUMN && c->s.rows == 1;
+    return forms[c->row->form].chained && forms[c->row->form].dst == G_COLUMN && c->s.rows == 1 && dtype_is_float(c->dt);
 }
 
 /* Times one case in the interpreter. */

@@ -21,6 +21,10 @@
 #define KISA_F16_WIDEN4(p) ((nvf4)_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)(const void *)(p))))
 #define KISA_F16_ROUND4(v) ((nvf4)_mm_cvtph_ps(_mm_cvtps_ph((__m128)(v), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)))
 #define KISA_IN_REGISTER(v) __asm__("" : "+x"(v))
+/* Lane-wise max and min of two 32-byte integer vectors; sfx names the lanes (epi8 ... epu32). */
+#define KISA_VMAX(sfx, a, b) KISA_VMINMAX_(max, sfx, a, b)
+#define KISA_VMIN(sfx, a, b) KISA_VMINMAX_(min, sfx, a, b)
+#define KISA_VMINMAX_(op, sfx, a, b) ((__typeof__(a))_mm256_##op##_##sfx((__m256i)(a), (__m256i)(b)))
 #define KISA_ANY(m) (!_mm256_testz_si256((__m256i)(m), (__m256i)(m)))
 /* 16 f16 -> 16 floats in one 512-bit conversion */
 #define KISA_F16_WIDEN_16(d, s) _mm512_storeu_ps((d), _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(s))))

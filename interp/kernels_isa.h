@@ -403,6 +403,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 /* Integer types: computed in unsigned lanes of the element's width (wrap modulo 2^width); scalar
  * code computes in unsigned int of at least that width and keeps the low bits. */
 #define KT_NAME i8
+#define KT_MINMAX epi8
 #define KT_T int8_t
 #define KT_KIND KT_INT
 #define KT_ES 1
@@ -413,6 +414,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #include "kernels_tmpl.h"
 
 #define KT_NAME u8
+#define KT_MINMAX epu8
 #define KT_T uint8_t
 #define KT_KIND KT_INT
 #define KT_ES 1
@@ -423,6 +425,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #include "kernels_tmpl.h"
 
 #define KT_NAME i16
+#define KT_MINMAX epi16
 #define KT_T int16_t
 #define KT_KIND KT_INT
 #define KT_ES 2
@@ -433,6 +436,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #include "kernels_tmpl.h"
 
 #define KT_NAME u16
+#define KT_MINMAX epu16
 #define KT_T uint16_t
 #define KT_KIND KT_INT
 #define KT_ES 2
@@ -443,6 +447,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #include "kernels_tmpl.h"
 
 #define KT_NAME i32
+#define KT_MINMAX epi32
 #define KT_T int32_t
 #define KT_KIND KT_INT
 #define KT_ES 4
@@ -453,6 +458,7 @@ enum { FOLD_REF_CHUNK = 4096 };
 #include "kernels_tmpl.h"
 
 #define KT_NAME u32
+#define KT_MINMAX epu32
 #define KT_T uint32_t
 #define KT_KIND KT_INT
 #define KT_ES 4

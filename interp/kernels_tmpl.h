@@ -6,6 +6,8 @@
  *              KT_STOREN(p, vp) (NL stored elements <-> the nvf at vp), KT_ROUNDN(vp) (*vp
  *              rounded to the type) and KT_LD(x) / KT_ST(x) (scalar widen / round)
  *              KT_INT: computed in native vectors KT_V of unsigned lanes KT_VE, scalars in KT_CT
+ *   KT_MINMAX  (integers up to 32 bits) the lanes' suffix for KISA_VMAX / KISA_VMIN (epi8 ... epu32),
+ *              where the variant has them
  *   KT_GROUPS  (optional) row folds (TROWPROD, TROWSUM...): groups of NL rows whose chains advance together
  *   KT_SCALAR_TAIL_ROWS (optional) row folds: rows left after the groups go one by one (where an
  *              NL-lane rounding costs more than NL scalar ones); else they form one last group */
@@ -155,13 +157,17 @@ KINLINE CT KT_FN(sfold)(CT p, CT x, int fold) {
     if (fold == KFOLD_MAX) return (KT_T)p < (KT_T)x ? x : p;
     return (KT_T)x < (KT_T)p ? x : p;
 }
-/* Max and min on vectors of unsigned lanes of the type's width: signed types compare with their
- * sign bit flipped (`bias`), which orders them as unsigned numbers. */
+/* Lanes of the storage type itself (signed for a signed type), for max and min. */
+typedef KT_T KT_FN(vlanes) __attribute__((vector_size(sizeof(VT))));
+/* Max and min on vectors of lanes of the type's width, compared as the type (one vpmaxsd for i32). */
 KINLINE VT KT_FN(vfold)(VT p, VT x, int fold) {
     if (fold == KFOLD_PROD) return p * x;
     if (fold == KFOLD_SUM || fold == KFOLD_SUM_ROUNDED) return p + x;
-    const VT bias = SPLAT(KT_SIGNED ? (KT_VE)1 << (8 * KT_ES - 1) : 0);
-    const VT m = (VT)(fold == KFOLD_MAX ? (p ^ bias) < (x ^ bias) : (x ^ bias) < (p ^ bias));
+#if defined(KISA_VMAX) && defined(KT_MINMAX)
+    return fold == KFOLD_MAX ? KISA_VMAX(KT_MINMAX, p, x) : KISA_VMIN(KT_MINMAX, p, x);
+#endif
+    const KT_FN(vlanes) sp = (KT_FN(vlanes))p, sx = (KT_FN(vlanes))x;
+    const VT m = (VT)(fold == KFOLD_MAX ? sp < sx : sx < sp);
     return (m & x) | (~m & p);
 }
 #endif
@@ -256,10 +262,18 @@ KINLINE nvu KT_FN(loadw)(const KT_T *p) {
 #endif
 
 #if KT_KIND == KT_INT && KT_ES <= 4
+/* Max and min of narrow signed types compare their zero-extended lanes as unsigned numbers, with
+ * the sign bit flipped (WFOLD_BIAS, undone on the way out); 32-bit lanes compare as the type. */
+#define WFOLD_BIAS(fold) (FOLD_FROM_FIRST(fold) && KT_SIGNED && KT_ES < 4 ? 1u << (8 * KT_ES - 1) : 0u)
 /* A fold step on 32-bit lanes holding zero-extended (max, min: biased) elements. */
 KINLINE nvu KT_FN(wfold)(nvu p, nvu x, int fold) {
     if (fold == KFOLD_PROD) return p * x;
     if (fold == KFOLD_SUM || fold == KFOLD_SUM_ROUNDED) return p + x;
+#ifdef KISA_VMAX
+    if (KT_ES == 4 && KT_SIGNED) return fold == KFOLD_MAX ? KISA_VMAX(epi32, p, x) : KISA_VMIN(epi32, p, x);
+    return fold == KFOLD_MAX ? KISA_VMAX(epu32, p, x) : KISA_VMIN(epu32, p, x);
+#endif
+    if (KT_ES == 4 && KT_SIGNED) return nsel(fold == KFOLD_MAX ? (nvi)p < (nvi)x : (nvi)x < (nvi)p, x, p);
     return nsel(fold == KFOLD_MAX ? p < x : x < p, x, p);
 }
 #endif
@@ -296,10 +310,10 @@ KINLINE void KT_FN(rowfold_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
             for (int g = 0; g < G; g++) p[g] = KT_FN(vfold)(p[g], (nvf)x[g][j], fold);
     }
 #else
-    /* max and min compare the zero-extended lanes as unsigned numbers, a signed type's sign bit
-     * flipped (`bias`, undone on the way out); they start below (above) every element */
-    const uint32_t bias = FOLD_FROM_FIRST(fold) && KT_SIGNED ? 1u << (8 * KT_ES - 1) : 0u;
-    const uint32_t init = fold == KFOLD_MIN ? ~0u : (uint32_t)FOLD_INIT(fold);
+    /* max (min) starts below (above) every element as wfold compares them: the least 32-bit lane,
+     * unsigned or signed (i32); narrow signed lanes are biased */
+    const uint32_t bias = WFOLD_BIAS(fold), least = KT_ES == 4 && KT_SIGNED ? 0x80000000u : 0u;
+    const uint32_t init = fold == KFOLD_MAX ? least : fold == KFOLD_MIN ? least - 1u : (uint32_t)FOLD_INIT(fold);
     nvu p[KT_GROUPS];
 #pragma GCC unroll 4
     for (int g = 0; g < G; g++) {
@@ -418,6 +432,41 @@ KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
 }
 #endif
 
+#if KT_KIND == KT_FLOAT
+/* The max (min) of n >= 1 elements of a float row as the sequential fold selects it, computed in
+ * any order: the first element equal to the largest (smallest) value that is not a NaN, or element
+ * 0 if it is a NaN (nothing compares greater than a NaN accumulator, and a NaN element never
+ * compares greater). The value decides the element's bits, except for a zero extreme (+0 == -0):
+ * the sequential fold then finds the first zero's sign. The four vector accumulators start at
+ * element 0, which is not a NaN, so they never hold one. */
+KINLINE KT_T KT_FN(row_extreme)(const KT_T *p, int64_t n, int fold) {
+    const CT x0 = LD(p[0]);
+    if (x0 != x0) return p[0];
+    VT a0 = SPLAT(x0), a1 = a0, a2 = a0, a3 = a0;
+    int64_t c = 0;
+    for (; c + 4 * NL <= n; c += 4 * NL) {
+        a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
+        a1 = KT_FN(vfold)(a1, VLD(p + c + NL), fold);
+        a2 = KT_FN(vfold)(a2, VLD(p + c + 2 * NL), fold);
+        a3 = KT_FN(vfold)(a3, VLD(p + c + 3 * NL), fold);
+    }
+    for (; c + NL <= n; c += NL) a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
+    a0 = KT_FN(vfold)(KT_FN(vfold)(a0, a1, fold), KT_FN(vfold)(a2, a3, fold), fold);
+    float lane[NL];
+    memcpy(lane, &a0, sizeof lane);
+    CT q = lane[0];
+    for (int i = 1; i < NL; i++) q = KT_FN(sfold)(q, lane[i], fold);
+    for (; c < n; c++) q = KT_FN(sfold)(q, LD(p[c]), fold);
+    return q == 0 ? KT_FN(fold_line)(p, 1, n, fold) : ST(q);
+}
+
+/* Whether m rows of a float max or min fold faster one at a time across their columns
+ * (row_extreme) than as the lanes of a group, whose chains take about 4 cycles per column
+ * whatever m (the latency of a compare and a select); a row costs its vectors and about 32
+ * cycles of reduction across the lanes. */
+#define ROWS_EXTREME_PAY(m, cols) ((m) * ((cols) / NL + 32) < 4 * (cols))
+#endif
+
 /* dst(r, 0) = the fold of src(r, 0 .. cols - 1), r < rows. */
 KINLINE void KT_FN(trowfold)(KTile d, KTile s, int64_t rows, int64_t cols, int fold) {
     if (rows <= 0 || cols <= 0) return;
@@ -426,6 +475,12 @@ KINLINE void KT_FN(trowfold)(KTile d, KTile s, int64_t rows, int64_t cols, int f
         return;
     }
     int64_t r = 0;
+#if KT_KIND == KT_FLOAT
+    if (FOLD_FROM_FIRST(fold) && ROWS_EXTREME_PAY(rows < NL * KT_GROUPS ? rows : NL * KT_GROUPS, cols)) {
+        for (; r < rows; r++) ELEM(d, r, 0) = KT_FN(row_extreme)((const KT_T *)s.p + r * s.rs, cols, fold);
+        return;
+    }
+#endif
 #if KT_KIND == KT_FLOAT || KT_ES <= 4
     for (; rows - r >= NL * KT_GROUPS; r += NL * KT_GROUPS)
         KT_FN(rowfold_group)(d, s, r, NL * KT_GROUPS, cols, KT_GROUPS, false, fold);
@@ -496,6 +551,8 @@ KT_FOLD_FNS(KFOLD_PROD, prod)
 #undef FOLD_FROM_FIRST
 #undef KT_SIGNED
 #undef KFOLD_SUM_ROUNDED
+#undef ROWS_EXTREME_PAY
+#undef WFOLD_BIAS
 
 /* ---- TROWEXPAND / TCOLEXPAND: element bits copied ---------------------------------------- *
  * dst(r, c) = src(r, 0) or src(0, c); each element is read when it is written, in row order, so
@@ -802,6 +859,7 @@ static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_
 #undef KT_V
 #undef KT_CT
 #undef KT_VHALF
+#undef KT_MINMAX
 #undef HALF_STEP
 #undef KT_GROUPS
 #undef KT_SCALAR_TAIL_ROWS

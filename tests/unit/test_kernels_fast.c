@@ -748,6 +748,79 @@ Test(kernels_fast, folds_keep_the_first_nan) {
     cr_assert_gt(checked, 0);
 }
 
+/* One element of a long-row extreme case: pattern `pat` (see below), element i of n, for a max
+ * (sgn 1) or a min (sgn -1), stored as dt. */
+static void extreme_element(DType dt, uint8_t *p, int pat, int i, int n, float sgn, uint64_t *s) {
+    static const uint32_t nans[] = {0x7fc00123u, 0xffc00456u, 0x7f800001u, 0xff812345u};
+    static const uint16_t nans16[] = {0x7e23u, 0xfe45u, 0x7d01u, 0xff81u};
+    const size_t es = dtype_size(dt);
+    const float v = (float)((int)rng_below(s, 2001) - 1000) / 8.0f; /* many duplicates */
+    const uint32_t k = rng_below(s, 4);
+    bool nan = false;
+    float f = v;
+    switch (pat) {
+    case 0: break;                                                                  /* finite, repeats */
+    case 1: f = rng_below(s, 16) ? -sgn * (float)(1 + rng_below(s, 100)) : rng_below(s, 2) ? 0.0f : -0.0f; /* zero extreme */
+        nan = rng_below(s, 9) == 0;
+        break;
+    case 2: nan = i == 0; break;                                                    /* element 0 a NaN */
+    case 3: nan = i > 0 && (rng_below(s, 4) == 0 || i == n - 1); break;             /* NaNs after element 0 */
+    case 4: nan = i > 0; break;                                                     /* only element 0 a number */
+    case 5: { static const float sp[] = {INFINITY, -INFINITY, 1e-40f, -1e-45f, 0.0f, -0.0f, 3e38f, -3e38f, 6e-8f};
+        f = rng_below(s, 3) ? sp[rng_below(s, sizeof sp / sizeof *sp)] : v;
+        break; }
+    default: f = rng_below(s, 2) ? 0.0f : -0.0f;                                    /* all zeros */
+    }
+    if (!nan) ref_stf(dt, p, f);
+    else if (es == 4) memcpy(p, &nans[k], 4);
+    else memcpy(p, &nans16[k], 2);
+}
+
+/* Float TROWMAX and TROWMIN of long rows (one row per pass across its columns, in any order, where
+ * the lanes of a group would wait on their chains) select the very element the sequential fold
+ * selects, bits included, on every variant: repeated values, a zero extreme whose first zero's sign
+ * decides (+0 == -0), element 0 a NaN (kept, signalling or not), NaNs after element 0 (never
+ * chosen), only element 0 a number, infinities and subnormals, all zeros. Rows of 70 to 4096
+ * elements, 1 to 40 of them (the row-by-row path and, for 40 x 300 f16/bf16, the groups). */
+Test(kernels_fast, long_row_extremes_select_the_sequential_element) {
+    const int shapes[][2] = {{1, 2000}, {3, 517}, {40, 300}, {16, 4096}, {1, 70}, {2, 1023}};
+    const DType types[] = {DT_F32, DT_F16, DT_BF16};
+    const int folds[] = {KFOLD_MAX, KFOLD_MIN};
+    KernelIsa v[KISA_COUNT];
+    const int nv = isas(v);
+    uint64_t seed = 77;
+    int checked = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++)
+        for (int t = 0; t < 3; t++)
+            for (int f = 0; f < 2; f++)
+                for (int pat = 0; pat < 7; pat++) {
+                    const int R = shapes[sh][0], C = shapes[sh][1];
+                    const size_t es = dtype_size(types[t]);
+                    uint8_t *src = malloc((size_t)R * C * es), *want = calloc((size_t)R, es), *got = malloc((size_t)R * es);
+                    for (int r = 0; r < R; r++)
+                        for (int c = 0; c < C; c++)
+                            extreme_element(types[t], src + ((size_t)r * C + c) * es, (r + pat) % 7, c, C,
+                                            folds[f] == KFOLD_MAX ? 1.0f : -1.0f, &seed);
+                    ref_fold(types[t], folds[f], false, (KTile){want, 1, R}, (KTile){src, C, 1}, R, C);
+                    for (int k = 0; k < nv; k++) {
+                        memset(got, 0xA5, (size_t)R * es);
+                        kernel_set(types[t], v[k])->row_fold[folds[f]]((KTile){got, 1, R}, (KTile){src, C, 1}, R, C);
+                        for (int r = 0; r < R; r++) {
+                            uint32_t g = 0, w = 0;
+                            memcpy(&g, got + r * es, es);
+                            memcpy(&w, want + r * es, es);
+                            cr_assert_eq(g, w, "%s %s %dx%d %s row %d (pattern %d): 0x%x, want 0x%x", kernel_isa_table(v[k])->name,
+                                         dtype_name(types[t]), R, C, folds[f] == KFOLD_MAX ? "max" : "min", r, (r + pat) % 7, g, w);
+                            checked++;
+                        }
+                    }
+                    free(src);
+                    free(want);
+                    free(got);
+                }
+    cr_assert_gt(checked, 0);
+}
+
 /* TROWEXPANDMUL and TROWEXPANDSUB where both operands are NaN keep src0's (the simulator's
  * `src0 * src1`, `src0 - src1`), whichever operand is expanded, on every variant and path: Mode 1
  * (one value per row), Mode 2 (a 32-byte block per row), both operands full; rows of one vector,
