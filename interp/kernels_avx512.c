@@ -35,6 +35,36 @@
         KISA_IN_REGISTER(h_);                                                                      \
         _mm256_storeu_si256((__m256i *)(void *)(d), h_);                                           \
     } while (0)
+/* The products of 4 f16 rows (a product fold's last n rows; row[] repeats the last where n < 4,
+ * and n = 1 runs one chain), each the sequential chain in native f16 arithmetic (vmulsh): the exact product of two f16
+ * values, rounded once to f16, which is what the f32 product (exact: 22 significant bits) rounded
+ * to f16 gives, overflow and subnormals included. One multiply per step where the conversions
+ * took three; NaN results are the caller's to redo (rowprod_narrow). For CPUs with AVX512-FP16
+ * only (KISA_F16_PRODUCTS4 asks the CPU; an f32 chain serves the others). */
+__attribute__((target("avx512fp16,avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c"))) static void
+f16_row_products_native(float out[4], const uint16_t *const row[4], int64_t n, int64_t cols) {
+    _Float16 q0 = 1, q1 = 1, q2 = 1, q3 = 1;
+    if (n == 1) { /* one chain, not four copies of it */
+        for (int64_t c = 0; c < cols; c++) {
+            _Float16 x;
+            memcpy(&x, row[0] + c, 2);
+            q0 *= x;
+        }
+        out[0] = out[1] = out[2] = out[3] = (float)q0;
+        return;
+    }
+    for (int64_t c = 0; c < cols; c++) {
+        _Float16 x[4];
+        memcpy(&x[0], row[0] + c, 2);
+        memcpy(&x[1], row[1] + c, 2);
+        memcpy(&x[2], row[2] + c, 2);
+        memcpy(&x[3], row[3] + c, 2);
+        q0 *= x[0], q1 *= x[1], q2 *= x[2], q3 *= x[3];
+    }
+    out[0] = (float)q0, out[1] = (float)q1, out[2] = (float)q2, out[3] = (float)q3;
+}
+#define KISA_F16_PRODUCTS4(out, row, n, cols)                                                      \
+    (__builtin_cpu_supports("avx512fp16") ? (f16_row_products_native((out), (row), (n), (cols)), true) : false)
 #define KISA_TABLE kernels_avx512
 #define KISA_NAME "avx512"
 #include "kernels_isa.h"

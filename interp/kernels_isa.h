@@ -383,6 +383,9 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KT_LOAD4(p) KISA_F16_WIDEN4(p)
 #define KT_ROUND4(v) KISA_F16_ROUND4(v)
 #endif
+#ifdef KISA_F16_PRODUCTS4
+#define KT_PRODUCTS4(out, row, n, cols) KISA_F16_PRODUCTS4(out, row, n, cols)
+#endif
 #define KT_LD(x) fp_f16_to_f32(x)
 #define KT_ST(x) fp_f32_to_f16(x)
 #include "kernels_tmpl.h"

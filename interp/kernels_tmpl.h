@@ -8,6 +8,8 @@
  *              KT_INT: computed in native vectors KT_V of unsigned lanes KT_VE, scalars in KT_CT
  *   KT_MINMAX  (integers up to 32 bits) the lanes' suffix for KISA_VMAX / KISA_VMIN (epi8 ... epu32),
  *              where the variant has them
+ *   KT_PRODUCTS4 (optional, f16) KT_PRODUCTS4(out, row, n, cols): the products of 4 rows (n of them
+ *              distinct) in native f16 arithmetic into float out[4], or false where the CPU lacks it
  *   KT_GROUPS  (optional) row folds (TROWPROD, TROWSUM...): groups of NL rows whose chains advance together
  *   KT_SCALAR_TAIL_ROWS (optional) row folds: rows left after the groups go one by one (where an
  *              NL-lane rounding costs more than NL scalar ones); else they form one last group */
@@ -374,10 +376,9 @@ KINLINE void KT_FN(rowfold_group)(KTile d, KTile s, int64_t r0, int64_t n, int64
  * rounding is shorter than the NL-lane group's 32-byte one (on the development machine a step of
  * 9 cycles against 14); for f32, the steps are the same, but the group's transposes took ports from
  * the chain (5% on one row of 16384). A NaN result is computed again in the sequential order, as
- * after the groups (fold_fix_lanes). */
-KINLINE void KT_FN(rowprod_narrow)(KTile d, KTile s, int64_t r0, int64_t n, int64_t cols) {
-    const KT_T *row[4];
-    for (int j = 0; j < 4; j++) row[j] = (const KT_T *)s.p + (r0 + (j < n ? j : n - 1)) * s.rs;
+ * after the groups (fold_fix_lanes). Where the variant has native f16 products (KT_PRODUCTS4, asked
+ * per call) they take the f16 rows instead. */
+KINLINE void KT_FN(rowprod4_chain)(float lane[4], const KT_T *const row[4], int64_t n, int64_t cols) {
     nvf4 p = {1.0f, 1.0f, 1.0f, 1.0f};
     int64_t c = 0;
     if (n == 1)
@@ -402,8 +403,17 @@ KINLINE void KT_FN(rowprod_narrow)(KTile d, KTile s, int64_t r0, int64_t n, int6
         const nvf4 x = {LD(row[0][c]), LD(row[1][c]), LD(row[2][c]), LD(row[3][c])};
         p = KT_ROUND4(p * x);
     }
+    memcpy(lane, &p, sizeof(float[4]));
+}
+
+KINLINE void KT_FN(rowprod_narrow)(KTile d, KTile s, int64_t r0, int64_t n, int64_t cols) {
+    const KT_T *row[4];
+    for (int j = 0; j < 4; j++) row[j] = (const KT_T *)s.p + (r0 + (j < n ? j : n - 1)) * s.rs;
     float lane[4];
-    memcpy(lane, &p, sizeof lane);
+#ifdef KT_PRODUCTS4
+    if (!KT_PRODUCTS4(lane, row, n, cols))
+#endif
+        KT_FN(rowprod4_chain)(lane, row, n, cols);
     for (int j = 0; j < n; j++)
         ELEM(d, r0 + j, 0) = lane[j] == lane[j] ? ST(lane[j]) : KT_FN(fold_line)(row[j], 1, cols, KFOLD_PROD);
 }
@@ -860,6 +870,7 @@ static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_
 #undef KT_CT
 #undef KT_VHALF
 #undef KT_MINMAX
+#undef KT_PRODUCTS4
 #undef HALF_STEP
 #undef KT_GROUPS
 #undef KT_SCALAR_TAIL_ROWS

@@ -748,6 +748,47 @@ Test(kernels_fast, folds_keep_the_first_nan) {
     cr_assert_gt(checked, 0);
 }
 
+/* f16 TROWPROD chains of 1 to 4 rows (the f16 chain of the AVX2 and AVX-512 variants, in native f16
+ * arithmetic on CPUs with AVX512-FP16) round at every step, bit for bit as the f32 product rounded
+ * to f16, where the products stay for thousands of steps in a band: deep in the subnormals, at the
+ * normal/subnormal boundary, next to the largest f16, at the smallest subnormals (signs mixed;
+ * each factor in about [0.4, 2.4]). Prefixes of 50 to 3000 columns. */
+Test(kernels_fast, f16_product_chains_round_every_step_at_the_range_edges) {
+    enum { R = 4, C = 3000 };
+    static uint16_t h[R * C], got[R];
+    const float lo[R] = {0x1p-22f, 0x1p-15f, 0x1p14f, 0x1p-23f}, hi[R] = {0x1p-18f, 0x1p-13f, 50000.0f, 0x1p-21f};
+    const int lengths[] = {50, 500, 1500, 3000};
+    uint16_t want[4][R];
+    uint64_t s = 4242;
+    for (int r = 0; r < R; r++) {
+        float p = 1.0f;
+        for (int c = 0; c < C; c++) {
+            float m = 0.8f + 0.4f * (float)(rng_next(&s) & 0xFFFF) / 65536.0f;
+            if (fabsf(p) < lo[r]) m *= 2.0f;
+            else if (fabsf(p) > hi[r]) m *= 0.5f;
+            if (rng_below(&s, 5) == 0) m = -m;
+            h[r * C + c] = fp_f32_to_f16(m);
+            p = fp_f16_to_f32(fp_f32_to_f16(p * fp_f16_to_f32(h[r * C + c])));
+            for (int l = 0; l < 4; l++)
+                if (c + 1 == lengths[l]) want[l][r] = fp_f32_to_f16(p);
+        }
+    }
+    KernelIsa v[KISA_COUNT];
+    const int nv = isas(v);
+    for (int k = 0; k < nv; k++)
+        for (int rows = 1; rows <= R; rows++)
+            for (int l = 0; l < 4; l++) {
+                memset(got, 0, sizeof got);
+                kernel_set(DT_F16, v[k])->row_fold[KFOLD_PROD]((KTile){(uint8_t *)got, 1, R}, (KTile){(uint8_t *)h, C, 1}, rows,
+                                                               lengths[l]);
+                for (int r = 0; r < rows; r++)
+                    cr_assert_eq(got[r], want[l][r], "%s %d rows of %d: row %d 0x%04x, want 0x%04x", kernel_isa_table(v[k])->name,
+                                 rows, lengths[l], r, got[r], want[l][r]);
+            }
+    for (int r = 0; r < R; r++) /* the chains stayed in their bands: neither 0 nor inf */
+        cr_assert(fp_f16_to_f32(want[3][r]) != 0.0f && isfinite(fp_f16_to_f32(want[3][r])), "row %d left its band", r);
+}
+
 /* One element of a long-row extreme case: pattern `pat` (see below), element i of n, for a max
  * (sgn 1) or a min (sgn -1), stored as dt. */
 static void extreme_element(DType dt, uint8_t *p, int pat, int i, int n, float sgn, uint64_t *s) {
