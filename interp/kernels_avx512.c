@@ -65,6 +65,16 @@ f16_row_products_native(float out[4], const uint16_t *const row[4], int64_t n, i
 }
 #define KISA_F16_PRODUCTS4(out, row, n, cols)                                                      \
     (__builtin_cpu_supports("avx512fp16") ? (f16_row_products_native((out), (row), (n), (cols)), true) : false)
+/* 16 f16 of a row at x OP the float e (e OP x when left; OP a product or a difference), rounded
+ * to f16 (RNE) at d: one 512-bit widening, operation and narrowing where the 32-byte vectors took
+ * two of each (row-expand Mode 1 on f16 rows; a product only where e is not a NaN). */
+#define KISA_F16_ROW16(d, x, e, op, left)                                                          \
+    do {                                                                                           \
+        const __m512 x_ = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(const void *)(x))); \
+        const __m512 e_ = _mm512_set1_ps(e);                                                       \
+        const __m512 r_ = (op) == KOP_SUB ? ((left) ? _mm512_sub_ps(e_, x_) : _mm512_sub_ps(x_, e_)) : _mm512_mul_ps(x_, e_); \
+        _mm256_storeu_si256((__m256i *)(void *)(d), _mm512_cvtps_ph(r_, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)); \
+    } while (0)
 #define KISA_TABLE kernels_avx512
 #define KISA_NAME "avx512"
 #include "kernels_isa.h"

@@ -383,6 +383,9 @@ enum { FOLD_REF_CHUNK = 4096 };
 #define KT_LOAD4(p) KISA_F16_WIDEN4(p)
 #define KT_ROUND4(v) KISA_F16_ROUND4(v)
 #endif
+#ifdef KISA_F16_ROW16
+#define KT_ROW16(d, x, e, op, left) KISA_F16_ROW16(d, x, e, op, left)
+#endif
 #ifdef KISA_F16_PRODUCTS4
 #define KT_PRODUCTS4(out, row, n, cols) KISA_F16_PRODUCTS4(out, row, n, cols)
 #endif

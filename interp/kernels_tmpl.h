@@ -8,6 +8,8 @@
  *              KT_INT: computed in native vectors KT_V of unsigned lanes KT_VE, scalars in KT_CT
  *   KT_MINMAX  (integers up to 32 bits) the lanes' suffix for KISA_VMAX / KISA_VMIN (epi8 ... epu32),
  *              where the variant has them
+ *   KT_ROW16   (optional, f16) KT_ROW16(d, x, e, op, left): 16 elements of a row OP a float, wider
+ *              than the native vectors (row-expand Mode 1)
  *   KT_PRODUCTS4 (optional, f16) KT_PRODUCTS4(out, row, n, cols): the products of 4 rows (n of them
  *              distinct) in native f16 arithmetic into float out[4], or false where the CPU lacks it
  *   KT_GROUPS  (optional) row folds (TROWPROD, TROWSUM...): groups of NL rows whose chains advance together
@@ -656,6 +658,12 @@ KINLINE void KT_FN(rowexpand_mode1_rows)(KT_T *dp, const KT_T *xp, int64_t drs, 
         const VT evec = SPLAT(es);
         const bool pin = pinned && PIN_SCALAR(op, es);
         int64_t c = 0;
+#ifdef KT_ROW16
+        if (!pin && cols % 16 == 0) { /* (a 16-wide loop before the others drew a false -Waggressive-loop-optimizations) */
+            for (int64_t c16 = 0; c16 < cols; c16 += 16) KT_ROW16(dp + c16, xp + c16, es, op, left);
+            continue;
+        }
+#endif
 #pragma GCC unroll 4
         for (; c + LANES <= cols; c += LANES) {
             VT xv = VLD(xp + c);
@@ -871,6 +879,7 @@ static void KT_FN(rowexpand_sub)(KTile d, KTile a, KTile b, int64_t rows, int64_
 #undef KT_VHALF
 #undef KT_MINMAX
 #undef KT_PRODUCTS4
+#undef KT_ROW16
 #undef HALF_STEP
 #undef KT_GROUPS
 #undef KT_SCALAR_TAIL_ROWS
