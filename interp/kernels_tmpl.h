@@ -421,11 +421,10 @@ KINLINE void KT_FN(rowprod_narrow)(KTile d, KTile s, int64_t r0, int64_t n, int6
 }
 #endif
 
-#if KT_KIND == KT_INT
-/* The fold of n elements of an integer row (any order gives the same value): four vector
- * accumulators, then the lanes. */
-KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
-    VT a0 = SPLAT(FOLD_FROM_FIRST(fold) ? (KT_VE)p[0] : (KT_VE)FOLD_INIT(fold)), a1 = a0, a2 = a0, a3 = a0;
+/* The fold of the n elements at p in any order (for an order-free fold): four vector accumulators
+ * from a0, then their lanes, then the tail. */
+KINLINE CT KT_FN(row_fold_from)(const KT_T *p, int64_t n, int fold, VT a0) {
+    VT a1 = a0, a2 = a0, a3 = a0;
     int64_t c = 0;
     for (; c + 4 * LANES <= n; c += 4 * LANES) {
         a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
@@ -435,12 +434,18 @@ KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
     }
     for (; c + LANES <= n; c += LANES) a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
     a0 = KT_FN(vfold)(KT_FN(vfold)(a0, a1, fold), KT_FN(vfold)(a2, a3, fold), fold);
-    KT_VE lane[LANES];
+    __typeof__(a0[0]) lane[LANES];
     memcpy(lane, &a0, sizeof lane);
     CT q = lane[0];
     for (int i = 1; i < LANES; i++) q = KT_FN(sfold)(q, lane[i], fold);
     for (; c < n; c++) q = KT_FN(sfold)(q, LD(p[c]), fold);
     return q;
+}
+
+#if KT_KIND == KT_INT
+/* The fold of n elements of an integer row (any order gives the same value). */
+KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
+    return KT_FN(row_fold_from)(p, n, fold, SPLAT(FOLD_FROM_FIRST(fold) ? (KT_VE)p[0] : (KT_VE)FOLD_INIT(fold)));
 }
 #endif
 
@@ -449,26 +454,12 @@ KINLINE CT KT_FN(row_fold)(const KT_T *p, int64_t n, int fold) {
  * any order: the first element equal to the largest (smallest) value that is not a NaN, or element
  * 0 if it is a NaN (nothing compares greater than a NaN accumulator, and a NaN element never
  * compares greater). The value decides the element's bits, except for a zero extreme (+0 == -0):
- * the sequential fold then finds the first zero's sign. The four vector accumulators start at
- * element 0, which is not a NaN, so they never hold one. */
+ * the sequential fold then finds the first zero's sign. The accumulators start at element 0,
+ * which is not a NaN, so they never hold one. */
 KINLINE KT_T KT_FN(row_extreme)(const KT_T *p, int64_t n, int fold) {
     const CT x0 = LD(p[0]);
     if (x0 != x0) return p[0];
-    VT a0 = SPLAT(x0), a1 = a0, a2 = a0, a3 = a0;
-    int64_t c = 0;
-    for (; c + 4 * NL <= n; c += 4 * NL) {
-        a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
-        a1 = KT_FN(vfold)(a1, VLD(p + c + NL), fold);
-        a2 = KT_FN(vfold)(a2, VLD(p + c + 2 * NL), fold);
-        a3 = KT_FN(vfold)(a3, VLD(p + c + 3 * NL), fold);
-    }
-    for (; c + NL <= n; c += NL) a0 = KT_FN(vfold)(a0, VLD(p + c), fold);
-    a0 = KT_FN(vfold)(KT_FN(vfold)(a0, a1, fold), KT_FN(vfold)(a2, a3, fold), fold);
-    float lane[NL];
-    memcpy(lane, &a0, sizeof lane);
-    CT q = lane[0];
-    for (int i = 1; i < NL; i++) q = KT_FN(sfold)(q, lane[i], fold);
-    for (; c < n; c++) q = KT_FN(sfold)(q, LD(p[c]), fold);
+    const CT q = KT_FN(row_fold_from)(p, n, fold, SPLAT(x0));
     return q == 0 ? KT_FN(fold_line)(p, 1, n, fold) : ST(q);
 }
 
