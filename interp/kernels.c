@@ -11,7 +11,7 @@
 #include "kernels_isa.h"
 
 #if KERNELS_HAVE_AVX2
-extern const KernelIsaTable kernels_avx2, kernels_avx512;
+extern const KernelIsaTable kernels_avx2, kernels_avx512, kernels_avx512fp16;
 #endif
 
 bool kernel_isa_available(KernelIsa isa) {
@@ -24,6 +24,7 @@ bool kernel_isa_available(KernelIsa isa) {
         return kernel_isa_available(KISA_AVX2) && __builtin_cpu_supports("avx512f") &&
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512dq");
+    case KISA_AVX512FP16: return kernel_isa_available(KISA_AVX512) && __builtin_cpu_supports("avx512fp16");
 #endif
     default: return false;
     }
@@ -43,6 +44,7 @@ const KernelIsaTable *kernel_isa_table(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
     if (isa == KISA_AVX2 && kernel_isa_available(KISA_AVX2)) return &kernels_avx2;
     if (isa == KISA_AVX512 && kernel_isa_available(KISA_AVX512)) return &kernels_avx512;
+    if (isa == KISA_AVX512FP16 && kernel_isa_available(KISA_AVX512FP16)) return &kernels_avx512fp16;
 #endif
     (void)isa;
     return &kernels_portable;

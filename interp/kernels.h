@@ -179,6 +179,7 @@ typedef enum KernelIsa {
     KISA_PORTABLE,   /* C with GCC vector extensions: any CPU the compiler targets */
     KISA_AVX2,       /* x86-64 AVX2 + FMA + F16C (hardware f16 conversions) */
     KISA_AVX512,     /* x86-64 AVX-512 F/VL/BW/DQ + F16C: compiler-vectorised loops 64 bytes wide */
+    KISA_AVX512FP16, /* the same with AVX512-FP16: f16 elementwise kernels in native f16 arithmetic */
     KISA_COUNT
 } KernelIsa;
 

@@ -4,7 +4,9 @@
  * elementwise families of kernels_elem.h) use 64-byte registers ("prefer-vector-width=512"),
  * which doubles their throughput on CPUs with a full-width AVX-512 data path. "fma" serves the
  * explicit multiply-adds only: -ffp-contract=off keeps the compiler from fusing any other. kernels.c selects this variant only on a CPU that has
- * all of these extensions (the binary still runs anywhere); elsewhere this file is empty. */
+ * all of these extensions (the binary still runs anywhere); elsewhere this file is empty. The file
+ * also makes the "avx512fp16" variant's table: the same kernels but for the f16 elementwise ones,
+ * which compute in native f16 arithmetic (KISA_F16_NATIVE), chosen on CPUs with AVX512-FP16. */
 #include "kernels.h"
 
 #if KERNELS_HAVE_AVX2
@@ -75,8 +77,19 @@ f16_row_products_native(float out[4], const uint16_t *const row[4], int64_t n, i
         const __m512 r_ = (op) == KOP_SUB ? ((left) ? _mm512_sub_ps(e_, x_) : _mm512_sub_ps(x_, e_)) : _mm512_mul_ps(x_, e_); \
         _mm256_storeu_si256((__m256i *)(void *)(d), _mm512_cvtps_ph(r_, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)); \
     } while (0)
+/* The second table, "avx512fp16", for CPUs that also have AVX512-FP16: the f16 elementwise kernels
+ * in native f16 arithmetic (kernels_elem.h, elemfn.h's EHN_NAME), compiled with this target */
+#define KISA_F16_NATIVE                                                                            \
+    __attribute__((target("avx512fp16,avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c,prefer-vector-width=512")))
+/* the first m (< 8) f16 at p into the 8 at t, the rest zero; the first m at t to p */
+#define KISA_F16N_LOAD_PART(t, p, m)                                                               \
+    _mm_storeu_si128((__m128i *)(void *)(t), _mm_maskz_loadu_epi16((__mmask8)((1u << (m)) - 1), (const void *)(p)))
+#define KISA_F16N_STORE_PART(p, t, m)                                                              \
+    _mm_mask_storeu_epi16((void *)(p), (__mmask8)((1u << (m)) - 1), _mm_loadu_si128((const __m128i *)(const void *)(t)))
 #define KISA_TABLE kernels_avx512
 #define KISA_NAME "avx512"
+#define KISA_TABLE_F16N kernels_avx512fp16
+#define KISA_NAME_F16N "avx512fp16"
 #include "kernels_isa.h"
 
 #pragma GCC pop_options

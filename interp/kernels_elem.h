@@ -996,6 +996,115 @@ KE_DEF_APX_ROUND_HALF(bf16, -126, 8)
 #define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_ROW(id, CE, elem)
 #include "ops.def"
 
+/* ---- native f16 (the variant whose CPU has AVX512-FP16) ------------------------------------ */
+/* For a member whose element function has a native f16 form (elemfn.h's EHN_NAME): a kernel
+ * that runs the planned region (contiguous rows, in place or disjoint, the column expand's src1
+ * row at stride 0) on _Float16 in 32-lane registers, with no widening or narrowing, and hands any
+ * other layout to the member's f16 kernel above. Same bits (elemfn.h): only the time differs. */
+#ifdef KISA_F16_NATIVE
+typedef _Float16 ke_h __attribute__((may_alias));
+#define KE_IIF(c) KE_IIF_(c)
+#define KE_IIF_(c) KE_IIF_##c
+#define KE_IIF_0(t, f) f
+#define KE_IIF_1(t, f) t
+#define KE_HAS_NATIVE(elem) KE_SECOND(EHN_##elem, 0, ~)
+#define KE_THIRD_(x, y, z, ...) z
+#define KE_THIRD(...) KE_THIRD_(__VA_ARGS__)
+#define KE_NATIVE(elem) KE_THIRD(EHN_##elem, ~)
+#define KE_NATIVE_CLEAN(elem) KE_SECOND(EHNC_##elem, KE_NATIVE(elem), ~)
+/* L elements of form at dq, q0, q1, q2 (L 32, 16 or 8: one register of 64, 32 or 16 bytes): a loop
+ * of a constant count, which compiles to vector code only. Not unrolled: GCC would unroll the
+ * loops of 16 and 8 before the vectoriser sees them and compile them as scalar code, with a
+ * branch per NaN pin, and scalar _Float16 selections as a masked vmovsh that Debian 12's
+ * assembler rejects. */
+#define KE_NATIVE_BLOCK(form, shape, L, dq, q0, q1, q2)                                            \
+    _Pragma("GCC unroll 1") for (int j = 0; j < (L); j++) {                                        \
+        const ke_h x0 = (q0)[j], x1 = (q1)[j], x2 = (q2)[j];                                       \
+        (void)x0, (void)x1, (void)x2;                                                              \
+        (dq)[j] = KE_CALL(form, KE_ARGS_##shape(x0, x1, x2, kv));                                  \
+    }
+/* one row of w elements: whole registers (a row of 16, as a 16x16 column expand's, in one 32-byte
+ * one), then the last 1..7 through a register's worth of buffers (the variant's masked loads and
+ * store: no element outside the row is touched) */
+#define KE_NATIVE_ROW(form, shape, w)                                                              \
+    do {                                                                                           \
+        int64_t c = 0;                                                                             \
+        for (; c + 32 <= (w); c += 32) KE_NATIVE_BLOCK(form, shape, 32, dp + c, p0 + c, p1 + c, p2 + c) \
+        if (c + 16 <= (w)) {                                                                       \
+            KE_NATIVE_BLOCK(form, shape, 16, dp + c, p0 + c, p1 + c, p2 + c)                       \
+            c += 16;                                                                               \
+        }                                                                                          \
+        if (c + 8 <= (w)) {                                                                        \
+            KE_NATIVE_BLOCK(form, shape, 8, dp + c, p0 + c, p1 + c, p2 + c)                        \
+            c += 8;                                                                                \
+        }                                                                                          \
+        if (c < (w)) {                                                                             \
+            ke_h t0[8], t1[8], t2[8], to[8];                                                       \
+            const int m = (int)((w) - c);                                                          \
+            KISA_F16N_LOAD_PART(t0, p0 + c, m);                                                    \
+            KISA_F16N_LOAD_PART(t1, p1 + c, m);                                                    \
+            KISA_F16N_LOAD_PART(t2, p2 + c, m);                                                    \
+            KE_NATIVE_BLOCK(form, shape, 8, to, t0, t1, t2)                                        \
+            KISA_F16N_STORE_PART(dp + c, to, m);                                                   \
+        }                                                                                          \
+    } while (0)
+#define KE_NATIVE_WALK(form, shape)                                                                \
+    for (; rows > 0; rows--, dp += drs, p0 += rs0, p1 += rs1, p2 += rs2) KE_NATIVE_ROW(form, shape, cols);
+#define KE_DEF_NATIVE(op, shape, elem)                                                             \
+    KISA_F16_NATIVE static __attribute__((noinline)) void ke_nwalk_##op(                           \
+        ke_h *restrict dp, const ke_h *p0, const ke_h *p1, const ke_h *p2, int64_t drs, int64_t rs0, \
+        int64_t rs1, int64_t rs2, float kf, int64_t rows, int64_t cols) {                          \
+        const ke_h kv = (ke_h)kf; /* the scalar, already an f16 value (or a NaN, narrowed as the f32 path's result is) */ \
+        (void)kv;                                                                                  \
+        if (KE_HAS_CLEAN(elem, shape) && kf == kf) KE_NATIVE_WALK(KE_NATIVE_CLEAN(elem), shape)    \
+        else KE_NATIVE_WALK(KE_NATIVE(elem), shape)                                                \
+    }                                                                                              \
+    KISA_F16_NATIVE static int ke_native_##op(KTile d, const KTile *s, KScalar k, int64_t rows, int64_t cols) { \
+        const int n = KE_NSRC_##shape;                                                             \
+        const float kf = KE_SCALAR_F(k);                                                           \
+        KTile s0 = s[0], s1 = n > 1 ? s[1] : s[0], s2 = n > 2 ? s[2] : s[0];                        \
+        if (KE_HAS_SCALAR_##shape && kf == kf && (float)(ke_h)kf != kf) /* not an f16 value */     \
+            return KE_NAME(op, f16)(d, s, k, rows, cols);                                          \
+        if (KE_ROW_SRC1_##shape && s1.rs == 0 && (cols == 8 || cols == 16) && d.rs == cols && s0.rs == cols && \
+            rows * cols % 32 == 0 && ke_plan_colexp(d, s0, s1, rows, cols, sizeof(uint16_t))) {      \
+            /* a column expand on contiguous rows of 8 or 16: runs of 32 against src1's row         \
+             * repeated (disjoint from dst, so a copy), 2 or 4 rows per register */                 \
+            ke_h rep[32];                                                                          \
+            if (cols == 16) memcpy(rep, s1.p, 32), memcpy(rep + 16, s1.p, 32);                     \
+            else for (int j = 0; j < 32; j += 8) memcpy(rep + j, s1.p, 16);                        \
+            ke_nwalk_##op((ke_h *)d.p, (const ke_h *)s0.p, rep, rep, 32, 32, 0, 0, KE_SCALAR_F(k),   \
+                          rows * cols / 32, 32);                                                   \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        if (KE_ROW_SRC1_##shape && s1.rs == 0 ? ke_plan_colexp(d, s0, s1, rows, cols, sizeof(uint16_t)) \
+                                : ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(uint16_t), true)) { \
+            ke_nwalk_##op((ke_h *)d.p, (const ke_h *)s0.p, (const ke_h *)s1.p, (const ke_h *)s2.p, d.rs, \
+                          s0.rs, s1.rs, s2.rs, KE_SCALAR_F(k), rows, cols);                         \
+            return EFAULT_NONE;                                                                    \
+        }                                                                                          \
+        return KE_NAME(op, f16)(d, s, k, rows, cols); /* s unchanged: the plan said no */         \
+    }
+#define KE_NATIVE_NONE(...)
+/* the native kernel of a member, where its element function has a native form on f16 */
+#define KE_NATIVE_ROW_DEF(id, shape, elem) KE_IIF(KE_HAS_NATIVE(elem))(KE_DEF_NATIVE, KE_NATIVE_NONE)(id, shape, elem)
+#define OP(...)
+#define BINARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, B, elem)
+#define TERNARY_OP(id, name, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, T, elem)
+#define UNARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, U, elem)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_NATIVE_ROW_DEF(id, S, elem) KE_NATIVE_ROW_DEF(id##_rev, R, reversed)
+#define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, SC, elem)
+#define PART_OP(id, name, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, B, elem)
+#define ACC_SCALAR_OP(id, name, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, SC, elem)
+#define ROW_EXPAND_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, B, elem)
+#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_NATIVE_ROW_DEF(id, CE, elem)
+#include "ops.def"
+/* a table entry: the native kernel for f16 where there is one, the member's kernel otherwise */
+#define KE_NATIVE_F16_f16 ~, 1
+#define KE_NATIVE_PICK(id, elem, T)                                                                \
+    KE_IIF(KE_SECOND(KE_NATIVE_F16_##T, 0, ~))(KE_IIF(KE_HAS_NATIVE(elem))(ke_native_##id, KE_NAME(id, T)), KE_NAME(id, T))
+#define KE_ENTRY_N(id, elem, T) [KDT(T)] = KE_NATIVE_PICK(id, elem, T),
+#endif
+
 /* the tables: [opcode][element type] */
 #define KE_ENTRY(id, T) [KDT(T)] = KE_NAME(id, T),
 #define KE_TABLE_ROW(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY, id)},
@@ -1020,3 +1129,27 @@ static const KernelElem ke_table_rev[OP_COUNT][DT_COUNT] = {
 #define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_TABLE_REV_ROW(id, reversed)
 #include "ops.def"
 };
+
+#ifdef KISA_F16_NATIVE
+/* the same tables with the native f16 kernels (the variant for CPUs with AVX512-FP16) */
+#define KE_TABLE_ROW_N(id, elem) [OP_##id] = {KE_FOR_TYPES(EFDOM_##elem, KE_ENTRY_N, id, elem)},
+static const KernelElem ke_table_f16n[OP_COUNT][DT_COUNT] = {
+#define OP(...)
+#define BINARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define TERNARY_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define UNARY_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) KE_TABLE_ROW_N(id, elem)
+#define TILE_SCALAR_TILE_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define PART_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define ACC_SCALAR_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define ROW_EXPAND_OP(id, name, tmp, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#define COL_EXPAND_OP(id, name, a2a3, a5, elem, attrs) KE_TABLE_ROW_N(id, elem)
+#include "ops.def"
+};
+
+static const KernelElem ke_table_rev_f16n[OP_COUNT][DT_COUNT] = {
+#define OP(...)
+#define TILE_SCALAR_OP(id, name, tmp, a2a3, a5, elem, reversed, attrs) [OP_##id] = {KE_FOR_TYPES(EFDOM_##reversed, KE_ENTRY_N, id##_rev, reversed)},
+#include "ops.def"
+};
+#endif

@@ -526,19 +526,26 @@ static void round_n_bf16(float *dst, const float *src, int64_t n) {
     for (; i < n; i++) dst[i] = fp_bf16_to_f32(fp_f32_to_bf16(src[i]));
 }
 
-const KernelIsaTable KISA_TABLE = {
-    .name = KISA_NAME,
-    .set = {
-        [DT_F32] = KSET(f32), [DT_F16] = KSET(f16), [DT_BF16] = KSET(bf16),
-        [DT_I8] = KSET(i8), [DT_U8] = KSET(u8), [DT_I16] = KSET(i16), [DT_U16] = KSET(u16),
-        [DT_I32] = KSET(i32), [DT_U32] = KSET(u32), [DT_I64] = KSET(i64), [DT_U64] = KSET(u64),
-    },
-    .elem = ke_table,
-    .elem_rev = ke_table_rev,
-    .f16_to_f32 = cvt_f16_to_f32,
-    .bf16_to_f32 = cvt_bf16_to_f32,
-    .f32_to_f16 = cvt_f32_to_f16,
-    .f32_to_bf16 = cvt_f32_to_bf16,
-    .round_f16 = round_n_f16,
-    .round_bf16 = round_n_bf16,
-};
+/* The variant's table; a variant with native f16 kernels (KISA_F16_NATIVE) also makes a second one,
+ * KISA_TABLE_F16N, whose f16 elementwise kernels are those (everything else shared). */
+#define KISA_TABLE_DEF(table, name_str, elem_table, elem_rev_table)                                  \
+    const KernelIsaTable table = {                                                                 \
+        .name = name_str,                                                                          \
+        .set = {                                                                                   \
+            [DT_F32] = KSET(f32), [DT_F16] = KSET(f16), [DT_BF16] = KSET(bf16),                    \
+            [DT_I8] = KSET(i8), [DT_U8] = KSET(u8), [DT_I16] = KSET(i16), [DT_U16] = KSET(u16),    \
+            [DT_I32] = KSET(i32), [DT_U32] = KSET(u32), [DT_I64] = KSET(i64), [DT_U64] = KSET(u64), \
+        },                                                                                         \
+        .elem = elem_table,                                                                        \
+        .elem_rev = elem_rev_table,                                                                \
+        .f16_to_f32 = cvt_f16_to_f32,                                                              \
+        .bf16_to_f32 = cvt_bf16_to_f32,                                                            \
+        .f32_to_f16 = cvt_f32_to_f16,                                                              \
+        .f32_to_bf16 = cvt_f32_to_bf16,                                                            \
+        .round_f16 = round_n_f16,                                                                  \
+        .round_bf16 = round_n_bf16,                                                                \
+    }
+KISA_TABLE_DEF(KISA_TABLE, KISA_NAME, ke_table, ke_table_rev);
+#ifdef KISA_F16_NATIVE
+KISA_TABLE_DEF(KISA_TABLE_F16N, KISA_NAME_F16N, ke_table_f16n, ke_table_rev_f16n);
+#endif

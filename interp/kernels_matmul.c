@@ -255,8 +255,9 @@ static void chain_rows_portable(const float *a, int64_t M, const float *b, int64
 
 MatmulRowsF matmul_rows_kernel(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
-    if (isa == KISA_AVX512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return chain_rows_avx512;
-    if ((isa == KISA_AVX2 || isa == KISA_AVX512) && __builtin_cpu_supports("fma")) return chain_rows_fma;
+    const bool avx512 = isa == KISA_AVX512 || isa == KISA_AVX512FP16;
+    if (avx512 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma")) return chain_rows_avx512;
+    if ((isa == KISA_AVX2 || avx512) && __builtin_cpu_supports("fma")) return chain_rows_fma;
 #endif
     (void)isa;
     return chain_rows_portable;
@@ -264,7 +265,8 @@ MatmulRowsF matmul_rows_kernel(KernelIsa isa) {
 
 MatmulRowF matmul_row_kernel(KernelIsa isa) {
 #if KERNELS_HAVE_AVX2
-    if ((isa == KISA_AVX2 || isa == KISA_AVX512) && __builtin_cpu_supports("fma")) return chain_row_fma;
+    if ((isa == KISA_AVX2 || isa == KISA_AVX512 || isa == KISA_AVX512FP16) && __builtin_cpu_supports("fma"))
+        return chain_row_fma;
 #endif
     (void)isa;
     return chain_row_portable;

@@ -137,6 +137,70 @@ Test(elem_kernels, every_variant_matches_the_portable_bits) {
     if (kernel_isa_available(KISA_AVX2)) cr_assert_gt(checked, 1000);
 }
 
+/* The native f16 kernels (the avx512fp16 variant: _Float16 arithmetic, elemfn.h's EHN_NAME) give the
+ * portable kernels' bits for every f16 value: one run of all 65536 as source 0 (plus a tail of 45,
+ * the partial register), source 1 and 2 the same values shuffled, and every op with a native
+ * kernel once per scalar, NaN scalars included (a quiet payload, f32's signalling one, the
+ * default NaN), as a whole run, in place, over rows of 37 at stride 40, and over contiguous rows
+ * of 16 and 8 against one row of source 1 (the column expand's packed path). */
+Test(elem_kernels, native_f16_kernels_match_on_every_value, .timeout = 120) {
+    if (!kernel_isa_available(KISA_AVX512FP16)) cr_skip_test("this CPU has no AVX512-FP16");
+    enum { N = 65536 + 45 };
+    static const uint32_t scalars[] = {0x3f400000u /* 0.75 */, 0x80000000u, 0x7fc02000u, 0x7f800001u, 0xffc00000u,
+                                       0x7f800000u, 0x477fe000u /* 65504 */, 0x33800000u /* 2^-24 */, 0xc0400000u};
+    const KernelIsaTable *base = kernel_isa_table(KISA_PORTABLE), *mid = kernel_isa_table(KISA_AVX512),
+                         *nat = kernel_isa_table(KISA_AVX512FP16);
+    uint16_t *src[3], *x = malloc(N * 2), *y = malloc(N * 2);
+    uint64_t s = 12345;
+    for (int i = 0; i < 3; i++) {
+        src[i] = malloc(N * 2);
+        for (uint32_t e = 0; e < N; e++) src[i][e] = (uint16_t)(e < 65536 ? e : rng_next(&s));
+        for (uint32_t e = 65535; i > 0 && e > 0; e--) { /* Fisher-Yates */
+            const uint32_t j = rng_next(&s) % (e + 1);
+            const uint16_t t = src[i][e];
+            src[i][e] = src[i][j], src[i][j] = t;
+        }
+    }
+    int natives = 0;
+    for (int table = 0; table < 2; table++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            KernelElem a = (table ? base->elem_rev : base->elem)[op][DT_F16];
+            KernelElem b = (table ? nat->elem_rev : nat->elem)[op][DT_F16];
+            if (!a || b == (table ? mid->elem_rev : mid->elem)[op][DT_F16]) continue; /* no native kernel */
+            natives++;
+            for (size_t k = 0; k < sizeof scalars / sizeof *scalars; k++) {
+                KScalar ks = {0};
+                memcpy(&ks.f, &scalars[k], 4);
+                for (int layout = 0; layout < 5; layout++) {
+                    /* 0: one run; 1: in place; 2: rows of 37 at stride 40; 3, 4: contiguous rows of 16
+                     * and 8 with source 1 one row at row stride 0 (a column expand's) */
+                    static const int64_t lrows[] = {1, 1, N / 40, 65536 / 16, 65536 / 8}, lcols[] = {N, N, 37, 16, 8},
+                                         lrs[] = {N, N, 40, 16, 8};
+                    const int64_t rows = lrows[layout], cols = lcols[layout], rs = lrs[layout];
+                    uint16_t *out[2] = {x, y};
+                    KernelElem kern[2] = {a, b};
+                    for (int v = 0; v < 2; v++) {
+                        uint16_t *in0 = layout == 1 ? out[v] : src[0];
+                        if (layout == 1) memcpy(out[v], src[0], N * 2);
+                        else memset(out[v], 0x5a, N * 2);
+                        KTile t[3] = {{(uint8_t *)in0, rs, 1}, {(uint8_t *)src[1], layout >= 3 ? 0 : rs, 1},
+                                      {(uint8_t *)src[2], rs, 1}};
+                        cr_assert_eq(kern[v]((KTile){(uint8_t *)out[v], rs, 1}, t, ks, rows, cols), 0);
+                    }
+                    for (uint32_t e = 0; memcmp(x, y, N * 2) != 0 && e < N; e++)
+                        cr_assert_eq(x[e], y[e],
+                                     "%s%s f16 scalar 0x%08x layout %d element %u (0x%04x, 0x%04x, 0x%04x): portable 0x%04x, "
+                                     "native 0x%04x",
+                                     op_info(op)->name, table ? " (scalar first)" : "", scalars[k], layout, e, src[0][e],
+                                     src[1][e], src[2][e], x[e], y[e]);
+                }
+            }
+        }
+    cr_assert_geq(natives, 30, "%d ops with a native f16 kernel", natives);
+    for (int i = 0; i < 3; i++) free(src[i]);
+    free(x), free(y);
+}
+
 /* One element through the kernel of `op` for dt = f16 (bits in, bits out). */
 /* The kernels walk the rows of a padded tile in pieces of their own: the float ones pack short rows
  * into whole chunks (kernels_elem.h, ke_rows_OP_T: rows of 1, 2 or 4 native vectors with a

@@ -51,6 +51,8 @@ Test(kernels_fast, variants_are_reported) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
         cr_assert(kernel_isa_available(KISA_AVX2), "this CPU has AVX2 + F16C: the variant must be used");
+    if (!getenv("PTO_RUN_KERNELS") && kernel_isa_available(KISA_AVX512) && __builtin_cpu_supports("avx512fp16"))
+        cr_assert_eq(kernel_isa_best(), KISA_AVX512FP16, "this CPU has AVX512-FP16: its variant must be the best");
 #endif
 }
 
