@@ -1051,7 +1051,7 @@ typedef _Float16 ke_h __attribute__((may_alias));
 #define KE_NATIVE_WALK(form, shape)                                                                \
     for (; rows > 0; rows--, dp += drs, p0 += rs0, p1 += rs1, p2 += rs2) KE_NATIVE_ROW(form, shape, cols);
 #define KE_DEF_NATIVE(op, shape, elem)                                                             \
-    KISA_F16_NATIVE static __attribute__((noinline)) void ke_nwalk_##op(                           \
+    KISA_F16_NATIVE static inline __attribute__((always_inline)) void ke_nwalk_##op(               \
         ke_h *restrict dp, const ke_h *p0, const ke_h *p1, const ke_h *p2, int64_t drs, int64_t rs0, \
         int64_t rs1, int64_t rs2, float kf, int64_t rows, int64_t cols) {                          \
         const ke_h kv = (ke_h)kf; /* the scalar, already an f16 value (or a NaN, narrowed as the f32 path's result is) */ \
@@ -1072,14 +1072,15 @@ typedef _Float16 ke_h __attribute__((may_alias));
             ke_h rep[32];                                                                          \
             if (cols == 16) memcpy(rep, s1.p, 32), memcpy(rep + 16, s1.p, 32);                     \
             else for (int j = 0; j < 32; j += 8) memcpy(rep + j, s1.p, 16);                        \
-            ke_nwalk_##op((ke_h *)d.p, (const ke_h *)s0.p, rep, rep, 32, 32, 0, 0, KE_SCALAR_F(k),   \
-                          rows * cols / 32, 32);                                                   \
+            /* rows * cols / 32 rows of a constant 32: one register each, no tail tests */          \
+            ke_nwalk_##op((ke_h *)d.p, (const ke_h *)s0.p, rep, rep, 32, 32, 0, 0, kf,               \
+                          cols == 16 ? rows >> 1 : rows >> 2, 32);                                 \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         if (KE_ROW_SRC1_##shape && s1.rs == 0 ? ke_plan_colexp(d, s0, s1, rows, cols, sizeof(uint16_t)) \
                                 : ke_plan_flat(&d, &s0, &s1, &s2, n, &rows, &cols, sizeof(uint16_t), true)) { \
             ke_nwalk_##op((ke_h *)d.p, (const ke_h *)s0.p, (const ke_h *)s1.p, (const ke_h *)s2.p, d.rs, \
-                          s0.rs, s1.rs, s2.rs, KE_SCALAR_F(k), rows, cols);                         \
+                          s0.rs, s1.rs, s2.rs, kf, rows, cols);                                    \
             return EFAULT_NONE;                                                                    \
         }                                                                                          \
         return KE_NAME(op, f16)(d, s, k, rows, cols); /* s unchanged: the plan said no */         \
